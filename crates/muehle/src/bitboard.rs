@@ -1,0 +1,236 @@
+//! A set of points as a 24-bit mask.
+
+use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
+
+use crate::Square;
+
+/// A set of points of the board, one bit per [`Square`] index.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Bitboard(pub u32);
+
+/// Bits of all 24 points.
+const FULL: u32 = 0x00FF_FFFF;
+/// Corners (even ring positions) in all three rings.
+const CORNERS: u32 = 0x0055_5555;
+/// Side midpoints (odd ring positions) in all three rings.
+const MIDPOINTS: u32 = 0x00AA_AAAA;
+
+impl Bitboard {
+    /// No points.
+    pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 24 points.
+    pub const FULL: Bitboard = Bitboard(FULL);
+    /// The 12 corner points.
+    pub const CORNERS: Bitboard = Bitboard(CORNERS);
+    /// The 12 side midpoints.
+    pub const MIDPOINTS: Bitboard = Bitboard(MIDPOINTS);
+
+    /// Number of points in the set.
+    #[inline]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether the set has any point.
+    #[inline]
+    pub const fn any(self) -> bool {
+        self.0 != 0
+    }
+
+    /// Whether `sq` is in the set.
+    #[inline]
+    pub const fn contains(self, sq: Square) -> bool {
+        self.0 & (1 << sq.index()) != 0
+    }
+
+    /// Whether every point of `other` is in the set.
+    #[inline]
+    pub const fn contains_all(self, other: Bitboard) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The lowest-index point, if any.
+    #[inline]
+    pub const fn first(self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square::new_unchecked(self.0.trailing_zeros() as u8))
+        }
+    }
+
+    /// The complement within the 24 points.
+    #[inline]
+    pub const fn complement(self) -> Bitboard {
+        Bitboard(!self.0 & FULL)
+    }
+
+    /// Rotate every ring by `n` positions clockwise (`n` in 0..8), all three
+    /// rings at once. `n = 2` is a quarter turn of the board.
+    #[inline]
+    pub const fn rotate_rings(self, n: u32) -> Bitboard {
+        let n = n % 8;
+        if n == 0 {
+            return self;
+        }
+        let hi = (0xFFu32 << n) & 0xFF;
+        let lo = 0xFFu32 >> (8 - n);
+        let hi = hi | hi << 8 | hi << 16;
+        let lo = lo | lo << 8 | lo << 16;
+        Bitboard(((self.0 << n) & hi) | ((self.0 >> (8 - n)) & lo))
+    }
+
+    /// The points of this colour's stones that stand in a closed mill, given
+    /// that `self` is the set of one colour's stones.
+    #[inline]
+    pub const fn in_mills(self) -> Bitboard {
+        let o = self.0;
+        // Ring mills start at a corner k and cover k, k+1, k+2.
+        let r1 = Bitboard(o).rotate_rings(7).0; // bit k set if k+1 occupied
+        let r2 = Bitboard(o).rotate_rings(6).0; // bit k set if k+2 occupied
+        let start = o & r1 & r2 & CORNERS;
+        let ring = start | Bitboard(start).rotate_rings(1).0 | Bitboard(start).rotate_rings(2).0;
+        // Cross mills at the midpoints of all three rings.
+        let cross = o & (o >> 8) & (o >> 16) & 0xAA;
+        let cross = cross | cross << 8 | cross << 16;
+        Bitboard(ring | cross)
+    }
+
+    /// The points that would complete a mill of `self` (one colour's stones)
+    /// if a stone of that colour stood there. Occupied points are included;
+    /// intersect with the empty points for placements.
+    #[inline]
+    pub const fn mill_completions(self) -> Bitboard {
+        let o = self.0;
+        let prev1 = Bitboard(o).rotate_rings(1).0; // bit k: k-1 occupied
+        let prev2 = Bitboard(o).rotate_rings(2).0; // bit k: k-2 occupied
+        let next1 = Bitboard(o).rotate_rings(7).0; // bit k: k+1 occupied
+        let next2 = Bitboard(o).rotate_rings(6).0; // bit k: k+2 occupied
+        let mid = prev1 & next1 & MIDPOINTS;
+        let corner = ((next1 & next2) | (prev1 & prev2)) & CORNERS;
+        let b0 = o & 0xFF;
+        let b1 = (o >> 8) & 0xFF;
+        let b2 = (o >> 16) & 0xFF;
+        let cross = ((b1 & b2) | ((b0 & b2) << 8) | ((b0 & b1) << 16)) & MIDPOINTS;
+        Bitboard(mid | corner | cross)
+    }
+
+    /// Whether a stone of this set's colour standing on `sq` is part of a
+    /// closed mill (the set is that colour's stones, with `sq` counted in).
+    #[inline]
+    pub const fn closes_mill_at(self, sq: Square) -> bool {
+        let [a, b] = crate::tables::MILL_PARTNERS[sq.index()];
+        self.0 & a == a || self.0 & b == b
+    }
+
+    /// The points joined by a line to at least one point of the set.
+    #[inline]
+    pub const fn neighbours(self) -> Bitboard {
+        let o = self.0;
+        let ring = Bitboard(o).rotate_rings(1).0 | Bitboard(o).rotate_rings(7).0;
+        let mid = o & MIDPOINTS;
+        let cross = ((mid << 8) | (mid >> 8)) & MIDPOINTS;
+        Bitboard(ring | cross)
+    }
+
+    /// Iterate over the points in index order.
+    #[inline]
+    pub fn iter(self) -> BitboardIter {
+        BitboardIter(self.0)
+    }
+}
+
+/// Iterator over the points of a [`Bitboard`].
+#[derive(Clone)]
+pub struct BitboardIter(u32);
+
+impl Iterator for BitboardIter {
+    type Item = Square;
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            let sq = Square::new_unchecked(self.0.trailing_zeros() as u8);
+            self.0 &= self.0 - 1;
+            Some(sq)
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for BitboardIter {}
+
+impl IntoIterator for Bitboard {
+    type Item = Square;
+    type IntoIter = BitboardIter;
+    fn into_iter(self) -> BitboardIter {
+        self.iter()
+    }
+}
+
+impl FromIterator<Square> for Bitboard {
+    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
+        iter.into_iter()
+            .fold(Bitboard::EMPTY, |bb, sq| bb | sq.bb())
+    }
+}
+
+impl From<Square> for Bitboard {
+    fn from(sq: Square) -> Bitboard {
+        sq.bb()
+    }
+}
+
+macro_rules! bitop {
+    ($tr:ident, $f:ident, $tra:ident, $fa:ident, $op:tt) => {
+        impl $tr for Bitboard {
+            type Output = Bitboard;
+            #[inline]
+            fn $f(self, rhs: Bitboard) -> Bitboard {
+                Bitboard(self.0 $op rhs.0)
+            }
+        }
+        impl $tra for Bitboard {
+            #[inline]
+            fn $fa(&mut self, rhs: Bitboard) {
+                self.0 = self.0 $op rhs.0;
+            }
+        }
+    };
+}
+bitop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+bitop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+bitop!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl Sub for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn sub(self, rhs: Bitboard) -> Bitboard {
+        Bitboard(self.0 & !rhs.0)
+    }
+}
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn not(self) -> Bitboard {
+        self.complement()
+    }
+}
+
+impl fmt::Debug for Bitboard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}

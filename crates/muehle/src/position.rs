@@ -1,0 +1,877 @@
+//! Positions: [`Setup`] (any arrangement, unchecked) and [`Position`]
+//! (validated, with legal move generation).
+
+use std::fmt;
+use std::str::FromStr;
+
+use arrayvec::ArrayVec;
+
+use crate::zobrist::KEYS;
+use crate::{Bitboard, Color, Move, RemovalRule, RuleSet, Square};
+
+/// Stones each side starts with.
+pub const STONES_PER_SIDE: u8 = 9;
+
+/// Upper bound on the number of legal moves in any position.
+///
+/// Placing: at most 24 empty points, each with at most 9 removals (216).
+/// Flying: 3 stones × at most (21 − n) targets × n removals for n opponent
+/// stones, at most 3 × 10 × 11 = 330. Sliding: at most 9 stones × 4 targets
+/// × 9 removals = 324. 512 leaves room.
+pub const MAX_MOVES: usize = 512;
+
+/// A list of moves that lives on the stack.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// What a player does on their turn, by their own state.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Phase {
+    /// Stones in hand: place one (phase 1).
+    Placing,
+    /// Slide a stone to a neighbouring point (phase 2).
+    Moving,
+    /// Exactly three stones and flying on: move to any empty point (phase 3).
+    Flying,
+}
+
+impl Phase {
+    /// `"placing"`, `"moving"` or `"flying"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Phase::Placing => "placing",
+            Phase::Moving => "moving",
+            Phase::Flying => "flying",
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum EndReason {
+    /// The loser has only two stones left, counting stones in hand.
+    TwoStonesLeft,
+    /// The loser is to move and has no legal move.
+    Blocked,
+    /// The same position occurred for the n-th time (RuleSet::repetition_draw).
+    Repetition,
+    /// The no-mill rule: N plies of moving without a mill.
+    NoMill,
+    /// Both players agreed to a draw.
+    Agreement,
+    /// The loser resigned.
+    Resignation,
+}
+
+impl EndReason {
+    /// A short machine-readable name (`two-stones`, `blocked`, `repetition`,
+    /// `no-mill`, `agreement`, `resignation`).
+    pub const fn code(self) -> &'static str {
+        match self {
+            EndReason::TwoStonesLeft => "two-stones",
+            EndReason::Blocked => "blocked",
+            EndReason::Repetition => "repetition",
+            EndReason::NoMill => "no-mill",
+            EndReason::Agreement => "agreement",
+            EndReason::Resignation => "resignation",
+        }
+    }
+
+    /// Parse [`EndReason::code`].
+    pub fn from_code(s: &str) -> Option<EndReason> {
+        [
+            EndReason::TwoStonesLeft,
+            EndReason::Blocked,
+            EndReason::Repetition,
+            EndReason::NoMill,
+            EndReason::Agreement,
+            EndReason::Resignation,
+        ]
+        .into_iter()
+        .find(|r| r.code() == s)
+    }
+}
+
+/// The end of a game: the winner (`None` for a draw) and why.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Outcome {
+    pub winner: Option<Color>,
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub const fn result_str(&self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// The outcome in English words, e.g. "Black cannot move: White wins".
+    pub fn describe(&self) -> String {
+        let name = |c: Color| match c {
+            Color::White => "White",
+            Color::Black => "Black",
+        };
+        match (self.winner, self.reason) {
+            (Some(w), EndReason::TwoStonesLeft) => {
+                format!("{} has only two stones left: {} wins", name(!w), name(w))
+            }
+            (Some(w), EndReason::Blocked) => format!("{} cannot move: {} wins", name(!w), name(w)),
+            (Some(w), EndReason::Resignation) => format!("{} resigns: {} wins", name(!w), name(w)),
+            (Some(w), r) => format!("{} wins ({})", name(w), r.code()),
+            (None, EndReason::Repetition) => "Draw by repetition of the position".to_string(),
+            (None, EndReason::NoMill) => {
+                "Draw: no mill closed for too long (no-mill rule)".to_string()
+            }
+            (None, EndReason::Agreement) => "Draw by agreement".to_string(),
+            (None, r) => format!("Draw ({})", r.code()),
+        }
+    }
+}
+
+/// Any arrangement of stones with the counters of the position string; not
+/// checked against the rules. Turn it into a [`Position`] to play.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Setup {
+    /// Stones on the board, by colour (index [`Color::index`]).
+    pub stones: [Bitboard; 2],
+    /// Stones in hand, by colour.
+    pub in_hand: [u8; 2],
+    /// Side to move.
+    pub turn: Color,
+    /// Plies since the last placement or the last mill.
+    pub plies_since_mill: u16,
+    /// Full-move number, starting at 1, incremented after Black's turn.
+    pub move_number: u16,
+}
+
+impl Default for Setup {
+    fn default() -> Setup {
+        Setup::START
+    }
+}
+
+impl Setup {
+    /// The start: empty board, nine stones in each hand, White to move.
+    pub const START: Setup = Setup {
+        stones: [Bitboard::EMPTY; 2],
+        in_hand: [STONES_PER_SIDE; 2],
+        turn: Color::White,
+        plies_since_mill: 0,
+        move_number: 1,
+    };
+
+    /// The colour on `sq`, if any.
+    pub fn stone_at(&self, sq: Square) -> Option<Color> {
+        Color::ALL
+            .into_iter()
+            .find(|c| self.stones[c.index()].contains(sq))
+    }
+}
+
+/// Rows of the position string, from the top.
+const ROWS: [&[&str]; 7] = [
+    &["a7", "d7", "g7"],
+    &["b6", "d6", "f6"],
+    &["c5", "d5", "e5"],
+    &["a4", "b4", "c4", "e4", "f4", "g4"],
+    &["c3", "d3", "e3"],
+    &["b2", "d2", "f2"],
+    &["a1", "d1", "g1"],
+];
+
+/// Error for a position string that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParsePositionError {
+    #[error(
+        "a position string has 6 fields '<board> <side> <white in hand> <black in hand> <plies since mill> <move number>', found {0}"
+    )]
+    FieldCount(usize),
+    #[error("the board needs 7 rows separated by '/', found {0}")]
+    RowCount(usize),
+    #[error("board row {row} (from the top) needs {expected} points, found {found}")]
+    RowLength {
+        row: usize,
+        expected: usize,
+        found: usize,
+    },
+    #[error("'{0}' on the board is not W (white), B (black) or . (empty)")]
+    BadPoint(char),
+    #[error("side to move must be 'w' or 'b', found '{0}'")]
+    BadSide(String),
+    #[error("{field} must be a number, found '{value}'")]
+    BadNumber { field: &'static str, value: String },
+    #[error("invalid position: {0}")]
+    Invalid(#[from] PositionError),
+}
+
+impl FromStr for Setup {
+    type Err = ParsePositionError;
+    fn from_str(s: &str) -> Result<Setup, ParsePositionError> {
+        let fields: Vec<&str> = s.split_whitespace().collect();
+        if fields.len() != 6 {
+            return Err(ParsePositionError::FieldCount(fields.len()));
+        }
+        let rows: Vec<&str> = fields[0].split('/').collect();
+        if rows.len() != 7 {
+            return Err(ParsePositionError::RowCount(rows.len()));
+        }
+        let mut stones = [Bitboard::EMPTY; 2];
+        for (i, (row, names)) in rows.iter().zip(ROWS).enumerate() {
+            let n = row.chars().count();
+            if n != names.len() {
+                return Err(ParsePositionError::RowLength {
+                    row: i + 1,
+                    expected: names.len(),
+                    found: n,
+                });
+            }
+            for (ch, name) in row.chars().zip(names) {
+                let sq: Square = name.parse().expect("row table names valid points");
+                match ch {
+                    'W' | 'w' | 'O' => stones[0] |= sq.bb(),
+                    'B' | 'b' | '@' | 'X' => stones[1] |= sq.bb(),
+                    '.' | '*' | '-' => {}
+                    other => return Err(ParsePositionError::BadPoint(other)),
+                }
+            }
+        }
+        let turn = match fields[1] {
+            "w" | "W" => Color::White,
+            "b" | "B" => Color::Black,
+            other => return Err(ParsePositionError::BadSide(other.to_string())),
+        };
+        fn num<T: FromStr>(field: &'static str, v: &str) -> Result<T, ParsePositionError> {
+            v.parse().map_err(|_| ParsePositionError::BadNumber {
+                field,
+                value: v.to_string(),
+            })
+        }
+        Ok(Setup {
+            stones,
+            in_hand: [
+                num("white's stones in hand", fields[2])?,
+                num("black's stones in hand", fields[3])?,
+            ],
+            turn,
+            plies_since_mill: num("plies since the last mill", fields[4])?,
+            move_number: num("the move number", fields[5])?,
+        })
+    }
+}
+
+impl fmt::Display for Setup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, names) in ROWS.iter().enumerate() {
+            if i > 0 {
+                f.write_str("/")?;
+            }
+            for name in names.iter() {
+                let sq: Square = name.parse().expect("row table names valid points");
+                f.write_str(match self.stone_at(sq) {
+                    Some(Color::White) => "W",
+                    Some(Color::Black) => "B",
+                    None => ".",
+                })?;
+            }
+        }
+        write!(
+            f,
+            " {} {} {} {} {}",
+            self.turn.char(),
+            self.in_hand[0],
+            self.in_hand[1],
+            self.plies_since_mill,
+            self.move_number
+        )
+    }
+}
+
+/// Why a [`Setup`] is not a legal position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error("{0} has both a white and a black stone")]
+    Overlap(Square),
+    #[error("the stones must fit on the 24 points")]
+    OffBoard,
+    #[error("{color} has {count} stones on the board and in hand; at most 9 are allowed")]
+    TooManyStones { color: Color, count: u32 },
+    #[error(
+        "stones in hand do not fit the side to move: White places first, so with White to move both hands hold the same number, and with Black to move Black holds one more (or both are empty); found white {white}, black {black}, {turn} to move"
+    )]
+    HandMismatch { white: u8, black: u8, turn: Color },
+    #[error("{0} has fewer than three stones but has just moved: the game would already be over")]
+    MoverLost(Color),
+    #[error("the move number must be at least 1")]
+    MoveNumberZero,
+}
+
+impl Setup {
+    /// Check the setup against the rules.
+    pub fn validate(&self) -> Result<(), PositionError> {
+        let [w, b] = self.stones;
+        if (w | b).0 & !Bitboard::FULL.0 != 0 {
+            return Err(PositionError::OffBoard);
+        }
+        if let Some(sq) = (w & b).first() {
+            return Err(PositionError::Overlap(sq));
+        }
+        for c in Color::ALL {
+            let count = self.stones[c.index()].count() + u32::from(self.in_hand[c.index()]);
+            if count > u32::from(STONES_PER_SIDE) {
+                return Err(PositionError::TooManyStones { color: c, count });
+            }
+        }
+        let [wh, bh] = self.in_hand;
+        let hands_ok = match self.turn {
+            Color::White => wh == bh,
+            Color::Black => u16::from(bh) == u16::from(wh) + 1 || (wh == 0 && bh == 0),
+        };
+        if !hands_ok {
+            return Err(PositionError::HandMismatch {
+                white: wh,
+                black: bh,
+                turn: self.turn,
+            });
+        }
+        let mover = self.turn.other();
+        if self.stones[mover.index()].count() + u32::from(self.in_hand[mover.index()]) < 3 {
+            return Err(PositionError::MoverLost(mover));
+        }
+        if self.move_number == 0 {
+            return Err(PositionError::MoveNumberZero);
+        }
+        Ok(())
+    }
+}
+
+/// Error for a move that cannot be played in a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    #[error(transparent)]
+    Parse(#[from] crate::ParseMoveError),
+    #[error("the game is over: {0}")]
+    GameOver(String),
+    #[error("{mv} is not legal here: {why}")]
+    Illegal { mv: String, why: String },
+    #[error(
+        "{mv} closes a mill: say which stone to remove, e.g. {example} (removable: {removable})"
+    )]
+    RemovalRequired {
+        mv: String,
+        example: String,
+        removable: String,
+    },
+}
+
+/// A legal position under a [`RuleSet`]: the board, whose turn it is, the
+/// stones in hand and the counters, with an incrementally kept Zobrist hash.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Position {
+    stones: [Bitboard; 2],
+    in_hand: [u8; 2],
+    turn: Color,
+    plies_since_mill: u16,
+    move_number: u16,
+    hash: u64,
+    rules: RuleSet,
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::new(RuleSet::STANDARD)
+    }
+}
+
+impl Position {
+    /// The start position under `rules`.
+    pub fn new(rules: RuleSet) -> Position {
+        Position::from_setup_unchecked(Setup::START, rules)
+    }
+
+    /// A validated position from a setup.
+    pub fn from_setup(setup: Setup, rules: RuleSet) -> Result<Position, PositionError> {
+        setup.validate()?;
+        Ok(Position::from_setup_unchecked(setup, rules))
+    }
+
+    fn from_setup_unchecked(setup: Setup, rules: RuleSet) -> Position {
+        let mut p = Position {
+            stones: setup.stones,
+            in_hand: setup.in_hand,
+            turn: setup.turn,
+            plies_since_mill: setup.plies_since_mill,
+            move_number: setup.move_number,
+            hash: 0,
+            rules,
+        };
+        p.hash = p.compute_hash();
+        p
+    }
+
+    /// Read a position string under `rules`.
+    pub fn from_fen(s: &str, rules: RuleSet) -> Result<Position, ParsePositionError> {
+        let setup: Setup = s.parse()?;
+        Ok(Position::from_setup(setup, rules)?)
+    }
+
+    /// The position string.
+    pub fn fen(&self) -> String {
+        self.to_setup().to_string()
+    }
+
+    /// The unchecked form.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            stones: self.stones,
+            in_hand: self.in_hand,
+            turn: self.turn,
+            plies_since_mill: self.plies_since_mill,
+            move_number: self.move_number,
+        }
+    }
+
+    /// The rules this position is played under.
+    #[inline]
+    pub fn rules(&self) -> &RuleSet {
+        &self.rules
+    }
+
+    /// Side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Stones of `c` on the board.
+    #[inline]
+    pub fn stones(&self, c: Color) -> Bitboard {
+        self.stones[c.index()]
+    }
+
+    /// All stones on the board.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.stones[0] | self.stones[1]
+    }
+
+    /// Empty points.
+    #[inline]
+    pub fn empty(&self) -> Bitboard {
+        self.occupied().complement()
+    }
+
+    /// The colour on `sq`.
+    pub fn stone_at(&self, sq: Square) -> Option<Color> {
+        self.to_setup().stone_at(sq)
+    }
+
+    /// Stones of `c` still in hand.
+    #[inline]
+    pub fn in_hand(&self, c: Color) -> u8 {
+        self.in_hand[c.index()]
+    }
+
+    /// Stones of `c` on the board plus in hand.
+    #[inline]
+    pub fn material(&self, c: Color) -> u32 {
+        self.stones[c.index()].count() + u32::from(self.in_hand[c.index()])
+    }
+
+    /// Plies since the last placement or mill (the no-mill counter).
+    #[inline]
+    pub fn plies_since_mill(&self) -> u16 {
+        self.plies_since_mill
+    }
+
+    /// Full-move number.
+    #[inline]
+    pub fn move_number(&self) -> u16 {
+        self.move_number
+    }
+
+    /// Zobrist hash of the stones, the stones in hand and the side to move
+    /// (the things that make positions "the same" for repetition).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The hash computed from scratch (equals [`Position::hash`]).
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for c in Color::ALL {
+            for sq in self.stones[c.index()] {
+                h ^= KEYS.stone[c.index()][sq.index()];
+            }
+            h ^= KEYS.in_hand[c.index()][usize::from(self.in_hand[c.index()].min(9))];
+        }
+        if self.turn == Color::Black {
+            h ^= KEYS.black_to_move;
+        }
+        h
+    }
+
+    /// Whether `other` has the same stones, stones in hand and side to move
+    /// (the repetition rule's notion of "the same position").
+    pub fn same_position(&self, other: &Position) -> bool {
+        self.stones == other.stones && self.in_hand == other.in_hand && self.turn == other.turn
+    }
+
+    /// The phase of player `c`.
+    #[inline]
+    pub fn phase(&self, c: Color) -> Phase {
+        if self.in_hand[c.index()] > 0 {
+            Phase::Placing
+        } else if self.rules.flying && self.stones[c.index()].count() == 3 {
+            Phase::Flying
+        } else {
+            Phase::Moving
+        }
+    }
+
+    /// The set of stones a mill closed by `by` may remove now. Empty when
+    /// nothing may be removed (strict rule with all in mills, or no stones).
+    #[inline]
+    pub fn removable(&self, by: Color) -> Bitboard {
+        let victim = by.other().index();
+        self.removable_from(self.stones[victim], self.in_hand[victim])
+    }
+
+    /// Which of `victim` (a side's stones, with `victim_in_hand` in hand) a
+    /// mill may remove under this position's rules.
+    #[inline]
+    pub(crate) fn removable_from(&self, victim: Bitboard, victim_in_hand: u8) -> Bitboard {
+        let free = victim - victim.in_mills();
+        match self.rules.removal {
+            RemovalRule::UnlessAllInMills => {
+                if free.any() {
+                    free
+                } else {
+                    victim
+                }
+            }
+            RemovalRule::Never => {
+                let flying = self.rules.flying && victim_in_hand == 0 && victim.count() == 3;
+                if flying { victim } else { free }
+            }
+        }
+    }
+
+    /// The end of the game this position shows by itself, if any: the side to
+    /// move has only two stones, or cannot move, or the no-mill rule applies.
+    /// (Repetition needs the game's history: see [`crate::Game`].)
+    /// Wins take precedence over the no-mill draw.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let us = self.turn;
+        if self.material(us) < 3 {
+            return Some(Outcome {
+                winner: Some(us.other()),
+                reason: EndReason::TwoStonesLeft,
+            });
+        }
+        if self.is_blocked() {
+            return Some(Outcome {
+                winner: Some(us.other()),
+                reason: EndReason::Blocked,
+            });
+        }
+        if let Some(limit) = self.rules.no_mill_draw
+            && self.plies_since_mill >= limit
+        {
+            return Some(Outcome {
+                winner: None,
+                reason: EndReason::NoMill,
+            });
+        }
+        None
+    }
+
+    /// Whether the game is over in this position.
+    #[inline]
+    pub fn is_game_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// Whether the side to move is in the moving phase and no stone can slide.
+    #[inline]
+    pub fn is_blocked(&self) -> bool {
+        self.phase(self.turn) == Phase::Moving
+            && (self.empty().neighbours() & self.stones[self.turn.index()]).is_empty()
+    }
+
+    /// All legal moves (none when the game is over).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if self.material(self.turn) >= 3 && !self.no_mill_limit_reached() {
+            self.generate(&mut list);
+        }
+        list
+    }
+
+    #[inline]
+    fn no_mill_limit_reached(&self) -> bool {
+        matches!(self.rules.no_mill_draw, Some(limit) if self.plies_since_mill >= limit)
+    }
+
+    fn generate(&self, list: &mut MoveList) {
+        let us = self.turn;
+        let own = self.stones[us.index()];
+        let empty = self.empty();
+        let mut removable = None;
+        let mut push = |list: &mut MoveList, m: Move, closes: bool| {
+            if closes {
+                let rem = *removable.get_or_insert_with(|| self.removable(us));
+                if rem.any() {
+                    for r in rem {
+                        list.push(m.with_removal(r));
+                    }
+                    return;
+                }
+            }
+            list.push(m);
+        };
+        match self.phase(us) {
+            Phase::Placing => {
+                let closers = own.mill_completions();
+                for to in empty {
+                    push(list, Move::place(to), closers.contains(to));
+                }
+            }
+            Phase::Moving => {
+                for from in own {
+                    let targets = from.neighbours() & empty;
+                    if targets.is_empty() {
+                        continue;
+                    }
+                    let closers = (own ^ from.bb()).mill_completions();
+                    for to in targets {
+                        push(list, Move::slide(from, to), closers.contains(to));
+                    }
+                }
+            }
+            Phase::Flying => {
+                for from in own {
+                    let closers = (own ^ from.bb()).mill_completions();
+                    for to in empty {
+                        push(list, Move::slide(from, to), closers.contains(to));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The number of legal moves, counted without generating them (bulk
+    /// counting for perft). Equals `legal_moves().len()`.
+    pub fn count_legal_moves(&self) -> u64 {
+        let us = self.turn;
+        if self.material(us) < 3 || self.no_mill_limit_reached() {
+            return 0;
+        }
+        let own = self.stones[us.index()];
+        let empty = self.empty();
+        // Moves that close a mill: with n removable stones they count n times.
+        let (plain, closing) = match self.phase(us) {
+            Phase::Placing => {
+                let closers = (own.mill_completions() & empty).count();
+                (empty.count() - closers, closers)
+            }
+            Phase::Moving => {
+                let mut plain = 0;
+                let mut closing = 0;
+                for from in own {
+                    let targets = from.neighbours() & empty;
+                    if targets.any() {
+                        let c = ((own ^ from.bb()).mill_completions() & targets).count();
+                        closing += c;
+                        plain += targets.count() - c;
+                    }
+                }
+                (plain, closing)
+            }
+            Phase::Flying => {
+                let n = empty.count();
+                let mut plain = 0;
+                let mut closing = 0;
+                for from in own {
+                    let c = ((own ^ from.bb()).mill_completions() & empty).count();
+                    closing += c;
+                    plain += n - c;
+                }
+                (plain, closing)
+            }
+        };
+        let per_closing = if closing > 0 {
+            self.removable(us).count().max(1)
+        } else {
+            1
+        };
+        u64::from(plain) + u64::from(closing) * u64::from(per_closing)
+    }
+
+    /// Whether `m` is a legal move here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.legal_moves().contains(&m)
+    }
+
+    /// Whether moving (or placing) a stone as in `m` closes a mill.
+    #[inline]
+    pub fn closes_mill(&self, m: Move) -> bool {
+        let own = self.stones[self.turn.index()];
+        let own = match m.from() {
+            Some(from) => own ^ from.bb(),
+            None => own,
+        };
+        (own | m.to().bb()).closes_mill_at(m.to())
+    }
+
+    /// Play a legal move in place. The move must be legal
+    /// ([`Position::is_legal`]); an illegal one leaves a position that breaks
+    /// the rules (no memory unsafety).
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) {
+        let us = self.turn.index();
+        let them = 1 - us;
+        let to = m.to();
+        match m.from() {
+            Some(from) => {
+                self.stones[us] ^= from.bb() | to.bb();
+                self.hash ^= KEYS.stone[us][from.index()] ^ KEYS.stone[us][to.index()];
+                self.plies_since_mill = self.plies_since_mill.saturating_add(1);
+                if self.stones[us].closes_mill_at(to) {
+                    self.plies_since_mill = 0;
+                }
+            }
+            None => {
+                self.stones[us] |= to.bb();
+                let n = usize::from(self.in_hand[us].min(9));
+                self.hash ^= KEYS.stone[us][to.index()]
+                    ^ KEYS.in_hand[us][n]
+                    ^ KEYS.in_hand[us][n.saturating_sub(1)];
+                self.in_hand[us] = self.in_hand[us].saturating_sub(1);
+                self.plies_since_mill = 0;
+            }
+        }
+        if let Some(r) = m.removal() {
+            self.stones[them] ^= r.bb();
+            self.hash ^= KEYS.stone[them][r.index()];
+        }
+        if self.turn == Color::Black {
+            self.move_number = self.move_number.saturating_add(1);
+        }
+        self.turn = self.turn.other();
+        self.hash ^= KEYS.black_to_move;
+    }
+
+    /// Play a move, checking it first.
+    pub fn play(&self, m: Move) -> Result<Position, MoveError> {
+        self.check_move(m)?;
+        let mut next = *self;
+        next.play_unchecked(m);
+        Ok(next)
+    }
+
+    /// Explain why `m` is not legal here, or return `Ok(())` if it is.
+    pub fn check_move(&self, m: Move) -> Result<(), MoveError> {
+        if let Some(o) = self.outcome() {
+            return Err(MoveError::GameOver(o.describe()));
+        }
+        if self.is_legal(m) {
+            return Ok(());
+        }
+        let us = self.turn;
+        let illegal = |why: String| MoveError::Illegal {
+            mv: m.to_string(),
+            why,
+        };
+        let to = m.to();
+        let phase = self.phase(us);
+        match (phase, m.from()) {
+            (Phase::Placing, Some(_)) => {
+                return Err(illegal(format!(
+                    "{us} still has {} stone(s) in hand and must place one",
+                    self.in_hand(us)
+                )));
+            }
+            (Phase::Moving | Phase::Flying, None) => {
+                return Err(illegal(format!(
+                    "{us} has no stones left in hand: move a stone"
+                )));
+            }
+            (_, Some(from)) if self.stone_at(from) != Some(us) => {
+                return Err(illegal(format!("there is no {us} stone on {from}")));
+            }
+            (Phase::Moving, Some(from)) if !from.neighbours().contains(to) => {
+                return Err(illegal(format!(
+                    "{to} is not next to {from} along a line (only a player with three stones flies)"
+                )));
+            }
+            _ => {}
+        }
+        if !self.empty().contains(to) {
+            return Err(illegal(format!("{to} is not empty")));
+        }
+        let closes = self.closes_mill(m);
+        let removable = self.removable(us);
+        match (closes, m.removal()) {
+            (false, Some(_)) => Err(illegal(
+                "it does not close a mill, so nothing is removed".into(),
+            )),
+            (true, None) if removable.any() => Err(MoveError::RemovalRequired {
+                mv: m.to_string(),
+                example: m
+                    .with_removal(removable.first().expect("non-empty"))
+                    .to_string(),
+                removable: list_squares(removable),
+            }),
+            (true, Some(r)) if removable.is_empty() => Err(illegal(format!(
+                "no stone may be removed (all of the opponent's stones stand in mills), so {} is played without 'x{r}'",
+                m.without_removal()
+            ))),
+            (true, Some(r)) if self.stone_at(r) != Some(us.other()) => Err(illegal(format!(
+                "there is no {} stone on {r} to remove",
+                us.other()
+            ))),
+            (true, Some(r)) => Err(illegal(format!(
+                "the stone on {r} stands in a closed mill and may not be removed (removable: {})",
+                list_squares(removable)
+            ))),
+            _ => Err(illegal("it breaks the rules".into())),
+        }
+    }
+
+    /// Read a move in our notation and check it against this position.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let m = Move::parse(text)?;
+        self.check_move(m)?;
+        Ok(m)
+    }
+
+    /// Apply a symmetry (0..16, see [`crate::symmetry`]) to the board.
+    pub fn transformed(&self, sym: crate::Symmetry) -> Position {
+        let mut p = *self;
+        p.stones = [sym.apply(self.stones[0]), sym.apply(self.stones[1])];
+        p.hash = p.compute_hash();
+        p
+    }
+}
+
+fn list_squares(bb: Bitboard) -> String {
+    bb.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.to_setup().fmt(f)
+    }
+}
+
+impl FromStr for Position {
+    type Err = ParsePositionError;
+    /// A position string under the standard rules.
+    fn from_str(s: &str) -> Result<Position, ParsePositionError> {
+        Position::from_fen(s, RuleSet::STANDARD)
+    }
+}

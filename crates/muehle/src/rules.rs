@@ -1,0 +1,240 @@
+//! Rule options and named presets (RULES.md Part 1, "Rule options").
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Which opponent stones a player who closed a mill may remove.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum RemovalRule {
+    /// Tournament rule (000 special case 1, 002, 003): stones in closed mills
+    /// are protected unless every opponent stone on the board stands in a
+    /// mill; then any may be removed.
+    UnlessAllInMills,
+    /// Strict rule of the Ravensburger leaflet (004): stones in closed mills
+    /// are never removed (if all stand in mills, nothing is removed) — except
+    /// a flying player's stones, which are never protected.
+    Never,
+}
+
+/// Every option of the Mühle rules. `RuleSet::default()` is the `standard` preset.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct RuleSet {
+    /// Which stones in mills may be removed.
+    pub removal: RemovalRule,
+    /// Whether a player with exactly three stones (none in hand) flies.
+    pub flying: bool,
+    /// Draw after this many plies of the moving phase without a mill
+    /// (`None`: never). Standard 100, `seed-000` 20.
+    pub no_mill_draw: Option<u16>,
+    /// Draw when a position occurs for this many times (`None`: never).
+    /// Standard 3.
+    pub repetition_draw: Option<u8>,
+}
+
+/// A named preset, as accepted by [`RuleSet::preset`].
+pub const PRESETS: [&str; 4] = ["standard", "ravensburger", "seed-000", "no-flying"];
+
+/// Error for a rule-set string that cannot be understood.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseRulesError {
+    #[error("unknown rule preset '{0}' (presets: standard, ravensburger, seed-000, no-flying)")]
+    UnknownPreset(String),
+    #[error(
+        "unknown rule option '{0}' (options: removal=tournament|strict, flying=on|off, no-mill=N|off, repetition=N|off)"
+    )]
+    UnknownOption(String),
+    #[error("bad value '{value}' for rule option '{option}': {expected}")]
+    BadValue {
+        option: String,
+        value: String,
+        expected: &'static str,
+    },
+}
+
+impl Default for RuleSet {
+    fn default() -> RuleSet {
+        RuleSet::STANDARD
+    }
+}
+
+impl RuleSet {
+    /// The defaults of RULES.md.
+    pub const STANDARD: RuleSet = RuleSet {
+        removal: RemovalRule::UnlessAllInMills,
+        flying: true,
+        no_mill_draw: Some(100),
+        repetition_draw: Some(3),
+    };
+    /// Strict removal rule of the Ravensburger leaflet (004).
+    pub const RAVENSBURGER: RuleSet = RuleSet {
+        removal: RemovalRule::Never,
+        ..RuleSet::STANDARD
+    };
+    /// The 20-ply no-mill rule of seed 000.
+    pub const SEED_000: RuleSet = RuleSet {
+        no_mill_draw: Some(20),
+        ..RuleSet::STANDARD
+    };
+    /// No flying phase (002 calls it optional).
+    pub const NO_FLYING: RuleSet = RuleSet {
+        flying: false,
+        ..RuleSet::STANDARD
+    };
+
+    /// The preset with the given name.
+    pub fn preset(name: &str) -> Option<RuleSet> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "standard" => Some(RuleSet::STANDARD),
+            "ravensburger" => Some(RuleSet::RAVENSBURGER),
+            "seed-000" => Some(RuleSet::SEED_000),
+            "no-flying" => Some(RuleSet::NO_FLYING),
+            _ => None,
+        }
+    }
+
+    /// The preset's name if this rule set is exactly one of the presets.
+    pub fn preset_name(&self) -> Option<&'static str> {
+        PRESETS
+            .iter()
+            .copied()
+            .find(|name| RuleSet::preset(name) == Some(*self))
+    }
+
+    /// Set one option from its textual form (`removal=strict`, `flying=off`,
+    /// `no-mill=20`, `repetition=off`, …).
+    pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), ParseRulesError> {
+        let bad = |expected| ParseRulesError::BadValue {
+            option: key.to_string(),
+            value: value.to_string(),
+            expected,
+        };
+        let value_lc = value.trim().to_ascii_lowercase();
+        match key.trim().to_ascii_lowercase().as_str() {
+            "removal" => {
+                self.removal = match value_lc.as_str() {
+                    "tournament" | "unless-all-in-mills" | "standard" => {
+                        RemovalRule::UnlessAllInMills
+                    }
+                    "strict" | "never" | "ravensburger" => RemovalRule::Never,
+                    _ => return Err(bad("tournament or strict")),
+                }
+            }
+            "flying" => {
+                self.flying = match value_lc.as_str() {
+                    "on" | "yes" | "true" | "1" => true,
+                    "off" | "no" | "false" | "0" => false,
+                    _ => return Err(bad("on or off")),
+                }
+            }
+            "no-mill" | "no_mill" | "nomill" => {
+                self.no_mill_draw = match value_lc.as_str() {
+                    "off" | "none" | "no" => None,
+                    n => match n.parse::<u16>() {
+                        Ok(n) if n >= 1 => Some(n),
+                        _ => return Err(bad("a number of plies from 1 to 65535, or off")),
+                    },
+                }
+            }
+            "repetition" => {
+                self.repetition_draw = match value_lc.as_str() {
+                    "off" | "none" | "no" => None,
+                    n => match n.parse::<u8>() {
+                        Ok(n) if n >= 2 => Some(n),
+                        _ => return Err(bad("a count from 2 to 255, or off")),
+                    },
+                }
+            }
+            _ => return Err(ParseRulesError::UnknownOption(key.to_string())),
+        }
+        Ok(())
+    }
+}
+
+/// `standard`, `ravensburger`, or a preset followed by options that differ:
+/// `standard,flying=off,no-mill=40`.
+impl fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(name) = self.preset_name() {
+            return f.write_str(name);
+        }
+        // Pick the preset that needs the fewest extra options.
+        let base_name = PRESETS
+            .iter()
+            .copied()
+            .min_by_key(|name| {
+                RuleSet::preset(name).map_or(usize::MAX, |p| p.differences(self).len())
+            })
+            .unwrap_or("standard");
+        let base = RuleSet::preset(base_name).unwrap_or_default();
+        f.write_str(base_name)?;
+        for (key, value) in base.differences(self) {
+            write!(f, ",{key}={value}")?;
+        }
+        Ok(())
+    }
+}
+
+impl RuleSet {
+    fn differences(&self, other: &RuleSet) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        if self.removal != other.removal {
+            let v = match other.removal {
+                RemovalRule::UnlessAllInMills => "tournament",
+                RemovalRule::Never => "strict",
+            };
+            out.push(("removal", v.to_string()));
+        }
+        if self.flying != other.flying {
+            out.push((
+                "flying",
+                if other.flying { "on" } else { "off" }.to_string(),
+            ));
+        }
+        if self.no_mill_draw != other.no_mill_draw {
+            out.push((
+                "no-mill",
+                other
+                    .no_mill_draw
+                    .map_or("off".to_string(), |n| n.to_string()),
+            ));
+        }
+        if self.repetition_draw != other.repetition_draw {
+            out.push((
+                "repetition",
+                other
+                    .repetition_draw
+                    .map_or("off".to_string(), |n| n.to_string()),
+            ));
+        }
+        out
+    }
+}
+
+impl FromStr for RuleSet {
+    type Err = ParseRulesError;
+    fn from_str(s: &str) -> Result<RuleSet, ParseRulesError> {
+        let mut parts = s.split(',');
+        let first = parts.next().unwrap_or("").trim();
+        let mut rules = if first.is_empty() {
+            RuleSet::STANDARD
+        } else if let Some((k, v)) = first.split_once('=') {
+            let mut r = RuleSet::STANDARD;
+            r.set_option(k, v)?;
+            r
+        } else {
+            RuleSet::preset(first)
+                .ok_or_else(|| ParseRulesError::UnknownPreset(first.to_string()))?
+        };
+        for part in parts {
+            let part = part.trim();
+            if part.is_empty() {
+                continue;
+            }
+            let (k, v) = part
+                .split_once('=')
+                .ok_or_else(|| ParseRulesError::UnknownOption(part.to_string()))?;
+            rules.set_option(k, v)?;
+        }
+        Ok(rules)
+    }
+}
