@@ -1,15 +1,37 @@
-fn main() {
-    let p = muehle::Position::default();
-    let d: u32 = std::env::args()
-        .nth(1)
-        .map(|s| s.parse().unwrap())
-        .unwrap_or(5);
-    for depth in 1..=d {
-        let t = std::time::Instant::now();
-        let n = muehle::perft::perft(&p, depth);
-        println!(
-            "depth {depth} nodes {n} time {:.3}",
-            t.elapsed().as_secs_f64()
-        );
+//! `brett`: Mühle and Dame — rules, engine and app.
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+mod board;
+mod cli;
+
+/// Mühle (Nine Men's Morris) and Dame: exact rules, perft, and a terminal game.
+#[derive(Parser, Debug)]
+#[command(name = "brett", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the move sequences of each length up to DEPTH (perft).
+    ///
+    /// Prints one line per depth: `depth N nodes X time T` (T in seconds).
+    Perft(cli::perft::Args),
+    /// Draw a position in the terminal.
+    Show(cli::show::Args),
+    /// Play a game in the terminal: two people at one keyboard.
+    Play(cli::play::Args),
+}
+
+fn main() -> Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Perft(args)) => cli::perft::run(args),
+        Some(Command::Show(args)) => cli::show::run(args),
+        Some(Command::Play(args)) => cli::play::run(args),
+        None => cli::play::run(cli::play::Args::default()),
     }
 }
