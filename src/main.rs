@@ -22,8 +22,14 @@ enum Command {
     Perft(cli::perft::Args),
     /// Draw a position in the terminal.
     Show(cli::show::Args),
-    /// Play a game in the terminal: two people at one keyboard.
+    /// Play a game in the terminal: two people at one keyboard, or against the computer.
     Play(cli::play::Args),
+    /// The best moves of a position, with scores, lines and reasons.
+    Analyze(cli::analyze::Args),
+    /// Speak the engine protocol (UCI style) on stdin/stdout.
+    Engine(cli::engine::Args),
+    /// Search fixed positions to a fixed depth: node signature and speed.
+    Bench(cli::bench::Args),
 }
 
 fn main() -> Result<()> {
@@ -32,6 +38,9 @@ fn main() -> Result<()> {
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Show(args)) => cli::show::run(args),
         Some(Command::Play(args)) => cli::play::run(args),
+        Some(Command::Analyze(args)) => cli::analyze::run(args),
+        Some(Command::Engine(args)) => cli::engine::run(args),
+        Some(Command::Bench(args)) => cli::bench::run(args),
         None => cli::play::run(cli::play::Args::default()),
     }
 }

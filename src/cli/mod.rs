@@ -1,5 +1,8 @@
 //! The subcommands.
 
+pub mod analyze;
+pub mod bench;
+pub mod engine;
 pub mod perft;
 pub mod play;
 pub mod show;

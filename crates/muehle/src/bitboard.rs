@@ -234,3 +234,14 @@ impl fmt::Debug for Bitboard {
         f.debug_set().entries(self.iter()).finish()
     }
 }
+
+/// The 16 mills (lines of three points) as bitboards.
+pub const MILLS: [Bitboard; 16] = {
+    let mut out = [Bitboard(0); 16];
+    let mut i = 0;
+    while i < 16 {
+        out[i] = Bitboard(crate::tables::MILLS[i]);
+        i += 1;
+    }
+    out
+};

@@ -17,6 +17,7 @@
 
 mod bitboard;
 mod color;
+pub mod eval;
 mod game;
 mod mv;
 pub mod perft;
@@ -28,7 +29,7 @@ pub mod symmetry;
 mod tables;
 mod zobrist;
 
-pub use bitboard::{Bitboard, BitboardIter};
+pub use bitboard::{Bitboard, BitboardIter, MILLS};
 pub use color::Color;
 pub use game::{Game, GameError};
 pub use mv::{Move, ParseMoveError, join_removal_tokens};

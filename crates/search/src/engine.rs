@@ -1,0 +1,772 @@
+//! Iterative deepening, principal-variation search and quiescence.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::tt::{Bound, TranspositionTable};
+use crate::{DRAW, Game, Limits, MATE, MATE_BOUND, Score, Status};
+
+const INF: i32 = MATE + 1;
+const MAX_PLY: usize = 128;
+/// Quiescence goes at most this many plies beyond the nominal depth.
+const MAX_QDEPTH: i32 = 12;
+
+/// What the engine reports after each completed depth (one per line in
+/// multi-PV mode).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo<M> {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// 1-based number of the line (multi-PV).
+    pub multipv: usize,
+    pub score: Score,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<M>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult<M> {
+    /// The best move (`None` if the game is over at the root).
+    pub best: Option<M>,
+    pub score: Score,
+    /// The last completed depth.
+    pub depth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+    /// The best lines, best first (as many as multi-PV asked for).
+    pub lines: Vec<(Score, Vec<M>)>,
+}
+
+/// A searching engine: a transposition table shared by its threads.
+pub struct Engine {
+    tt: Arc<TranspositionTable>,
+    threads: usize,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new(16, 1)
+    }
+}
+
+impl Engine {
+    /// An engine with a `hash_mib` MiB transposition table and `threads` threads.
+    pub fn new(hash_mib: usize, threads: usize) -> Engine {
+        Engine {
+            tt: Arc::new(TranspositionTable::new(hash_mib)),
+            threads: threads.clamp(1, 64),
+        }
+    }
+
+    /// Resize the transposition table (clears it).
+    pub fn set_hash(&mut self, mib: usize) {
+        self.tt = Arc::new(TranspositionTable::new(mib));
+    }
+
+    /// Number of search threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, 64);
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Size of the transposition table in MiB.
+    pub fn hash_mib(&self) -> usize {
+        self.tt.size_mib()
+    }
+
+    /// Forget all earlier searches (a new game).
+    pub fn clear(&self) {
+        self.tt.clear();
+    }
+
+    /// Search `root`. `history` holds the hashes of the positions before it
+    /// in the game (oldest first) for repetition; `multipv` the number of
+    /// best lines wanted; `stop` ends the search at once when set (the
+    /// caller clears it before). `on_info` hears each completed depth.
+    pub fn search<G: Game>(
+        &self,
+        root: &G,
+        history: &[u64],
+        limits: Limits,
+        multipv: usize,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
+        self.tt.new_search();
+        let start = Instant::now();
+        let done = AtomicBool::new(false);
+        let counters: Vec<AtomicU64> = (0..self.threads).map(|_| AtomicU64::new(0)).collect();
+        let shared = Shared {
+            tt: &self.tt,
+            stop,
+            done: &done,
+            counters: &counters,
+            start,
+        };
+        std::thread::scope(|scope| {
+            for id in 1..self.threads {
+                let shared = &shared;
+                let root = root.clone();
+                scope.spawn(move || {
+                    let mut helper =
+                        Searcher::new(shared, id, root.clone(), history, Limits::default(), 1);
+                    helper.iterate(&mut |_| {});
+                });
+            }
+            let mut main = Searcher::new(&shared, 0, root.clone(), history, limits, multipv.max(1));
+            let result = main.iterate(on_info);
+            done.store(true, Ordering::Relaxed);
+            result
+        })
+    }
+}
+
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    stop: &'a AtomicBool,
+    done: &'a AtomicBool,
+    counters: &'a [AtomicU64],
+    start: Instant,
+}
+
+impl Shared<'_> {
+    fn total_nodes(&self) -> u64 {
+        self.counters
+            .iter()
+            .map(|c| c.load(Ordering::Relaxed))
+            .sum()
+    }
+}
+
+struct RootMove<M> {
+    mv: M,
+    index: u16,
+    score: i32,
+    pv: Vec<M>,
+}
+
+struct Searcher<'a, G: Game> {
+    shared: &'a Shared<'a>,
+    id: usize,
+    root: G,
+    limits: Limits,
+    multipv: usize,
+    soft_deadline: Option<Duration>,
+    hard_deadline: Option<Duration>,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// Hashes of the game before the root, then of the search path.
+    path: Vec<u64>,
+    killers: Vec<[Option<G::Move>; 2]>,
+    history: Vec<i32>,
+    move_bufs: Vec<Vec<G::Move>>,
+    score_bufs: Vec<Vec<i32>>,
+    pv: Vec<Vec<G::Move>>,
+}
+
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl<'a, G: Game> Searcher<'a, G> {
+    fn new(
+        shared: &'a Shared<'a>,
+        id: usize,
+        root: G,
+        history: &[u64],
+        limits: Limits,
+        multipv: usize,
+    ) -> Self {
+        let (soft, hard) = time_budget(&limits);
+        let mut path = Vec::with_capacity(history.len() + MAX_PLY + 1);
+        path.extend_from_slice(history);
+        path.push(root.hash());
+        Searcher {
+            shared,
+            id,
+            root,
+            limits,
+            multipv,
+            soft_deadline: soft,
+            hard_deadline: hard,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            path,
+            killers: vec![[None, None]; MAX_PLY + 2],
+            history: vec![0; 2 * G::HISTORY_SIZE],
+            move_bufs: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
+            score_bufs: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
+            pv: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
+        }
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.shared.start.elapsed()
+    }
+
+    /// Whether to stop now (checked at every node; clocks every 1024 nodes).
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.shared.stop.load(Ordering::Relaxed)
+            || (self.id > 0 && self.shared.done.load(Ordering::Relaxed))
+        {
+            self.stopped = true;
+            return true;
+        }
+        if let Some(limit) = self.limits.nodes {
+            let total = if self.shared.counters.len() == 1 {
+                self.nodes
+            } else {
+                self.shared.total_nodes()
+            };
+            if total >= limit {
+                self.stopped = true;
+                return true;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            self.shared.counters[self.id].store(self.nodes, Ordering::Relaxed);
+            if let Some(hard) = self.hard_deadline
+                && !self.limits.infinite
+                && self.elapsed() >= hard
+            {
+                self.stopped = true;
+                return true;
+            }
+        }
+        false
+    }
+
+    fn iterate(&mut self, on_info: &mut dyn FnMut(&SearchInfo<G::Move>)) -> SearchResult<G::Move> {
+        let root = self.root.clone();
+        let mut moves = Vec::new();
+        if root.status() == Status::Ongoing {
+            root.legal_moves(&mut moves);
+        }
+        let mut root_moves: Vec<RootMove<G::Move>> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &mv)| RootMove {
+                mv,
+                index: i as u16,
+                score: -INF,
+                pv: vec![mv],
+            })
+            .collect();
+        // Table move and the game's hints first.
+        if let Some(e) = self.shared.tt.probe(root.hash())
+            && let Some(i) = e.move_index
+            && let Some(pos) = root_moves.iter().position(|r| r.index == i)
+        {
+            root_moves[..=pos].rotate_right(1);
+        }
+        let mut result = SearchResult {
+            best: root_moves.first().map(|r| r.mv),
+            score: Score::Cp(root.evaluate()),
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            lines: Vec::new(),
+        };
+        if root_moves.is_empty() {
+            return result;
+        }
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 2)
+            .clamp(1, MAX_PLY as u32 - 2);
+        let lines = self.multipv.min(root_moves.len());
+        let mut prev_scores = vec![0i32; lines];
+        // Helper threads start one ply deeper on odd ids, so threads spread out.
+        let first_depth = if self.id % 2 == 1 {
+            2.min(max_depth)
+        } else {
+            1
+        };
+        for depth in first_depth..=max_depth {
+            self.seldepth = 0;
+            for pv_idx in 0..lines {
+                let d = depth as i32;
+                let mut window = 25;
+                let (mut alpha, mut beta) = if depth >= 4 && prev_scores[pv_idx].abs() < MATE_BOUND
+                {
+                    (prev_scores[pv_idx] - window, prev_scores[pv_idx] + window)
+                } else {
+                    (-INF, INF)
+                };
+                let score = loop {
+                    let s = self.root_search(&root, &mut root_moves[pv_idx..], d, alpha, beta);
+                    if self.stopped {
+                        break s;
+                    }
+                    if s <= alpha && alpha > -INF {
+                        alpha = (s - window).max(-INF);
+                        beta = (alpha + beta) / 2 + 1;
+                        window *= 3;
+                        if window > 600 {
+                            alpha = -INF;
+                        }
+                    } else if s >= beta && beta < INF {
+                        beta = (s + window).min(INF);
+                        window *= 3;
+                        if window > 600 {
+                            beta = INF;
+                        }
+                    } else {
+                        break s;
+                    }
+                };
+                // Stable: equal scores keep their order.
+                root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
+                if self.stopped {
+                    break;
+                }
+                prev_scores[pv_idx] = score;
+            }
+            if self.stopped && depth > first_depth {
+                break;
+            }
+            if self.id > 0 {
+                if self.stopped {
+                    break;
+                }
+                continue;
+            }
+            root_moves[..lines].sort_by_key(|r| std::cmp::Reverse(r.score));
+            let time = self.elapsed();
+            self.shared.counters[0].store(self.nodes, Ordering::Relaxed);
+            let nodes = self.shared.total_nodes();
+            result.depth = depth;
+            result.best = Some(root_moves[0].mv);
+            result.score = Score::from_internal(root_moves[0].score);
+            result.lines = root_moves[..lines]
+                .iter()
+                .map(|r| (Score::from_internal(r.score), r.pv.clone()))
+                .collect();
+            for (i, r) in root_moves[..lines].iter().enumerate() {
+                on_info(&SearchInfo {
+                    depth,
+                    seldepth: self.seldepth.max(depth as usize) as u32,
+                    multipv: i + 1,
+                    score: Score::from_internal(r.score),
+                    nodes,
+                    nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
+                    time,
+                    hashfull: self.shared.tt.hashfull(),
+                    pv: r.pv.clone(),
+                });
+            }
+            if self.stopped {
+                break;
+            }
+            // A forced win found at full width cannot get better.
+            if root_moves[0].score.abs() >= MATE_BOUND
+                && depth as i32 >= MATE - root_moves[0].score.abs() + 2
+                && self.limits.depth.is_none()
+                && !self.limits.infinite
+            {
+                break;
+            }
+            if !self.limits.infinite {
+                if root_moves.len() == 1
+                    && (self.limits.clock.is_some() || self.limits.movetime.is_some())
+                {
+                    break;
+                }
+                if let Some(soft) = self.soft_deadline
+                    && time >= soft
+                {
+                    break;
+                }
+            }
+        }
+        self.shared.counters[self.id].store(self.nodes, Ordering::Relaxed);
+        result.nodes = self.shared.total_nodes();
+        result.time = self.elapsed();
+        result
+    }
+
+    fn root_search(
+        &mut self,
+        root: &G,
+        moves: &mut [RootMove<G::Move>],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        let mut best = -INF;
+        let mut best_index = None;
+        let alpha_orig = alpha;
+        for i in 0..moves.len() {
+            let mv = moves[i].mv;
+            let child = root.play(mv);
+            self.path.push(child.hash());
+            let mut score;
+            if i == 0 {
+                score = -self.search(&child, depth - 1, -beta, -alpha, 1, true);
+            } else {
+                score = -self.search(&child, depth - 1, -alpha - 1, -alpha, 1, false);
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.search(&child, depth - 1, -beta, -alpha, 1, true);
+                }
+            }
+            self.path.pop();
+            if self.stopped {
+                // Keep the result of a move searched fully before the stop.
+                return if best > -INF { best } else { moves[0].score };
+            }
+            if i == 0 || score > alpha {
+                moves[i].score = score;
+                moves[i].pv.clear();
+                moves[i].pv.push(mv);
+                moves[i].pv.extend_from_slice(&self.pv[1]);
+            } else {
+                moves[i].score = -INF;
+            }
+            if score > best {
+                best = score;
+                best_index = Some(moves[i].index);
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(root.hash(), best_index, best, 0, depth, bound);
+        best
+    }
+
+    fn is_repetition(&self, pos: &G) -> bool {
+        if !pos.repetition_is_draw() {
+            return false;
+        }
+        let hash = *self.path.last().expect("path holds the current position");
+        let reach = pos.reversible_plies() as usize;
+        let n = self.path.len();
+        let mut back = 2;
+        while back <= reach && back < n {
+            if self.path[n - 1 - back] == hash {
+                return true;
+            }
+            back += 1;
+        }
+        false
+    }
+
+    fn search(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if self.check_stop() {
+            return 0;
+        }
+        match pos.status() {
+            Status::Lost => return -MATE + ply as i32,
+            Status::Draw => return DRAW,
+            Status::Ongoing => {}
+        }
+        if self.is_repetition(pos) {
+            return DRAW;
+        }
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply, 0);
+        }
+        self.nodes += 1;
+        if ply >= MAX_PLY - 1 {
+            return pos.evaluate();
+        }
+        let hash = pos.hash();
+        let entry = self.shared.tt.probe(hash);
+        if let Some(e) = entry
+            && !pv_node
+            && e.depth >= depth
+        {
+            let s = score_from_tt(e.score, ply);
+            match e.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
+            }
+        }
+        let tt_move = entry.and_then(|e| e.move_index);
+
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        let mut scores = std::mem::take(&mut self.score_bufs[ply]);
+        moves.clear();
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            self.move_bufs[ply] = moves;
+            self.score_bufs[ply] = scores;
+            return -MATE + ply as i32;
+        }
+        let side = pos.side_to_move();
+        scores.clear();
+        let killers = self.killers[ply];
+        for (i, &m) in moves.iter().enumerate() {
+            let s = if tt_move == Some(i as u16) {
+                10_000_000
+            } else {
+                let hint = pos.order_hint(m);
+                if hint > 0 {
+                    1_000_000 + hint
+                } else if killers[0] == Some(m) {
+                    900_000
+                } else if killers[1] == Some(m) {
+                    899_000
+                } else {
+                    self.history[side * G::HISTORY_SIZE + pos.history_index(m)] + hint
+                }
+            };
+            scores.push(s);
+        }
+
+        let alpha_orig = alpha;
+        let mut best = -INF;
+        let mut best_index: Option<u16> = None;
+        let mut searched_quiets: [usize; 64] = [0; 64];
+        let mut n_quiets = 0;
+        for n in 0..moves.len() {
+            // Pick the best-scored move not yet tried.
+            let mut pick = n;
+            for j in n + 1..moves.len() {
+                if scores[j] > scores[pick] {
+                    pick = j;
+                }
+            }
+            let m = moves[pick];
+            let order_score = scores[pick];
+            scores[pick] = i32::MIN;
+            let noisy = pos.is_noisy(m);
+            let child = pos.play(m);
+            self.path.push(child.hash());
+            let mut score;
+            if n == 0 {
+                score = -self.search(&child, depth - 1, -beta, -alpha, ply + 1, pv_node);
+            } else {
+                let mut reduction = 0;
+                if depth >= 3 && n >= 3 && !noisy && order_score < 899_000 {
+                    reduction = 1 + i32::from(n >= 8) + i32::from(depth >= 8 && n >= 16);
+                    if pv_node {
+                        reduction -= 1;
+                    }
+                }
+                score = -self.search(
+                    &child,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                );
+                if score > alpha && reduction > 0 && !self.stopped {
+                    score = -self.search(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if score > alpha && score < beta && pv_node && !self.stopped {
+                    score = -self.search(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.path.pop();
+            if self.stopped {
+                self.move_bufs[ply] = moves;
+                self.score_bufs[ply] = scores;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_index = Some(pick as u16);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if !noisy {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(m) {
+                                k[1] = k[0];
+                                k[0] = Some(m);
+                            }
+                            let bonus = (depth * depth).min(400);
+                            let base = side * G::HISTORY_SIZE;
+                            let h = &mut self.history[base + pos.history_index(m)];
+                            *h += bonus - *h * bonus / 16_384;
+                            for &q in &searched_quiets[..n_quiets] {
+                                let h = &mut self.history[base + pos.history_index(moves[q])];
+                                *h -= bonus + *h * bonus / 16_384;
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if !noisy && n_quiets < searched_quiets.len() {
+                searched_quiets[n_quiets] = pick;
+                n_quiets += 1;
+            }
+        }
+        self.move_bufs[ply] = moves;
+        self.score_bufs[ply] = scores;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(hash, best_index, score_to_tt(best, ply), 0, depth, bound);
+        best
+    }
+
+    fn qsearch(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize, qdepth: i32) -> i32 {
+        self.pv[ply].clear();
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return pos.evaluate();
+        }
+        let forced = pos.must_play_noisy();
+        let stand = pos.evaluate();
+        let mut best = -INF;
+        if !forced || qdepth >= MAX_QDEPTH {
+            if stand >= beta || qdepth >= MAX_QDEPTH {
+                return stand;
+            }
+            best = stand;
+            alpha = alpha.max(stand);
+        }
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        let mut scores = std::mem::take(&mut self.score_bufs[ply]);
+        moves.clear();
+        pos.legal_moves(&mut moves);
+        if !forced {
+            moves.retain(|&m| pos.is_noisy(m));
+        }
+        scores.clear();
+        scores.extend(moves.iter().map(|&m| pos.order_hint(m)));
+        for n in 0..moves.len() {
+            let mut pick = n;
+            for j in n + 1..moves.len() {
+                if scores[j] > scores[pick] {
+                    pick = j;
+                }
+            }
+            let m = moves[pick];
+            scores[pick] = i32::MIN;
+            let child = pos.play(m);
+            let score = match child.status() {
+                Status::Lost => MATE - ply as i32 - 1,
+                Status::Draw => DRAW,
+                Status::Ongoing => {
+                    if self.check_stop() {
+                        break;
+                    }
+                    -self.qsearch(&child, -beta, -alpha, ply + 1, qdepth + 1)
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_bufs[ply] = moves;
+        self.score_bufs[ply] = scores;
+        if best == -INF {
+            // Forced to move but nothing to play: lost.
+            return -MATE + ply as i32;
+        }
+        best
+    }
+}
+
+/// Soft (do not start another depth) and hard (stop at once) time limits.
+fn time_budget(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
+    if limits.infinite {
+        return (None, None);
+    }
+    let mut soft: Option<Duration> = None;
+    let mut hard: Option<Duration> = None;
+    if let Some(t) = limits.movetime {
+        soft = Some(t);
+        hard = Some(t);
+    }
+    if let Some(c) = limits.clock {
+        let overhead = Duration::from_millis(20);
+        let mtg = c.moves_to_go.unwrap_or(30).clamp(1, 50);
+        let left = c.time.saturating_sub(overhead);
+        let base = left / mtg + c.increment * 3 / 4;
+        let h = (base * 4).min(left / 2).max(Duration::from_millis(1));
+        let s = (base * 6 / 10).min(h);
+        soft = Some(soft.map_or(s, |x| x.min(s)));
+        hard = Some(hard.map_or(h, |x| x.min(h)));
+    }
+    (soft, hard)
+}

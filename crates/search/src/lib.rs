@@ -1,0 +1,182 @@
+//! # search — a game-agnostic alpha-beta engine
+//!
+//! Any two-player, zero-sum, perfect-information game implements [`Game`];
+//! [`Engine`] then searches it: iterative deepening, principal-variation
+//! search with aspiration windows, a shared transposition table sized in MiB
+//! (clusters of four entries, replacement by depth and age), move ordering by
+//! table move, the game's own hints (captures, mills, blocks), killers and
+//! history, quiescence over noisy moves, repetition and the game's own draw
+//! rules inside the tree, "win in N" scores, limits by time, depth, nodes or a
+//! clock with increment, a stop flag that ends a search at once, several
+//! threads (lazy SMP), and multi-PV for analysis. With one thread and a
+//! depth or node limit a search is exactly reproducible.
+
+mod engine;
+mod tt;
+
+use std::fmt;
+use std::time::Duration;
+
+pub use engine::{Engine, SearchInfo, SearchResult};
+pub use tt::TranspositionTable;
+
+/// Whether the game is over in a position, seen from the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Status {
+    /// The game goes on.
+    Ongoing,
+    /// The side to move has lost.
+    Lost,
+    /// The game is drawn.
+    Draw,
+}
+
+/// A game the engine can search. Positions are values: `play` returns the
+/// next position (copy-make), so no undo is needed.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A move, as small as possible.
+    type Move: Copy + Eq + Send + Sync + fmt::Debug + fmt::Display + 'static;
+
+    /// Size of the history table: [`Game::history_index`] is below it.
+    const HISTORY_SIZE: usize;
+
+    /// Append the legal moves to `moves` (nothing when the game is over).
+    /// The order must depend on the position only.
+    fn legal_moves(&self, moves: &mut Vec<Self::Move>);
+
+    /// The position after `mv` (a legal move).
+    fn play(&self, mv: Self::Move) -> Self;
+
+    /// A hash of everything that makes two positions the same for repetition.
+    fn hash(&self) -> u64;
+
+    /// Whether the game is over here (without looking at repetitions).
+    fn status(&self) -> Status;
+
+    /// Static evaluation for the side to move (100 ≈ one stone or man).
+    fn evaluate(&self) -> i32;
+
+    /// Index 0 or 1 of the side to move.
+    fn side_to_move(&self) -> usize;
+
+    /// Plies since the last irreversible move: repetitions cannot reach
+    /// further back.
+    fn reversible_plies(&self) -> u32;
+
+    /// Whether a repeated position is a draw under the game's rules.
+    fn repetition_is_draw(&self) -> bool {
+        true
+    }
+
+    /// Whether `mv` is noisy (a capture, a mill): searched by quiescence.
+    fn is_noisy(&self, mv: Self::Move) -> bool;
+
+    /// Whether every legal move here is forced noisy (a compulsory
+    /// capture): quiescence then may not stand pat.
+    fn must_play_noisy(&self) -> bool {
+        false
+    }
+
+    /// A move-ordering hint: higher is tried earlier (captures, mills,
+    /// blocking the opponent's mill). 0 for ordinary moves.
+    fn order_hint(&self, mv: Self::Move) -> i32;
+
+    /// The slot of `mv` in the history table (from/to style).
+    fn history_index(&self, mv: Self::Move) -> usize;
+}
+
+/// The highest score: a win now.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are wins or losses in a known number of plies.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Score of a draw.
+pub const DRAW: i32 = 0;
+
+/// A search score from the side to move's point of view.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Score {
+    /// Evaluation in hundredths of a stone (or man).
+    Cp(i32),
+    /// A forced win in N moves (N > 0), or a forced loss in -N moves (N < 0).
+    /// N counts the side to move's own moves, as in "win in N".
+    Mate(i32),
+}
+
+impl Score {
+    /// From an internal score.
+    pub fn from_internal(v: i32) -> Score {
+        if v >= MATE_BOUND {
+            Score::Mate((MATE - v + 1) / 2)
+        } else if v <= -MATE_BOUND {
+            Score::Mate(-((MATE + v) / 2).max(1))
+        } else {
+            Score::Cp(v)
+        }
+    }
+
+    /// The protocol form: `cp 35` or `mate 4` / `mate -3`.
+    pub fn protocol(&self) -> String {
+        match *self {
+            Score::Cp(v) => format!("cp {v}"),
+            Score::Mate(n) => format!("mate {n}"),
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// Words: `+0.35`, `win in 4`, `loss in 3`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Score::Cp(v) => write!(f, "{:+.2}", f64::from(v) / 100.0),
+            Score::Mate(n) if n > 0 => write!(f, "win in {n}"),
+            Score::Mate(n) => write!(f, "loss in {}", -n),
+        }
+    }
+}
+
+/// A clock: time left and increment per move, for the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Clock {
+    pub time: Duration,
+    pub increment: Duration,
+    /// Moves until the next time control, if any.
+    pub moves_to_go: Option<u32>,
+}
+
+/// When to stop searching. Unset limits do not apply; with none at all the
+/// search runs until stopped (`infinite`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    pub clock: Option<Clock>,
+    /// Search until stopped, whatever else is set.
+    pub infinite: bool,
+}
+
+impl Limits {
+    /// Search to a fixed depth.
+    pub fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    /// Search for a fixed time.
+    pub fn movetime(t: Duration) -> Limits {
+        Limits {
+            movetime: Some(t),
+            ..Limits::default()
+        }
+    }
+
+    /// Search a fixed number of nodes.
+    pub fn nodes(n: u64) -> Limits {
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! The transposition table: clusters of four 16-byte entries (one cache
+//! line), lock-free and shared by all search threads. Each entry stores its
+//! key XOR its data, so a torn write by two threads is detected as a miss.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+/// How a stored score bounds the true score.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The true score is at most this (no move reached alpha).
+    Upper = 1,
+    /// The true score is at least this (a move reached beta).
+    Lower = 2,
+    /// The exact score.
+    Exact = 3,
+}
+
+/// What a probe finds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Entry {
+    /// Index of the best move in the position's legal move list.
+    pub move_index: Option<u16>,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
+const CLUSTER: usize = 4;
+const NO_MOVE: u64 = 0xFFFF;
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Cluster([Slot; CLUSTER]);
+
+/// A shared transposition table.
+pub struct TranspositionTable {
+    clusters: Vec<Cluster>,
+    age: AtomicU8,
+}
+
+fn pack(move_index: Option<u16>, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    let mv = move_index.map_or(NO_MOVE, u64::from);
+    let score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
+    let eval = eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
+    let depth = depth.clamp(0, 255) as u64;
+    let flags = (bound as u64) | (u64::from(age & 0x3F) << 2);
+    mv | score << 16 | eval << 32 | depth << 48 | flags << 56
+}
+
+fn unpack(data: u64) -> Option<Entry> {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    let mv = data & 0xFFFF;
+    Some(Entry {
+        move_index: (mv != NO_MOVE).then_some(mv as u16),
+        score: i32::from((data >> 16) as u16 as i16),
+        eval: i32::from((data >> 32) as u16 as i16),
+        depth: ((data >> 48) & 0xFF) as i32,
+        bound,
+    })
+}
+
+fn age_of(data: u64) -> u8 {
+    ((data >> 58) & 0x3F) as u8
+}
+
+fn depth_of(data: u64) -> i32 {
+    ((data >> 48) & 0xFF) as i32
+}
+
+impl TranspositionTable {
+    /// A table of about `mib` mebibytes (at least one cluster).
+    pub fn new(mib: usize) -> TranspositionTable {
+        let n = (mib.max(1) * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
+        let mut clusters = Vec::with_capacity(n);
+        clusters.resize_with(n, Cluster::default);
+        TranspositionTable {
+            clusters,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    /// Size in MiB.
+    pub fn size_mib(&self) -> usize {
+        self.clusters.len() * std::mem::size_of::<Cluster>() / (1024 * 1024)
+    }
+
+    /// Forget everything.
+    pub fn clear(&self) {
+        for c in &self.clusters {
+            for s in &c.0 {
+                s.key.store(0, Ordering::Relaxed);
+                s.data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Start a new search: older entries become easier to replace.
+    pub fn new_search(&self) {
+        let a = self.age.load(Ordering::Relaxed);
+        self.age.store(a.wrapping_add(1) & 0x3F, Ordering::Relaxed);
+    }
+
+    fn cluster(&self, hash: u64) -> &Cluster {
+        let i = ((u128::from(hash) * self.clusters.len() as u128) >> 64) as usize;
+        &self.clusters[i]
+    }
+
+    /// Look a position up.
+    pub fn probe(&self, hash: u64) -> Option<Entry> {
+        for s in &self.cluster(hash).0 {
+            let data = s.data.load(Ordering::Relaxed);
+            if s.key.load(Ordering::Relaxed) ^ data == hash {
+                return unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Store a search result.
+    pub fn store(
+        &self,
+        hash: u64,
+        move_index: Option<u16>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let age = self.age.load(Ordering::Relaxed);
+        let cluster = self.cluster(hash);
+        let mut victim = &cluster.0[0];
+        let mut victim_worth = i32::MAX;
+        for s in &cluster.0 {
+            let data = s.data.load(Ordering::Relaxed);
+            let key = s.key.load(Ordering::Relaxed) ^ data;
+            if key == hash || data == 0 {
+                // Keep the old best move if the new result has none.
+                let move_index = move_index.or_else(|| unpack(data).and_then(|e| e.move_index));
+                if key == hash && bound != Bound::Exact && depth + 2 < depth_of(data) {
+                    return; // a much deeper result stays
+                }
+                let new = pack(move_index, score, eval, depth, bound, age);
+                s.data.store(new, Ordering::Relaxed);
+                s.key.store(hash ^ new, Ordering::Relaxed);
+                return;
+            }
+            let age_diff = i32::from(age.wrapping_sub(age_of(data)) & 0x3F);
+            let worth = depth_of(data) - 8 * age_diff;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = s;
+            }
+        }
+        let new = pack(move_index, score, eval, depth, bound, age);
+        victim.data.store(new, Ordering::Relaxed);
+        victim.key.store(hash ^ new, Ordering::Relaxed);
+    }
+
+    /// Permille of the first thousand clusters' entries used in this search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed);
+        let n = self.clusters.len().min(250);
+        let mut used = 0;
+        for c in &self.clusters[..n] {
+            for s in &c.0 {
+                let d = s.data.load(Ordering::Relaxed);
+                if d != 0 && age_of(d) == age {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (n * CLUSTER).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(1);
+        tt.store(0xDEAD_BEEF_1234_5678, Some(7), -1234, 56, 9, Bound::Lower);
+        let e = tt.probe(0xDEAD_BEEF_1234_5678).expect("stored");
+        assert_eq!(e.move_index, Some(7));
+        assert_eq!(e.score, -1234);
+        assert_eq!(e.eval, 56);
+        assert_eq!(e.depth, 9);
+        assert_eq!(e.bound, Bound::Lower);
+        assert!(tt.probe(0x1111).is_none());
+    }
+
+    #[test]
+    fn deeper_entries_survive_in_a_full_cluster() {
+        let tt = TranspositionTable::new(1);
+        let n = tt.clusters.len() as u64;
+        // Hashes that map to cluster 0: the top bits decide the cluster.
+        let keys: Vec<u64> = (0..6).map(|i| i + 1).collect();
+        assert!(
+            keys.iter()
+                .all(|&k| ((u128::from(k) * u128::from(n)) >> 64) == 0)
+        );
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(
+                k,
+                None,
+                0,
+                0,
+                if i == 0 { 30 } else { i as i32 },
+                Bound::Exact,
+            );
+        }
+        assert_eq!(tt.probe(keys[0]).map(|e| e.depth), Some(30));
+    }
+
+    #[test]
+    fn clear_forgets() {
+        let tt = TranspositionTable::new(1);
+        tt.store(42, Some(1), 5, 5, 5, Bound::Exact);
+        tt.clear();
+        assert!(tt.probe(42).is_none());
+    }
+}

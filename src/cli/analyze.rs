@@ -1,0 +1,111 @@
+//! `brett analyze`: the best moves of a position, with scores, lines and reasons.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use anyhow::Result;
+use engine::MuehleState;
+use engine::explain::explain_move;
+use search::{Engine, Limits};
+
+/// Arguments of `brett analyze`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Position string (default: the start position).
+    position: Option<String>,
+    /// Rule set (preset and options).
+    #[arg(long, default_value = "standard", long_help = super::RULES_HELP)]
+    rules: String,
+    /// Thinking time in seconds.
+    #[arg(long, default_value_t = 2.0)]
+    time: f64,
+    /// Search to this depth instead (ignores --time).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Number of best moves to show.
+    #[arg(long, default_value_t = 3)]
+    lines: usize,
+    /// Moves played from the position first, e.g. "d6 f4 d2".
+    #[arg(long)]
+    moves: Option<String>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Print each completed depth while thinking.
+    #[arg(long)]
+    verbose: bool,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let rules = super::parse_rules(&args.rules)?;
+    let start = super::start_position(rules, args.position.as_deref())?;
+    let mut game = muehle::Game::from_position(start);
+    if let Some(moves) = &args.moves {
+        for text in muehle::join_removal_tokens(moves.split_whitespace()) {
+            game.play_str(&text)
+                .map_err(|e| anyhow::anyhow!("--moves: '{text}': {e}"))?;
+        }
+    }
+    let pos = *game.position();
+    print!(
+        "{}",
+        crate::board::render(&pos, game.moves().last().copied())
+    );
+    print!("{}", crate::board::status(&pos));
+    if let Some(o) = game.outcome() {
+        println!("\nThe game is over: {}.", o.describe());
+        return Ok(());
+    }
+    let engine = Engine::new(args.hash, args.threads);
+    let limits = match args.depth {
+        Some(d) => Limits::depth(d),
+        None => Limits::movetime(Duration::from_secs_f64(args.time.max(0.01))),
+    };
+    let history: Vec<u64> = (0..game.ply())
+        .filter_map(|i| game.position_at(i).map(|p| p.hash()))
+        .collect();
+    let stop = AtomicBool::new(false);
+    let verbose = args.verbose;
+    let result = engine.search(
+        &MuehleState(pos),
+        &history,
+        limits,
+        args.lines.max(1),
+        &stop,
+        &mut |i| {
+            if verbose {
+                println!("{}", super::engine::info_line(i));
+            }
+        },
+    );
+    println!(
+        "\nBest moves for {} (depth {}, {:.2} s, {} nodes):",
+        if pos.turn() == muehle::Color::White {
+            "White"
+        } else {
+            "Black"
+        },
+        result.depth,
+        result.time.as_secs_f64(),
+        result.nodes
+    );
+    for (n, (score, pv)) in result.lines.iter().enumerate() {
+        let Some(&mv) = pv.first() else { continue };
+        let line: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
+        println!(
+            "{:>2}. {:<10} {:>10}   {}",
+            n + 1,
+            mv.to_string(),
+            score.to_string(),
+            line.join(" ")
+        );
+        println!(
+            "    why: {}",
+            explain_move(&pos, mv, Some(*score)).join("; ")
+        );
+    }
+    Ok(())
+}
