@@ -30,6 +30,8 @@ enum Command {
     Engine(cli::engine::Args),
     /// Search fixed positions to a fixed depth: node signature and speed.
     Bench(cli::bench::Args),
+    /// Play games between two levels or two engine programs; prints the Elo difference.
+    Match(cli::matches::Args),
 }
 
 fn main() -> Result<()> {
@@ -41,6 +43,7 @@ fn main() -> Result<()> {
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Engine(args)) => cli::engine::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
+        Some(Command::Match(args)) => cli::matches::run(args),
         None => cli::play::run(cli::play::Args::default()),
     }
 }

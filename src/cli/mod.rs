@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod engine;
+pub mod matches;
 pub mod perft;
 pub mod play;
 pub mod show;

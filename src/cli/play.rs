@@ -2,8 +2,13 @@
 
 use std::io::{self, BufRead, Write};
 
-use anyhow::Result;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use engine::{LevelPlayer, MuehleState};
 use muehle::{Color, Game, GameError, Move, MoveError};
+use search::{Engine, Limits};
 
 use crate::board;
 
@@ -16,6 +21,16 @@ pub struct Args {
     /// Start from this position string instead of the start position.
     #[arg(long)]
     position: Option<String>,
+    /// The computer plays this side: white, black or random (default: nobody,
+    /// two people at one keyboard).
+    #[arg(long)]
+    computer: Option<String>,
+    /// The computer's level, 1 (beginner) to 10 (full strength).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=10))]
+    level: u8,
+    /// The computer's thinking time per move in seconds.
+    #[arg(long, default_value_t = 1.0)]
+    time: f64,
 }
 
 impl Default for Args {
@@ -23,7 +38,37 @@ impl Default for Args {
         Args {
             rules: "standard".to_string(),
             position: None,
+            computer: None,
+            level: 5,
+            time: 1.0,
         }
+    }
+}
+
+/// The computer opponent of a terminal game.
+pub struct Computer {
+    pub side: Color,
+    pub player: LevelPlayer,
+    pub engine: Engine,
+    pub time: Duration,
+}
+
+impl Computer {
+    fn choose(&mut self, game: &Game) -> Option<Move> {
+        let history: Vec<u64> = (0..game.ply())
+            .filter_map(|i| game.position_at(i).map(|p| p.hash()))
+            .collect();
+        let stop = AtomicBool::new(false);
+        self.player
+            .choose(
+                &self.engine,
+                &MuehleState(*game.position()),
+                &history,
+                Limits::movetime(self.time),
+                &stop,
+                &mut |_| {},
+            )
+            .map(|c| c.mv)
     }
 }
 
@@ -31,6 +76,7 @@ const HELP: &str = "\
 Commands:
   d6, g7-g4, d6xb4, f2-f4xd5   play a move (place, slide or fly; xSQ removes a stone after a mill)
   moves      list the legal moves
+  hint       the engine's suggestion
   list       the moves played so far (game record)
   undo       take back the last move
   draw       offer a draw (the opponent answers with 'accept', or declines by moving)
@@ -53,25 +99,85 @@ fn side(c: Color) -> &'static str {
 pub fn run(args: Args) -> Result<()> {
     let rules = super::parse_rules(&args.rules)?;
     let start = super::start_position(rules, args.position.as_deref())?;
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64);
+    let computer = match args.computer.as_deref() {
+        None | Some("none") => None,
+        Some(s) => {
+            let side = match s {
+                "random" => {
+                    if seed % 2 == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    }
+                }
+                s => match Color::from_name(s) {
+                    Some(c) => c,
+                    None => bail!("--computer: '{s}' is not white, black, random or none"),
+                },
+            };
+            Some(Computer {
+                side,
+                player: LevelPlayer::new(args.level, seed),
+                engine: Engine::new(32, 1),
+                time: Duration::from_secs_f64(args.time.clamp(0.01, 600.0)),
+            })
+        }
+    };
     let stdin = io::stdin();
     let stdout = io::stdout();
-    play_loop(Game::from_position(start), stdin.lock(), stdout.lock())
+    play_loop(
+        Game::from_position(start),
+        computer,
+        stdin.lock(),
+        stdout.lock(),
+    )
 }
 
 /// The game loop over any input and output (used by the tests with text).
-pub fn play_loop(mut game: Game, input: impl BufRead, mut out: impl Write) -> Result<()> {
+pub fn play_loop(
+    mut game: Game,
+    mut computer: Option<Computer>,
+    input: impl BufRead,
+    mut out: impl Write,
+) -> Result<()> {
     let start = *game.start();
     writeln!(
         out,
         "Mühle — rules: {}. Type 'help' for the commands.\n",
         game.rules()
     )?;
+    if let Some(c) = &computer {
+        writeln!(
+            out,
+            "The computer plays {} at level {}.\n",
+            side(c.side),
+            c.player.level
+        )?;
+    }
     show(&game, &mut out)?;
     let mut lines = input.lines();
     // A mill move waiting for the stone to remove.
     let mut pending: Option<Move> = None;
     loop {
         let pos = *game.position();
+        if let Some(c) = computer.as_mut()
+            && pending.is_none()
+            && !game.is_over()
+            && pos.turn() == c.side
+        {
+            if game.draw_offer() == Some(c.side.other()) {
+                writeln!(out, "The computer declines the draw offer.")?;
+            }
+            if let Some(m) = c.choose(&game) {
+                game.play(m)?;
+                writeln!(out, "The computer ({}) plays {m}.\n", side(c.side))?;
+                show(&game, &mut out)?;
+            }
+            continue;
+        }
         if let Some(m) = pending {
             write!(out, "Mill! {} removes which stone? ", side(pos.turn()))?;
             let _ = m;
@@ -132,10 +238,29 @@ pub fn play_loop(mut game: Game, input: impl BufRead, mut out: impl Write) -> Re
             "undo" | "takeback" => match game.undo() {
                 Ok(m) => {
                     writeln!(out, "Took back {m}.")?;
+                    // Against the computer, take back its reply and your move.
+                    if let Some(c) = &computer
+                        && game.position().turn() == c.side
+                        && let Ok(m2) = game.undo()
+                    {
+                        writeln!(out, "Took back {m2}.")?;
+                    }
                     show(&game, &mut out)?;
                 }
                 Err(e) => writeln!(out, "{e}")?,
             },
+            "hint" => {
+                let mut helper = Computer {
+                    side: mover,
+                    player: LevelPlayer::new(10, 1),
+                    engine: Engine::new(16, 1),
+                    time: Duration::from_millis(500),
+                };
+                match helper.choose(&game) {
+                    Some(m) => writeln!(out, "Hint: {m}")?,
+                    None => writeln!(out, "No legal moves.")?,
+                }
+            }
             "new" => {
                 game = Game::from_position(start);
                 writeln!(out, "New game.")?;

@@ -1,0 +1,474 @@
+//! `brett match`: games between two levels or two engine commands.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow, bail};
+use engine::{LevelPlayer, MuehleState};
+use muehle::{Color, Game, Move, RuleSet};
+use search::{Engine, Limits};
+
+/// Arguments of `brett match`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// First player: `level:N` (1–10) or `cmd:COMMAND` (a program speaking the
+    /// engine protocol, e.g. `cmd:brett engine`).
+    #[arg(long)]
+    a: String,
+    /// Second player, as for --a.
+    #[arg(long)]
+    b: String,
+    /// Number of games (colours alternate; each opening is played with both colours).
+    #[arg(long, default_value_t = 40)]
+    games: usize,
+    /// Thinking time per move in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    movetime: u64,
+    /// Rule set (preset and options).
+    #[arg(long, default_value = "standard", long_help = super::RULES_HELP)]
+    rules: String,
+    /// Random placements at the start of each game pair, for varied openings.
+    #[arg(long, default_value_t = 2)]
+    opening_plies: usize,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Seed for openings and the levels' random choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A game still going after this many plies is scored a draw.
+    #[arg(long, default_value_t = 600)]
+    max_plies: usize,
+    /// Write the game records to this file.
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+    /// Print each game's result as it ends.
+    #[arg(long)]
+    verbose: bool,
+}
+
+/// A player in a match.
+trait Player: Send {
+    fn name(&self) -> String;
+    fn new_game(&mut self, rules: RuleSet) -> Result<()>;
+    fn choose(&mut self, game: &Game, movetime: Duration) -> Result<Option<Move>>;
+}
+
+struct LevelSide {
+    player: LevelPlayer,
+    engine: Engine,
+}
+
+impl Player for LevelSide {
+    fn name(&self) -> String {
+        format!("brett level {}", self.player.level)
+    }
+    fn new_game(&mut self, _rules: RuleSet) -> Result<()> {
+        self.engine.clear();
+        Ok(())
+    }
+    fn choose(&mut self, game: &Game, movetime: Duration) -> Result<Option<Move>> {
+        let history: Vec<u64> = (0..game.ply())
+            .filter_map(|i| game.position_at(i).map(|p| p.hash()))
+            .collect();
+        let stop = AtomicBool::new(false);
+        Ok(self
+            .player
+            .choose(
+                &self.engine,
+                &MuehleState(*game.position()),
+                &history,
+                Limits::movetime(movetime),
+                &stop,
+                &mut |_| {},
+            )
+            .map(|c| c.mv))
+    }
+}
+
+struct CommandSide {
+    command: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: mpsc::Receiver<String>,
+    name: String,
+}
+
+impl CommandSide {
+    fn spawn(command: &str) -> Result<CommandSide> {
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let (prog, args) = words
+            .split_first()
+            .ok_or_else(|| anyhow!("empty engine command"))?;
+        let mut child = Command::new(prog)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("starting engine '{command}'"))?;
+        let stdin = child.stdin.take().ok_or_else(|| anyhow!("no stdin"))?;
+        let stdout: ChildStdout = child.stdout.take().ok_or_else(|| anyhow!("no stdout"))?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut side = CommandSide {
+            command: command.to_string(),
+            child,
+            stdin,
+            lines: rx,
+            name: command.to_string(),
+        };
+        side.send("uci")?;
+        let id = side.wait_for("uciok", Duration::from_secs(10))?;
+        if let Some(name) = id.iter().find_map(|l| l.strip_prefix("id name ")) {
+            side.name = name.to_string();
+        }
+        Ok(side)
+    }
+
+    fn send(&mut self, line: &str) -> Result<()> {
+        writeln!(self.stdin, "{line}")
+            .with_context(|| format!("writing to engine '{}'", self.command))?;
+        self.stdin.flush()?;
+        Ok(())
+    }
+
+    /// Read lines until one starts with `prefix`; returns all lines read.
+    fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<Vec<String>> {
+        let mut seen = Vec::new();
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let line = self.lines.recv_timeout(left).map_err(|_| {
+                anyhow!(
+                    "engine '{}' did not answer '{prefix}' in time",
+                    self.command
+                )
+            })?;
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return Ok(seen);
+            }
+        }
+    }
+}
+
+impl Drop for CommandSide {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        std::thread::sleep(Duration::from_millis(20));
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Player for CommandSide {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn new_game(&mut self, rules: RuleSet) -> Result<()> {
+        self.send(&format!("setoption name Rules value {rules}"))?;
+        self.send("ucinewgame")?;
+        self.send("isready")?;
+        self.wait_for("readyok", Duration::from_secs(10))?;
+        Ok(())
+    }
+    fn choose(&mut self, game: &Game, movetime: Duration) -> Result<Option<Move>> {
+        let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+        let start = if game.start().fen() == muehle::Position::new(*game.rules()).fen() {
+            "startpos".to_string()
+        } else {
+            format!("fen {}", game.start().fen())
+        };
+        if moves.is_empty() {
+            self.send(&format!("position {start}"))?;
+        } else {
+            self.send(&format!("position {start} moves {}", moves.join(" ")))?;
+        }
+        self.send(&format!("go movetime {}", movetime.as_millis()))?;
+        let lines = self.wait_for("bestmove", movetime * 3 + Duration::from_secs(5))?;
+        let last = lines.last().cloned().unwrap_or_default();
+        let word = last.split_whitespace().nth(1).unwrap_or("none");
+        if word == "none" {
+            return Ok(None);
+        }
+        // The removal may come as its own token: "bestmove d6 xb4".
+        let text: String = last.split_whitespace().skip(1).collect::<Vec<_>>().join("");
+        Ok(Some(game.position().parse_move(&text).map_err(|e| {
+            anyhow!(
+                "engine '{}' sent an illegal move '{text}': {e}",
+                self.command
+            )
+        })?))
+    }
+}
+
+fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Player>> {
+    if let Some(level) = spec.strip_prefix("level:") {
+        let level: u8 = level
+            .parse()
+            .ok()
+            .filter(|l| (1..=10).contains(l))
+            .ok_or_else(|| anyhow!("'{spec}': a level is 1 to 10"))?;
+        Ok(Box::new(LevelSide {
+            player: LevelPlayer::new(level, seed),
+            engine: Engine::new(32, 1),
+        }))
+    } else if let Some(cmd) = spec.strip_prefix("cmd:") {
+        Ok(Box::new(CommandSide::spawn(cmd)?))
+    } else {
+        bail!("a player is 'level:N' or 'cmd:COMMAND', got '{spec}'")
+    }
+}
+
+/// Result of one game from A's point of view: 1, ½ or 0.
+struct Played {
+    index: usize,
+    a_white: bool,
+    record: String,
+    a_score: f64,
+    summary: String,
+}
+
+fn play_game(
+    args: &Args,
+    rules: RuleSet,
+    index: usize,
+    a: &mut dyn Player,
+    b: &mut dyn Player,
+) -> Result<Played> {
+    let a_white = index % 2 == 0;
+    let mut game = Game::new(rules);
+    // The same opening for both games of a pair.
+    let mut rng = fastrand::Rng::with_seed(
+        args.seed
+            .wrapping_mul(1_000_003)
+            .wrapping_add((index / 2) as u64),
+    );
+    for _ in 0..args.opening_plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[rng.usize(0..moves.len())];
+        game.play(m)?;
+    }
+    a.new_game(rules)?;
+    b.new_game(rules)?;
+    let movetime = Duration::from_millis(args.movetime.max(1));
+    let mut forfeit: Option<(Color, String)> = None;
+    while !game.is_over() && game.ply() < args.max_plies {
+        let turn = game.position().turn();
+        let a_moves = (turn == Color::White) == a_white;
+        let mover: &mut dyn Player = if a_moves { &mut *a } else { &mut *b };
+        match mover.choose(&game, movetime) {
+            Ok(Some(m)) => {
+                if let Err(e) = game.play(m) {
+                    forfeit = Some((turn, format!("illegal move {m}: {e}")));
+                    break;
+                }
+            }
+            Ok(None) => {
+                forfeit = Some((turn, "no move although the game goes on".to_string()));
+                break;
+            }
+            Err(e) => {
+                forfeit = Some((turn, e.to_string()));
+                break;
+            }
+        }
+    }
+    let (white, black) = if a_white {
+        (a.name(), b.name())
+    } else {
+        (b.name(), a.name())
+    };
+    game.set_tag("Event", "brett match");
+    game.set_tag("Round", &(index + 1).to_string());
+    game.set_tag("White", &white);
+    game.set_tag("Black", &black);
+    let white_score = match (game.outcome(), &forfeit) {
+        (_, Some((loser, _))) => {
+            if *loser == Color::White {
+                0.0
+            } else {
+                1.0
+            }
+        }
+        (Some(o), None) => match o.winner {
+            Some(Color::White) => 1.0,
+            Some(Color::Black) => 0.0,
+            None => 0.5,
+        },
+        (None, None) => 0.5,
+    };
+    let summary = match (&forfeit, game.outcome()) {
+        (Some((c, why)), _) => format!("{c} forfeits: {why}"),
+        (None, Some(o)) => o.describe(),
+        (None, None) => format!("drawn by adjudication after {} plies", game.ply()),
+    };
+    let mut record = game.to_record();
+    if forfeit.is_some() || game.outcome().is_none() {
+        let result = match white_score {
+            1.0 => "1-0",
+            0.0 => "0-1",
+            _ => "1/2-1/2",
+        };
+        record = format!(
+            "{{{summary}}}\n{}",
+            record.replace("[Result \"*\"]", &format!("[Result \"{result}\"]"))
+        );
+    }
+    Ok(Played {
+        index,
+        a_white,
+        record,
+        a_score: if a_white {
+            white_score
+        } else {
+            1.0 - white_score
+        },
+        summary,
+    })
+}
+
+/// Elo difference for a score fraction, and the 95 % interval from the
+/// per-game scores.
+pub fn elo(scores: &[f64]) -> (f64, f64, f64) {
+    let n = scores.len() as f64;
+    if n == 0.0 {
+        return (0.0, f64::NEG_INFINITY, f64::INFINITY);
+    }
+    let p = scores.iter().sum::<f64>() / n;
+    let var = scores.iter().map(|s| (s - p).powi(2)).sum::<f64>() / n;
+    let se = (var / n).sqrt();
+    let to_elo = |p: f64| {
+        if p <= 0.0 {
+            f64::NEG_INFINITY
+        } else if p >= 1.0 {
+            f64::INFINITY
+        } else {
+            -400.0 * (1.0 / p - 1.0).log10()
+        }
+    };
+    if se == 0.0 {
+        // Every game ended alike: use the Wilson interval, which stays finite.
+        let z2 = 1.96f64 * 1.96;
+        let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = 1.96 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+        return (to_elo(p), to_elo(centre - half), to_elo(centre + half));
+    }
+    (to_elo(p), to_elo(p - 1.96 * se), to_elo(p + 1.96 * se))
+}
+
+fn fmt_elo(v: f64) -> String {
+    if v.is_infinite() {
+        if v > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        }
+    } else {
+        format!("{v:+.0}")
+    }
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let rules = super::parse_rules(&args.rules)?;
+    // Check both players start before playing.
+    let probe_a = make_player(&args.a, args.seed)?;
+    let probe_b = make_player(&args.b, args.seed ^ 0x5555)?;
+    let (name_a, name_b) = (probe_a.name(), probe_b.name());
+    drop((probe_a, probe_b));
+    println!(
+        "Match: A = {name_a} vs B = {name_b}, {} games, {} ms per move, rules {rules}",
+        args.games, args.movetime
+    );
+    let next = Arc::new(Mutex::new(0usize));
+    let results = Arc::new(Mutex::new(Vec::<Played>::new()));
+    let concurrency = args.concurrency.clamp(1, 64).min(args.games.max(1));
+    std::thread::scope(|scope| -> Result<()> {
+        let mut handles = Vec::new();
+        for worker in 0..concurrency {
+            let next = next.clone();
+            let results = results.clone();
+            let args = &args;
+            handles.push(scope.spawn(move || -> Result<()> {
+                let mut a = make_player(&args.a, args.seed.wrapping_add(worker as u64 * 7919))?;
+                let mut b = make_player(
+                    &args.b,
+                    args.seed.wrapping_add(worker as u64 * 7919) ^ 0x5555,
+                )?;
+                loop {
+                    let index = {
+                        let mut n = next.lock().map_err(|_| anyhow!("lock"))?;
+                        let i = *n;
+                        *n += 1;
+                        i
+                    };
+                    if index >= args.games {
+                        return Ok(());
+                    }
+                    let played = play_game(args, rules, index, a.as_mut(), b.as_mut())?;
+                    if args.verbose {
+                        println!(
+                            "game {:>3}: A {} {:<5} — {}",
+                            played.index + 1,
+                            if played.a_white { "white" } else { "black" },
+                            match played.a_score {
+                                1.0 => "wins",
+                                0.0 => "loses",
+                                _ => "draws",
+                            },
+                            played.summary
+                        );
+                    }
+                    results.lock().map_err(|_| anyhow!("lock"))?.push(played);
+                }
+            }));
+        }
+        for h in handles {
+            h.join().map_err(|_| anyhow!("a match worker panicked"))??;
+        }
+        Ok(())
+    })?;
+    let mut played = std::mem::take(&mut *results.lock().map_err(|_| anyhow!("lock"))?);
+    played.sort_by_key(|p| p.index);
+    let scores: Vec<f64> = played.iter().map(|p| p.a_score).collect();
+    let wins = scores.iter().filter(|&&s| s == 1.0).count();
+    let losses = scores.iter().filter(|&&s| s == 0.0).count();
+    let draws = scores.len() - wins - losses;
+    let (e, lo, hi) = elo(&scores);
+    println!(
+        "A ({name_a}): wins {wins} draws {draws} losses {losses} of {}",
+        scores.len()
+    );
+    println!(
+        "Elo difference A−B: {} (95% interval {} to {})",
+        fmt_elo(e),
+        fmt_elo(lo),
+        fmt_elo(hi)
+    );
+    if let Some(path) = &args.out {
+        let mut f = File::create(path).with_context(|| format!("writing {}", path.display()))?;
+        for p in &played {
+            writeln!(f, "{}", p.record)?;
+        }
+        println!("Game records written to {}", path.display());
+    }
+    Ok(())
+}
