@@ -251,7 +251,7 @@ fn play_game(
     a: &mut dyn Player,
     b: &mut dyn Player,
 ) -> Result<Played> {
-    let a_white = index % 2 == 0;
+    let a_white = index.is_multiple_of(2);
     let mut game = Game::new(rules);
     // The same opening for both games of a pair.
     let mut rng = fastrand::Rng::with_seed(

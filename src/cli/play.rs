@@ -107,7 +107,7 @@ pub fn run(args: Args) -> Result<()> {
         Some(s) => {
             let side = match s {
                 "random" => {
-                    if seed % 2 == 0 {
+                    if seed.is_multiple_of(2) {
                         Color::White
                     } else {
                         Color::Black
