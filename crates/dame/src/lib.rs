@@ -1,0 +1,1 @@
+//! Dame (draughts) rules: 8×8 and 10×10.

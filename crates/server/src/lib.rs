@@ -1,0 +1,1 @@
+//! The brett app server.
