@@ -67,17 +67,30 @@ impl Move {
         })
     }
 
-    /// A move from raw bits, for the generator.
-    #[inline]
-    pub(crate) fn from_raw(size: BoardSize, path: &[u8], captured: u64) -> Move {
-        debug_assert!(path.len() >= 2 && path.len() <= MAX_PATH);
-        let mut p = [0; MAX_PATH];
-        let n = path.len().min(MAX_PATH);
-        p[..n].copy_from_slice(&path[..n]);
+    /// A move without capture from raw bits, for the generator.
+    #[inline(always)]
+    pub(crate) fn quiet_raw(size: BoardSize, from: u8, to: u8) -> Move {
+        let mut path = [0; MAX_PATH];
+        path[0] = from;
+        path[1] = to;
+        Move {
+            captured: Bitboard::EMPTY,
+            path,
+            len: 2,
+            size,
+        }
+    }
+
+    /// A capture from the generator's path buffer (`n` squares used).
+    #[inline(always)]
+    pub(crate) fn capture_raw(size: BoardSize, buf: &[u8; 32], n: usize, captured: u64) -> Move {
+        debug_assert!((2..=MAX_PATH).contains(&n));
+        let mut path = [0; MAX_PATH];
+        path.copy_from_slice(&buf[..MAX_PATH]);
         Move {
             captured: Bitboard(captured),
-            path: p,
-            len: n as u8,
+            path,
+            len: n.min(MAX_PATH) as u8,
             size,
         }
     }
@@ -318,76 +331,68 @@ pub const INLINE_MOVES: usize = 128;
 /// A list of moves: on the stack up to [`INLINE_MOVES`] moves, on the heap
 /// beyond (only in contrived positions with many kings), so generation never
 /// fails and never allocates in ordinary play.
-#[derive(Clone)]
-pub struct MoveList(Repr);
-
-#[derive(Clone)]
-enum Repr {
-    Inline(ArrayVec<Move, INLINE_MOVES>),
-    Heap(Vec<Move>),
-}
-
-impl Default for MoveList {
-    fn default() -> MoveList {
-        MoveList::new()
-    }
+#[derive(Clone, Default)]
+pub struct MoveList {
+    inline: ArrayVec<Move, INLINE_MOVES>,
+    /// Holds every move once the inline part overflowed.
+    heap: Vec<Move>,
 }
 
 impl MoveList {
     /// An empty list.
     #[inline]
     pub fn new() -> MoveList {
-        MoveList(Repr::Inline(ArrayVec::new()))
+        MoveList {
+            inline: ArrayVec::new(),
+            heap: Vec::new(),
+        }
     }
 
     /// Append a move.
     #[inline]
     pub fn push(&mut self, m: Move) {
-        match &mut self.0 {
-            Repr::Inline(v) => {
-                if let Err(e) = v.try_push(m) {
-                    let mut heap = Vec::with_capacity(INLINE_MOVES * 2);
-                    heap.extend_from_slice(v);
-                    heap.push(e.element());
-                    self.0 = Repr::Heap(heap);
-                }
+        if self.heap.is_empty() {
+            if let Err(e) = self.inline.try_push(m) {
+                self.heap.reserve(INLINE_MOVES * 2);
+                self.heap.extend_from_slice(&self.inline);
+                self.heap.push(e.element());
+                self.inline.clear();
             }
-            Repr::Heap(v) => v.push(m),
+        } else {
+            self.heap.push(m);
         }
     }
 
     /// Remove every move.
     #[inline]
     pub fn clear(&mut self) {
-        match &mut self.0 {
-            Repr::Inline(v) => v.clear(),
-            Repr::Heap(v) => v.clear(),
-        }
+        self.inline.clear();
+        self.heap.clear();
     }
 
     /// Keep the moves for which `f` is true.
     pub fn retain(&mut self, mut f: impl FnMut(&Move) -> bool) {
-        match &mut self.0 {
-            Repr::Inline(v) => v.retain(|m| f(m)),
-            Repr::Heap(v) => v.retain(|m| f(m)),
-        }
+        self.inline.retain(|m| f(m));
+        self.heap.retain(|m| f(m));
     }
 
     /// The moves as a slice.
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        match &self.0 {
-            Repr::Inline(v) => v,
-            Repr::Heap(v) => v,
+        if self.heap.is_empty() {
+            &self.inline
+        } else {
+            &self.heap
         }
     }
 
     /// The moves as a mutable slice (for ordering).
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        match &mut self.0 {
-            Repr::Inline(v) => v,
-            Repr::Heap(v) => v,
+        if self.heap.is_empty() {
+            &mut self.inline
+        } else {
+            &mut self.heap
         }
     }
 }

@@ -4,7 +4,7 @@
 //! game's history and is not applied; the draws that the position shows by
 //! itself (one king each, the king-move counter) are.
 
-use crate::{Move, Position};
+use crate::{Move, MoveList, Position};
 
 /// Number of legal move sequences of length `depth` from `pos`.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
@@ -13,10 +13,16 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         1 => pos.count_legal_moves(),
         _ => {
             let mut total = 0;
-            for m in &pos.legal_moves() {
+            let mut list = MoveList::new();
+            pos.legal_moves_into(&mut list);
+            for m in &list {
                 let mut child = *pos;
-                child.play_unchecked(m);
-                total += perft(&child, depth - 1);
+                child.play_unhashed(m);
+                total += if depth == 2 {
+                    child.count_legal_moves()
+                } else {
+                    perft(&child, depth - 1)
+                };
             }
             total
         }

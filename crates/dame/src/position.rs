@@ -730,11 +730,19 @@ impl Position {
     /// that skip a possible capture are legal too.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
+        self.legal_moves_into(&mut list);
+        list
+    }
+
+    /// The legal moves, written into `list` (cleared first): lets a caller
+    /// reuse one list without moving it around.
+    #[inline]
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        list.clear();
         if !self.ended_by_material_or_draw() {
             let s = self.sides();
-            on_board!(self.size(), generate(&s, &self.rules, &mut list, false));
+            on_board!(self.size(), generate(&s, &self.rules, list, false));
         }
-        list
     }
 
     /// The moves that obey the capture obligation even when huffing is on
@@ -843,6 +851,18 @@ impl Position {
     /// the rules (no memory unsafety, no panic).
     #[inline]
     pub fn play_unchecked(&mut self, m: &Move) {
+        self.apply::<true>(m);
+    }
+
+    /// Play a legal move without keeping the hash up to date (perft only:
+    /// the position never leaves the perft).
+    #[inline]
+    pub(crate) fn play_unhashed(&mut self, m: &Move) {
+        self.apply::<false>(m);
+    }
+
+    #[inline(always)]
+    fn apply<const HASH: bool>(&mut self, m: &Move) {
         let us = self.turn.index();
         let them = 1 - us;
         let fb = m.from_bit() as usize & 63;
@@ -852,21 +872,23 @@ impl Position {
         let was_king = self.kings.0 & from != 0;
         let crowned = !was_king && self.size().promotion_row(self.turn).0 & to != 0;
         let king_after = was_king || crowned;
-        self.hash ^= KEYS.piece[2 * us + usize::from(was_king)][fb];
+        if HASH {
+            self.hash ^= KEYS.piece[2 * us + usize::from(was_king)][fb]
+                ^ KEYS.piece[2 * us + usize::from(king_after)][tb];
+        }
         self.pieces[us].0 = (self.pieces[us].0 & !from) | to;
         self.kings.0 &= !from;
         if king_after {
             self.kings.0 |= to;
         }
-        self.hash ^= KEYS.piece[2 * us + usize::from(king_after)][tb];
         let cap = m.captured().0 & !to & !from;
         if cap != 0 {
-            let mut bits = cap;
-            while bits != 0 {
-                let b = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let k = usize::from(self.kings.0 & (1 << b) != 0);
-                if self.pieces[them].0 & (1 << b) != 0 {
+            if HASH {
+                let mut bits = cap & self.pieces[them].0;
+                while bits != 0 {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let k = usize::from(self.kings.0 & (1 << b) != 0);
                     self.hash ^= KEYS.piece[2 * them + k][b];
                 }
             }
@@ -882,7 +904,9 @@ impl Position {
             self.move_number = self.move_number.saturating_add(1);
         }
         self.turn = self.turn.other();
-        self.hash ^= KEYS.black_to_move;
+        if HASH {
+            self.hash ^= KEYS.black_to_move;
+        }
     }
 
     /// Play a move, checking it first.
