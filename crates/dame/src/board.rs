@@ -226,7 +226,7 @@ impl Square {
     /// (0 = White's back row), if it is dark.
     pub const fn from_coords(size: BoardSize, file: u8, rank: u8) -> Option<Square> {
         let side = size.side();
-        if file >= side || rank >= side || (file + rank) % 2 != 0 {
+        if file >= side || rank >= side || !(file + rank).is_multiple_of(2) {
             return None;
         }
         let row = side - 1 - rank;
@@ -264,7 +264,7 @@ impl Square {
     /// File: 0 = a (White's left).
     pub const fn file(self) -> u8 {
         let col = (self.number() - 1) % self.size.per_row();
-        if self.row() % 2 == 0 {
+        if self.row().is_multiple_of(2) {
             2 * col + 1
         } else {
             2 * col

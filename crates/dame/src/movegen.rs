@@ -245,7 +245,7 @@ impl CaptureSink for MoveList {
     #[inline]
     fn contains(&self, from: u8, to: u8, captured: u64) -> bool {
         self.iter()
-            .any(|m| m.captured().0 == captured && m.from_bit() == from && m.to_bit() == to)
+            .any(|m| m.captured().0 == captured && m.start_bit() == from && m.end_bit() == to)
     }
     #[inline]
     fn add(&mut self, size: BoardSize, path: &[u8; 32], n: usize, captured: u64) {

@@ -115,12 +115,12 @@ impl Move {
     }
 
     #[inline]
-    pub(crate) fn from_bit(&self) -> u8 {
+    pub(crate) fn start_bit(&self) -> u8 {
         self.path[0]
     }
 
     #[inline]
-    pub(crate) fn to_bit(&self) -> u8 {
+    pub(crate) fn end_bit(&self) -> u8 {
         self.path[self.len as usize - 1]
     }
 
@@ -170,8 +170,8 @@ impl Move {
 impl PartialEq for Move {
     fn eq(&self, other: &Move) -> bool {
         self.size == other.size
-            && self.from_bit() == other.from_bit()
-            && self.to_bit() == other.to_bit()
+            && self.start_bit() == other.start_bit()
+            && self.end_bit() == other.end_bit()
             && self.captured == other.captured
     }
 }

@@ -865,8 +865,8 @@ impl Position {
     fn apply<const HASH: bool>(&mut self, m: &Move) {
         let us = self.turn.index();
         let them = 1 - us;
-        let fb = m.from_bit() as usize & 63;
-        let tb = m.to_bit() as usize & 63;
+        let fb = m.start_bit() as usize & 63;
+        let tb = m.end_bit() as usize & 63;
         let from = 1u64 << fb;
         let to = 1u64 << tb;
         let was_king = self.kings.0 & from != 0;
@@ -1051,6 +1051,18 @@ impl Position {
                 implied == Some(m.captured())
                     || is_subsequence(inner, &m.path().collect::<Vec<_>>())
             });
+        }
+        if candidates.len() > 1 {
+            // A candidate whose whole path was written wins (`b6xd8` is the
+            // single jump, even if a longer capture also ends on d8).
+            let exact: Vec<Move> = candidates
+                .iter()
+                .filter(|m| m.path().eq(text.squares.iter().copied()))
+                .copied()
+                .collect();
+            if exact.len() == 1 {
+                return Ok(exact[0]);
+            }
         }
         match candidates.len() {
             1 => Ok(candidates[0]),
