@@ -330,8 +330,8 @@ impl<'a, G: Game> Searcher<'a, G> {
                         break s;
                     }
                     if s <= alpha && alpha > -INF {
-                        alpha = (s - window).max(-INF);
                         beta = (alpha + beta) / 2 + 1;
+                        alpha = (s - window).max(-INF);
                         window *= 3;
                         if window > 600 {
                             alpha = -INF;
@@ -581,12 +581,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut n_quiets = 0;
         for n in 0..moves.len() {
             // Pick the best-scored move not yet tried.
-            let mut pick = n;
-            for j in n + 1..moves.len() {
-                if scores[j] > scores[pick] {
-                    pick = j;
-                }
-            }
+            let pick = pick_best(&scores);
             let m = moves[pick];
             let order_score = scores[pick];
             scores[pick] = i32::MIN;
@@ -700,13 +695,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         scores.clear();
         scores.extend(moves.iter().map(|&m| pos.order_hint(m)));
-        for n in 0..moves.len() {
-            let mut pick = n;
-            for j in n + 1..moves.len() {
-                if scores[j] > scores[pick] {
-                    pick = j;
-                }
-            }
+        for _ in 0..moves.len() {
+            let pick = pick_best(&scores);
             let m = moves[pick];
             scores[pick] = i32::MIN;
             let child = pos.play(m);
@@ -745,6 +735,19 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         best
     }
+}
+
+/// The index of the highest score not yet tried (tried moves score `i32::MIN`);
+/// the earliest of equal scores, so the order depends on the position only.
+#[inline]
+fn pick_best(scores: &[i32]) -> usize {
+    let mut pick = 0;
+    for (j, &s) in scores.iter().enumerate().skip(1) {
+        if s > scores[pick] {
+            pick = j;
+        }
+    }
+    pick
 }
 
 /// Soft (do not start another depth) and hard (stop at once) time limits.
