@@ -354,7 +354,7 @@ fn no_flying_preset_three_stones_slide() {
         ])
     );
     assert!(is_illegal(&pos, "a7-e4"));
-    assert_eq!(RuleSet::NO_FLYING.flying, false);
+    assert!(!pos.rules().flying);
     assert_eq!(RuleSet::preset("no-flying"), Some(RuleSet::NO_FLYING));
     // Blocked with three stones: lost without flying, flies with it.
     let fen = "BWB/.../.../W....W/.../.../BW. b 0 0 0 20";
@@ -1250,7 +1250,7 @@ fn random_game(rules: RuleSet, seed: u64, max_plies: usize) -> Game {
             .copied()
             .filter(|m| m.removal().is_some())
             .collect();
-        let m = if !mills.is_empty() && (state >> 40) % 3 != 0 {
+        let m = if !mills.is_empty() && !(state >> 40).is_multiple_of(3) {
             mills[(state >> 33) as usize % mills.len()]
         } else {
             list[(state >> 33) as usize % list.len()]
