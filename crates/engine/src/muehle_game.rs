@@ -12,7 +12,22 @@ impl Game for MuehleState {
     const HISTORY_SIZE: usize = 25 * 24;
 
     fn legal_moves(&self, moves: &mut Vec<Move>) {
-        moves.extend_from_slice(&self.0.legal_moves());
+        self.0.legal_moves_into(moves);
+    }
+
+    fn noisy_moves(&self, moves: &mut Vec<Move>) {
+        // Mills that remove a stone (a mill under the strict rule that may
+        // remove nothing is not noisy).
+        let start = moves.len();
+        self.0.mill_moves_into(moves);
+        let mut i = start;
+        while i < moves.len() {
+            if moves[i].removal().is_some() {
+                i += 1;
+            } else {
+                moves.swap_remove(i);
+            }
+        }
     }
 
     #[inline]
@@ -57,30 +72,38 @@ impl Game for MuehleState {
     }
 
     fn order_hint(&self, mv: Move) -> i32 {
+        let mut hints = Vec::with_capacity(1);
+        self.order_hints(&[mv], &mut hints);
+        hints[0]
+    }
+
+    fn order_hints(&self, moves: &[Move], hints: &mut Vec<i32>) {
         let pos = &self.0;
         let us = pos.turn();
         let them = us.other();
-        let mut hint = 0;
-        if let Some(r) = mv.removal() {
-            hint += 10_000;
-            // Prefer removing stones that threaten to close a mill.
-            let opp = pos.stones(them);
-            if (opp ^ r.bb()).mill_completions() != opp.mill_completions() {
-                hint += 200;
-            }
+        let opp = pos.stones(them);
+        let opp_completions = opp.mill_completions();
+        // Points that would complete an opponent's mill and that the
+        // opponent can reach next move: occupying one blocks the mill.
+        let mut block = opp_completions & pos.empty();
+        if pos.phase(them) == Phase::Moving {
+            block &= opp.neighbours();
         }
-        // Blocking the opponent's mill: occupy a point that would complete it.
-        let their_gaps = pos.stones(them).mill_completions() & pos.empty();
-        if their_gaps.contains(mv.to()) {
-            let reachable = match pos.phase(them) {
-                Phase::Placing | Phase::Flying => true,
-                Phase::Moving => (mv.to().neighbours() & pos.stones(them)).any(),
-            };
-            if reachable {
+        hints.clear();
+        hints.extend(moves.iter().map(|&mv| {
+            let mut hint = 0;
+            if let Some(r) = mv.removal() {
+                hint += 10_000;
+                // Prefer removing stones that threaten to close a mill.
+                if (opp ^ r.bb()).mill_completions() != opp_completions {
+                    hint += 200;
+                }
+            }
+            if block.contains(mv.to()) {
                 hint += 5_000;
             }
-        }
-        hint
+            hint
+        }));
     }
 
     #[inline]

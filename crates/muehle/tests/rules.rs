@@ -763,6 +763,21 @@ fn repetition_compares_stones_side_to_move_and_hands() {
     assert_eq!(a.hash(), b.hash());
     assert!(!a.same_position(&c) && a.hash() != c.hash());
     assert!(!a.same_position(&d) && a.hash() != d.hash());
+    // Every number of stones in hand gives its own hash.
+    let mut hashes = BTreeSet::new();
+    for h in 0..=9u8 {
+        let board = if h <= 6 {
+            "WWW/.../.../....../.../.../BBB"
+        } else {
+            ".../.../.../....../.../.../..."
+        };
+        let p = Position::from_fen(&format!("{board} w {h} {h} 0 9"), RuleSet::STANDARD)
+            .expect("valid");
+        assert_eq!(p.hash(), p.compute_hash());
+        hashes.insert((board, p.hash()));
+    }
+    let distinct: BTreeSet<u64> = hashes.iter().map(|&(_, h)| h).collect();
+    assert_eq!(distinct.len(), 10);
 }
 
 /// 001: "50 Züge hintereinander keine Mühle geschlossen wurde"; 003: "if
@@ -1110,6 +1125,14 @@ fn position_validation_errors() {
             black: 8,
             turn: Color::White
         })
+    ));
+    assert!(matches!(
+        err("W../.../.../....../.../.../... w 8 9 0 1"),
+        ParsePositionError::Invalid(PositionError::HandMismatch { .. })
+    ));
+    assert!(matches!(
+        err("W../.../.../....../.../.../... b 8 10 0 1"),
+        ParsePositionError::Invalid(_)
     ));
     assert!(matches!(
         err("W../.../.../....../.../.../... b 8 8 0 1"),
