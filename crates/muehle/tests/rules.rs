@@ -1419,6 +1419,29 @@ fn record_parsing_of_the_sanmill_form() {
     assert_eq!(tags_only.tag("Event"), Some("x"));
 }
 
+/// A record always reads back, whatever its header tags hold: a line break
+/// in a tag value is written as a space, a tag name with characters a tag
+/// line cannot hold is written with `_` for them.
+#[test]
+fn records_with_odd_tags_read_back() {
+    let mut game = Game::default();
+    play_all(&mut game, "d6 f4");
+    game.set_tag("Annotator", "line one\nline two\r\nthree");
+    game.set_tag("Site", "quote \" and backslash \\ and ] and ;{");
+    game.set_tag("Time Control", "40/2h");
+    game.set_tag("", "no name");
+    let record = game.to_record();
+    assert!(record.contains("[Annotator \"line one line two  three\"]\n"));
+    assert!(record.contains("[Time_Control \"40/2h\"]\n"));
+    assert!(record.contains("[_ \"no name\"]\n"));
+    let back = Game::from_record(&record).unwrap_or_else(|e| panic!("{e}\n{record}"));
+    assert_eq!(back.to_record(), record);
+    assert_eq!(back.moves(), game.moves());
+    assert_eq!(back.tag("Annotator"), Some("line one line two  three"));
+    assert_eq!(back.tag("Site"), game.tag("Site"));
+    assert_eq!(back.tag("Time_Control"), Some("40/2h"));
+}
+
 /// Bad records are rejected with an error saying what is wrong.
 #[test]
 fn bad_records_give_errors() {
