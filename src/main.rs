@@ -32,6 +32,8 @@ enum Command {
     Bench(cli::bench::Args),
     /// Play games between two levels or two engine programs; prints the Elo difference.
     Match(cli::matches::Args),
+    /// Tune the evaluation weights by self-play at a fixed depth.
+    Tune(cli::tune::Args),
 }
 
 fn main() -> Result<()> {
@@ -44,6 +46,7 @@ fn main() -> Result<()> {
         Some(Command::Engine(args)) => cli::engine::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Match(args)) => cli::matches::run(args),
+        Some(Command::Tune(args)) => cli::tune::run(args),
         None => cli::play::run(cli::play::Args::default()),
     }
 }

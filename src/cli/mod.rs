@@ -7,6 +7,7 @@ pub mod matches;
 pub mod perft;
 pub mod play;
 pub mod show;
+pub mod tune;
 
 use anyhow::{Context, Result};
 use muehle::{Position, RuleSet};
