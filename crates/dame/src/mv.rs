@@ -301,14 +301,14 @@ impl MoveText {
         })
     }
 
-    /// The start square.
-    pub fn from(&self) -> Square {
-        self.squares[0]
+    /// The start square (`None` only for a hand-built empty list).
+    pub fn from(&self) -> Option<Square> {
+        self.squares.first().copied()
     }
 
-    /// The end square.
-    pub fn to(&self) -> Square {
-        self.squares[self.squares.len() - 1]
+    /// The end square (`None` only for a hand-built empty list).
+    pub fn to(&self) -> Option<Square> {
+        self.squares.last().copied()
     }
 }
 

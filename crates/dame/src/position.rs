@@ -1025,6 +1025,9 @@ impl Position {
         if let Some(o) = self.outcome() {
             return Err(MoveError::GameOver(o.describe()));
         }
+        let (Some(from), Some(to)) = (text.from(), text.to()) else {
+            return Err(MoveError::Parse(ParseMoveError::Empty));
+        };
         if text.squares.iter().any(|s| s.size() != self.size()) || text.squares.len() < 2 {
             return Err(MoveError::Illegal {
                 mv: written,
@@ -1032,7 +1035,6 @@ impl Position {
             });
         }
         let legal = self.legal_moves();
-        let (from, to) = (text.from(), text.to());
         let mut candidates: Vec<Move> = legal
             .iter()
             .filter(|m| m.from() == from && m.to() == to)

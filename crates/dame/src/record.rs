@@ -184,6 +184,17 @@ impl Game {
         out
     }
 
+    /// The game record: the same as [`Game::to_pdn`] (named like the Mühle
+    /// crate's `Game::to_record`).
+    pub fn to_record(&self) -> String {
+        self.to_pdn()
+    }
+
+    /// Read a game record: the same as [`Game::from_pdn`].
+    pub fn from_record(text: &str) -> Result<Game, RecordError> {
+        Game::from_pdn(text)
+    }
+
     /// The numbered moves (with huffs) and the result token, wrapped at 80
     /// columns. A huff made this turn and not yet followed by a move is
     /// written at the end.

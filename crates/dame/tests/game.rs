@@ -313,3 +313,17 @@ fn pdn_with_a_start_position_and_errors() {
         Err(RecordError::ResultMismatch { .. })
     ));
 }
+
+/// A hand-built move text without squares is an error, not a panic.
+#[test]
+fn an_empty_move_text_is_refused() {
+    let empty = dame::MoveText {
+        squares: arrayvec::ArrayVec::new(),
+        capture: false,
+    };
+    assert_eq!((empty.from(), empty.to()), (None, None));
+    assert!(Position::new(RuleSet::DAME).resolve(&empty).is_err());
+    // The record aliases mirror the Mühle crate.
+    let g = Game::from_record("[Rules \"dame\"]\n\n1. c3-d4 *").expect("reads");
+    assert_eq!(g.to_record(), g.to_pdn());
+}
