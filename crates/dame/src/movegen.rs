@@ -536,3 +536,59 @@ pub(crate) fn count<G: Geo>(s: &Sides, rules: &RuleSet) -> u64 {
 pub(crate) fn any_move<G: Geo>(s: &Sides, rules: &RuleSet) -> bool {
     capture_exists::<G>(s, rules) || count_quiet::<G>(s) != 0
 }
+
+/// perft(2) of a position in which the side to move has no capture (and
+/// huffing is off): every move without capture is applied to the bitboards
+/// and the replies counted, without building moves or positions. `None`
+/// when the position does not qualify. `king_moves` is the position's
+/// king-move counter; the draws a child shows by itself count no replies.
+pub(crate) fn perft2_quiet<G: Geo>(s: &Sides, rules: &RuleSet, king_moves: u16) -> Option<u64> {
+    if rules.huffing || capture_exists::<G>(s, rules) {
+        return None;
+    }
+    let empty = s.empty::<G>();
+    let them = s.us.other();
+    let promo = G::SIZE.promotion_row(s.us).0;
+    let opp_is_lone_king = s.opp.count_ones() == 1 && s.opp & s.kings != 0;
+    let child = |own: u64, kings: u64, king_moves: u16| -> u64 {
+        if matches!(rules.king_move_draw, Some(n) if king_moves >= n) {
+            return 0;
+        }
+        if opp_is_lone_king && own.count_ones() == 1 && own & kings != 0 {
+            return 0; // one king each
+        }
+        let reply = Sides {
+            us: them,
+            own: s.opp,
+            opp: own,
+            kings,
+        };
+        count::<G>(&reply, rules)
+    };
+    let mut total = 0;
+    let men = s.men();
+    for d in forward(s.us) {
+        let back = opposite(d);
+        let mut targets = shift::<G>(men, d) & empty;
+        while targets != 0 {
+            let t = targets & targets.wrapping_neg();
+            targets ^= t;
+            let from = shift::<G>(t, back);
+            total += child(s.own ^ from ^ t, s.kings | (t & promo), 0);
+        }
+    }
+    let mut kings = s.own_kings();
+    let next_king_moves = king_moves.saturating_add(1);
+    while kings != 0 {
+        let k = kings & kings.wrapping_neg();
+        kings ^= k;
+        for d in ALL_DIRS {
+            let mut x = shift::<G>(k, d) & empty;
+            while x != 0 {
+                total += child(s.own ^ k ^ x, s.kings ^ k ^ x, next_king_moves);
+                x = shift::<G>(x, d) & empty;
+            }
+        }
+    }
+    Some(total)
+}

@@ -11,6 +11,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal_moves(),
+        2 => pos.perft2(),
         _ => {
             let mut total = 0;
             let mut list = MoveList::new();
@@ -18,11 +19,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
             for m in &list {
                 let mut child = *pos;
                 child.play_unhashed(m);
-                total += if depth == 2 {
-                    child.count_legal_moves()
-                } else {
-                    perft(&child, depth - 1)
-                };
+                total += perft(&child, depth - 1);
             }
             total
         }

@@ -767,6 +767,27 @@ impl Position {
         on_board!(self.size(), count(&s, &self.rules))
     }
 
+    /// perft(2) (see [`crate::perft`]): without captures counted straight
+    /// from the bitboards, otherwise by playing each move.
+    pub(crate) fn perft2(&self) -> u64 {
+        if self.ended_by_material_or_draw() {
+            return 0;
+        }
+        let s = self.sides();
+        if let Some(n) = on_board!(self.size(), perft2_quiet(&s, &self.rules, self.king_moves)) {
+            return n;
+        }
+        let mut list = MoveList::new();
+        self.legal_moves_into(&mut list);
+        list.iter()
+            .map(|m| {
+                let mut child = *self;
+                child.play_unhashed(m);
+                child.count_legal_moves()
+            })
+            .sum()
+    }
+
     /// Whether the side to move can capture.
     #[inline]
     pub fn has_capture(&self) -> bool {
