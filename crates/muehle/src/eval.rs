@@ -44,15 +44,15 @@ impl Weights {
     /// The weights the engine plays with.
     pub const TUNED: Weights = Weights {
         stone: 100,
-        closed_mill: 12,
+        closed_mill: 16,
         open_line: 18,
-        threat: 45,
+        threat: 31,
         double_threat: 120,
         zwickmuehle: 140,
         mobility: 6,
         blocked_stone: 10,
         junction: 8,
-        tempo: 10,
+        tempo: 13,
     };
 }
 

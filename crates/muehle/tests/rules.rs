@@ -580,7 +580,7 @@ fn zugzwang_no_passing() {
     for pass in ["pass", "--", "0000", "null", "-", "x"] {
         assert!(Move::parse(pass).is_err(), "{pass}");
     }
-    // Black must move although every move opens a line for White.
+    // Black has moves, and each of them changes the board: there is no null move.
     let pos = position("standard", "a7 d7 b4 c4 e4", "g7 g4 g1 b6 f2", "b 0 0 0 20");
     let list = pos.legal_moves();
     assert!(!list.is_empty());
