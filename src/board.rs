@@ -78,3 +78,71 @@ pub fn status(pos: &Position) -> String {
     ));
     s
 }
+
+/// A Dame position as text: `w`/`b` men, `W`/`B` kings, `.` empty dark
+/// squares; files and ranks on 8×8, square numbers on 10×10.
+pub fn render_dame(pos: &dame::Position) -> String {
+    use dame::{BoardSize, Color as DColor, PieceKind, Square as DSquare};
+    let size = pos.size();
+    let n: u8 = match size {
+        BoardSize::Eight => 8,
+        BoardSize::Ten => 10,
+    };
+    let mut out = String::new();
+    for rank in (0..n).rev() {
+        let mut line = String::new();
+        let mut numbers = Vec::new();
+        for file in 0..n {
+            match DSquare::from_coords(size, file, rank) {
+                Some(sq) => {
+                    numbers.push(sq.number());
+                    line.push(match pos.piece_at(sq) {
+                        Some(p) => match (p.color, p.kind) {
+                            (DColor::White, PieceKind::Man) => 'w',
+                            (DColor::White, PieceKind::King) => 'W',
+                            (DColor::Black, PieceKind::Man) => 'b',
+                            (DColor::Black, PieceKind::King) => 'B',
+                        },
+                        None => '.',
+                    });
+                }
+                None => line.push(' '),
+            }
+            line.push(' ');
+        }
+        match size {
+            BoardSize::Eight => out.push_str(&format!("  {} {}\n", rank + 1, line.trim_end())),
+            BoardSize::Ten => {
+                let first = numbers.iter().min().copied().unwrap_or(0);
+                let last = numbers.iter().max().copied().unwrap_or(0);
+                out.push_str(&format!(
+                    "   {:<20} {first:>2}-{last:<2}\n",
+                    line.trim_end()
+                ));
+            }
+        }
+    }
+    if size == BoardSize::Eight {
+        out.push_str("    a b c d e f g h\n");
+    }
+    out
+}
+
+/// Side to move, pieces, counters and the FEN of a Dame position.
+pub fn dame_status(pos: &dame::Position) -> String {
+    use dame::Color as DColor;
+    let count = |c: DColor| (pos.men(c).count(), pos.kings(c).count());
+    let (wm, wk) = count(DColor::White);
+    let (bm, bk) = count(DColor::Black);
+    format!(
+        "  White: {wm} men, {wk} kings; Black: {bm} men, {bk} kings\n  Move {}, {} to move; {} plies of king moves without capture\n  FEN: {}\n",
+        pos.move_number(),
+        if pos.turn() == DColor::White {
+            "White"
+        } else {
+            "Black"
+        },
+        pos.king_moves(),
+        pos.fen()
+    )
+}

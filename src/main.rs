@@ -28,6 +28,8 @@ enum Command {
     Analyze(cli::analyze::Args),
     /// Speak the engine protocol (UCI style) on stdin/stdout.
     Engine(cli::engine::Args),
+    /// Speak the Hub protocol (international draughts GUIs) on stdin/stdout.
+    Hub(cli::hub::Args),
     /// Search fixed positions to a fixed depth: node signature and speed.
     Bench(cli::bench::Args),
     /// Play games between two levels or two engine programs; prints the Elo difference.
@@ -44,6 +46,7 @@ fn main() -> Result<()> {
         Some(Command::Play(args)) => cli::play::run(args),
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Engine(args)) => cli::engine::run(args),
+        Some(Command::Hub(args)) => cli::hub::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Match(args)) => cli::matches::run(args),
         Some(Command::Tune(args)) => cli::tune::run(args),

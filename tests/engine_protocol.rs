@@ -291,3 +291,86 @@ fn levels_play_legal_moves() {
         assert!(pos.parse_move(m).is_ok(), "level {level}: {best}");
     }
 }
+
+#[test]
+fn dame_through_the_game_option() {
+    let mut e = Engine::start();
+    e.send("setoption name Game value dame");
+    e.send("position startpos moves c3-d4 f6-e5");
+    assert_eq!(
+        e.fen(),
+        "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3,d4:Be5,b6,d6,h6,a7,c7,e7,g7,b8,d8,f8,h8:F2"
+    );
+    e.send("perft 1");
+    let lines = e.until("depth 1");
+    assert_eq!(
+        lines
+            .last()
+            .map(String::as_str)
+            .map(|l| l.starts_with("depth 1 nodes 1 ")),
+        Some(true),
+        "{lines:?}"
+    );
+    e.send("go depth 4");
+    let best = e.until("bestmove").last().cloned().expect("bestmove");
+    assert_eq!(best, "bestmove d4xf6", "the capture is compulsory");
+    e.send("setoption name Game value international");
+    e.send("position startpos");
+    e.send("perft 2");
+    assert!(
+        e.until("depth 2")
+            .last()
+            .expect("line")
+            .starts_with("depth 2 nodes 81 ")
+    );
+    let err = e.error_of("position startpos moves 32-27 17-21 27x16");
+    assert!(err.contains("27x16"), "{err}");
+    let err = e.error_of("setoption name Game value chess");
+    assert!(err.contains("unknown game 'chess'"), "{err}");
+}
+
+#[test]
+fn hub_protocol_session() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_brett"))
+        .arg("hub")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("brett hub starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    writeln!(
+        stdin,
+        "hub\ninit\nping\npos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww moves=\"32-28 19-23\"\nlevel depth=4\ngo think"
+    )
+    .expect("write");
+    stdin.flush().expect("flush");
+    let mut lines = BufReader::new(stdout).lines();
+    let mut seen = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.expect("line");
+        let done = line.starts_with("done");
+        seen.push(line);
+        if done {
+            break;
+        }
+    }
+    writeln!(stdin, "quit").expect("write");
+    drop(stdin);
+    let _ = child.wait();
+    assert!(seen[0].starts_with("id name=brett"), "{seen:?}");
+    assert!(
+        seen.iter().any(|l| l == "wait")
+            && seen.iter().any(|l| l == "ready")
+            && seen.iter().any(|l| l == "pong")
+    );
+    assert!(
+        seen.iter().any(|l| l.starts_with("info depth=4 ")),
+        "{seen:?}"
+    );
+    // White must take back: 28x19 captures the man on 23.
+    assert!(
+        seen.last().expect("done").starts_with("done move=28x19x23"),
+        "{seen:?}"
+    );
+}

@@ -12,10 +12,14 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use engine::{LevelPlayer, MuehleState};
+use engine::dame_game::best_huff;
+use engine::{DameState, LevelPlayer, MuehleState};
+
 use muehle::perft::perft_divide;
 use muehle::{Color, Game, Position, RuleSet, join_removal_tokens};
 use search::{Clock, Engine, Limits, SearchInfo};
+
+use super::GameKind;
 
 /// Arguments of `brett engine`.
 #[derive(clap::Args, Debug, Default)]
@@ -50,18 +54,84 @@ pub fn info_line<M: std::fmt::Display>(i: &SearchInfo<M>) -> String {
     )
 }
 
-struct Running {
-    stop: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
-    infinite: bool,
-    /// Set once `bestmove` is out: the thread is about to end.
-    reported: Arc<AtomicBool>,
+/// A search running on its own thread.
+pub struct Running {
+    pub stop: Arc<AtomicBool>,
+    pub handle: JoinHandle<()>,
+    pub infinite: bool,
+    /// Set once the result is out: the thread is about to end.
+    pub reported: Arc<AtomicBool>,
+}
+
+/// Everything a search thread needs.
+pub struct SearchJob<G: search::Game> {
+    pub engine: Arc<Engine>,
+    pub root: G,
+    pub history: Vec<u64>,
+    pub limits: Limits,
+    pub level: u8,
+    pub multipv: usize,
+    pub seed: u64,
+}
+
+impl<G: search::Game> SearchJob<G> {
+    /// Start the search: `on_info` hears each depth, `on_done` gets the best
+    /// move and its line once the search ends (by a limit or `stop`).
+    pub fn spawn(
+        self,
+        on_info: impl Fn(&SearchInfo<G::Move>) + Send + 'static,
+        on_done: impl FnOnce(Option<G::Move>, Vec<G::Move>) + Send + 'static,
+    ) -> Running {
+        let stop = Arc::new(AtomicBool::new(false));
+        let reported = Arc::new(AtomicBool::new(false));
+        let (stop2, reported2) = (stop.clone(), reported.clone());
+        let infinite = self.limits.infinite;
+        let handle = std::thread::spawn(move || {
+            let mut info = |i: &SearchInfo<G::Move>| on_info(i);
+            let SearchJob {
+                engine,
+                root,
+                history,
+                limits,
+                level,
+                multipv,
+                seed,
+            } = self;
+            let (best, pv) = if level >= 10 || multipv > 1 {
+                let r = engine.search(&root, &history, limits, multipv, &stop2, &mut info);
+                (
+                    r.best,
+                    r.lines.into_iter().next().map(|l| l.1).unwrap_or_default(),
+                )
+            } else {
+                match LevelPlayer::new(level, seed)
+                    .choose(&engine, &root, &history, limits, &stop2, &mut info)
+                {
+                    Some(c) => (Some(c.mv), c.pv),
+                    None => (None, Vec::new()),
+                }
+            };
+            // Flag first: a command arriving right after the result then
+            // waits for this thread's last instant instead of being refused.
+            reported2.store(true, Ordering::Release);
+            on_done(best, pv);
+        });
+        Running {
+            stop,
+            handle,
+            infinite,
+            reported,
+        }
+    }
 }
 
 /// The protocol's state.
 pub struct Protocol {
     out: Out,
     engine: Arc<Engine>,
+    kind: GameKind,
+    dame_rules: dame::RuleSet,
+    dame: dame::Game,
     rules: RuleSet,
     level: u8,
     threads: usize,
@@ -78,6 +148,9 @@ impl Protocol {
         Protocol {
             out: Arc::new(Mutex::new(out)),
             engine: Arc::new(Engine::new(DEFAULT_HASH, 1)),
+            kind: GameKind::Muehle,
+            dame_rules: dame::RuleSet::DAME,
+            dame: dame::Game::new(dame::RuleSet::DAME),
             rules: RuleSet::STANDARD,
             level: 10,
             threads: 1,
@@ -126,6 +199,10 @@ impl Protocol {
             "uci" => {
                 say(&self.out, &format!("id name brett {}", env!("CARGO_PKG_VERSION")));
                 say(&self.out, "id author the brett developers");
+                say(
+                    &self.out,
+                    "option name Game type combo default muehle var muehle var dame var dame-100 var dame-fr var international",
+                );
                 say(&self.out, "option name Rules type string default standard");
                 say(&self.out, "option name Level type spin default 10 min 1 max 10");
                 say(
@@ -146,6 +223,7 @@ impl Protocol {
                 self.finish_search(true);
                 self.engine.clear();
                 self.game = Game::new(self.rules);
+                self.dame = dame::Game::new(self.dame_rules);
             }
             "setoption" => {
                 self.finish_search(true);
@@ -153,17 +231,29 @@ impl Protocol {
             }
             "position" => {
                 self.finish_search(true);
-                match parse_position(self.rules, &rest) {
-                    Ok(g) => self.game = g,
-                    Err(e) => self.error(&e),
+                if self.kind == GameKind::Muehle {
+                    match parse_position(self.rules, &rest) {
+                        Ok(g) => self.game = g,
+                        Err(e) => self.error(&e),
+                    }
+                } else {
+                    match parse_dame_position(self.dame_rules, &rest) {
+                        Ok(g) => self.dame = g,
+                        Err(e) => self.error(&e),
+                    }
                 }
             }
             "go" => {
                 if self.searching() {
                     self.error("a search is running: send stop first");
                 } else {
-                    match parse_go(&rest, self.game.position().turn()) {
-                        Ok(limits) => self.go(limits),
+                    let white_to_move = match self.kind {
+                        GameKind::Muehle => self.game.position().turn() == Color::White,
+                        _ => self.dame.position().turn() == dame::Color::White,
+                    };
+                    match parse_go(&rest, white_to_move) {
+                        Ok(limits) if self.kind == GameKind::Muehle => self.go(limits),
+                        Ok(limits) => self.go_dame(limits),
                         Err(e) => self.error(&e),
                     }
                 }
@@ -175,6 +265,22 @@ impl Protocol {
             "perft" => {
                 self.finish_search(true);
                 match rest.first().map(|d| d.parse::<u32>()) {
+                    Some(Ok(depth)) if depth <= 12 && self.kind != GameKind::Muehle => {
+                        let t = Instant::now();
+                        let pos = *self.dame.position();
+                        let mut total = 0;
+                        for (m, n) in dame::perft::perft_divide(&pos, depth) {
+                            say(&self.out, &format!("{m}: {n}"));
+                            total += n;
+                        }
+                        if depth == 0 {
+                            total = 1;
+                        }
+                        say(
+                            &self.out,
+                            &format!("depth {depth} nodes {total} time {:.3}", t.elapsed().as_secs_f64()),
+                        );
+                    }
                     Some(Ok(depth)) if depth <= 12 => {
                         let t = Instant::now();
                         let pos = *self.game.position();
@@ -221,6 +327,30 @@ impl Protocol {
                 })
         };
         match name.to_ascii_lowercase().as_str() {
+            "game" => match GameKind::from_name(value) {
+                Some(kind) => {
+                    self.kind = kind;
+                    if kind != GameKind::Muehle {
+                        // The game's own preset; Rules options apply on top.
+                        if let Ok(r) = super::dame_rules(kind, None) {
+                            self.dame_rules = r;
+                            self.dame = dame::Game::new(r);
+                        }
+                    }
+                }
+                None => self.error(&format!(
+                    "unknown game '{value}' (games: muehle, dame, dame-100, dame-fr, international)"
+                )),
+            },
+            "rules" if self.kind != GameKind::Muehle => {
+                match super::dame_rules(self.kind, Some(value)) {
+                    Ok(r) => {
+                        self.dame_rules = r;
+                        self.dame = dame::Game::new(r);
+                    }
+                    Err(e) => self.error(&format!("{e:#}")),
+                }
+            }
             "rules" => match value.parse::<RuleSet>() {
                 Ok(r) => {
                     self.rules = r;
@@ -255,7 +385,7 @@ impl Protocol {
                 Err(_) => self.error("option Seed needs a number"),
             },
             _ => self.error(&format!(
-                "unknown option '{name}' (options: Rules, Level, Hash, Threads, MultiPV)"
+                "unknown option '{name}' (options: Game, Rules, Level, Hash, Threads, MultiPV)"
             )),
         }
     }
@@ -265,6 +395,9 @@ impl Protocol {
     }
 
     fn display(&self) {
+        if self.kind != GameKind::Muehle {
+            return self.display_dame();
+        }
         let pos = self.game.position();
         let mut text = crate::board::render(pos, self.game.moves().last().copied());
         text.push_str(&crate::board::status(pos));
@@ -299,55 +432,105 @@ impl Protocol {
     }
 
     fn go(&mut self, limits: Limits) {
-        let out = self.out.clone();
         if self.game.is_over() {
-            say(&out, "bestmove none");
+            say(&self.out, "bestmove none");
             return;
         }
-        let stop = Arc::new(AtomicBool::new(false));
-        let engine = self.engine.clone();
         let root = MuehleState(*self.game.position());
-        let history: Vec<u64> = {
-            let n = self.game.ply();
-            (0..n)
-                .filter_map(|i| self.game.position_at(i).map(Position::hash))
-                .collect()
-        };
-        let level = self.level;
-        let multipv = self.multipv;
+        let history: Vec<u64> = (0..self.game.ply())
+            .filter_map(|i| self.game.position_at(i).map(Position::hash))
+            .collect();
+        self.spawn(root, history, limits, String::new());
+    }
+
+    fn go_dame(&mut self, limits: Limits) {
+        if self.dame.is_over() {
+            say(&self.out, "bestmove none");
+            return;
+        }
+        // A capture the opponent skipped (huffing on): huff first.
+        let mut game = self.dame.clone();
+        let mut prefix = String::new();
+        if let Some(sq) = best_huff(&game)
+            && game.huff(sq).is_ok()
+        {
+            prefix = format!("H{} ", sq.name());
+        }
+        let root = DameState(*game.position());
+        let history: Vec<u64> = (0..game.ply())
+            .filter_map(|i| game.position_at(i).map(dame::Position::hash))
+            .collect();
+        self.spawn(root, history, limits, prefix);
+    }
+
+    fn display_dame(&self) {
+        let pos = self.dame.position();
+        let mut text = crate::board::render_dame(pos);
+        text.push_str(&crate::board::dame_status(pos));
+        for line in text.lines() {
+            say(&self.out, line);
+        }
+        say(&self.out, &format!("Game: {}", self.kind.name()));
+        say(&self.out, &format!("Rules: {}", self.dame_rules));
+        say(&self.out, &format!("Fen: {}", pos.fen()));
+        say(&self.out, &format!("Hash: {:016x}", pos.hash()));
+        let moves: Vec<String> = self
+            .dame
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        say(
+            &self.out,
+            &format!("Legal moves ({}): {}", moves.len(), moves.join(" ")),
+        );
+        let huffable: Vec<&str> = self
+            .dame
+            .huffable()
+            .squares(pos.size())
+            .map(|s| s.name())
+            .collect();
+        if !huffable.is_empty() {
+            say(&self.out, &format!("Huffable: {}", huffable.join(" ")));
+        }
+        match self.dame.outcome() {
+            Some(o) => say(
+                &self.out,
+                &format!("Status: over, {} ({})", o.result_str(), o.describe()),
+            ),
+            None => say(&self.out, "Status: ongoing"),
+        }
+    }
+
+    /// Search `root` on a thread of its own; `bestmove` follows `prefix`.
+    fn spawn<G: search::Game>(
+        &mut self,
+        root: G,
+        history: Vec<u64>,
+        limits: Limits,
+        prefix: String,
+    ) {
+        let (out, out2) = (self.out.clone(), self.out.clone());
         self.seed = self
             .seed
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
-        let seed = self.seed;
-        let stop2 = stop.clone();
-        let reported = Arc::new(AtomicBool::new(false));
-        let reported2 = reported.clone();
-        let handle = std::thread::spawn(move || {
-            let mut on_info = |i: &SearchInfo<muehle::Move>| say(&out, &info_line(i));
-            let best = if level >= 10 || multipv > 1 {
-                engine
-                    .search(&root, &history, limits, multipv, &stop2, &mut on_info)
-                    .best
-            } else {
-                LevelPlayer::new(level, seed)
-                    .choose(&engine, &root, &history, limits, &stop2, &mut on_info)
-                    .map(|c| c.mv)
-            };
-            // Flag first: a `go` arriving right after `bestmove` then waits
-            // for this thread's last instant instead of being refused.
-            reported2.store(true, Ordering::Release);
-            match best {
-                Some(m) => say(&out, &format!("bestmove {m}")),
-                None => say(&out, "bestmove none"),
-            }
-        });
-        self.running = Some(Running {
-            stop,
-            handle,
-            infinite: limits.infinite,
-            reported,
-        });
+        let job = SearchJob {
+            engine: self.engine.clone(),
+            root,
+            history,
+            limits,
+            level: self.level,
+            multipv: self.multipv,
+            seed: self.seed,
+        };
+        self.running = Some(job.spawn(
+            move |i| say(&out, &info_line(i)),
+            move |best, _pv| match best {
+                Some(m) => say(&out2, &format!("bestmove {prefix}{m}")),
+                None => say(&out2, "bestmove none"),
+            },
+        ));
     }
 
     /// Wait for a search to end by itself (used at end of input).
@@ -395,8 +578,46 @@ pub fn parse_position(rules: RuleSet, rest: &[&str]) -> Result<Game, String> {
     Ok(game)
 }
 
+/// Dame: `position startpos|fen <FEN> [moves …]`; a huff is written
+/// `H<square>` before the move it precedes.
+pub fn parse_dame_position(rules: dame::RuleSet, rest: &[&str]) -> Result<dame::Game, String> {
+    let (start, after) = match rest.first() {
+        Some(&"startpos") => (dame::Position::new(rules), &rest[1..]),
+        Some(&"fen") => {
+            let end = rest
+                .iter()
+                .position(|w| *w == "moves")
+                .unwrap_or(rest.len());
+            let fen = rest[1..end].join(" ");
+            let pos = dame::Position::from_fen(&fen, rules)
+                .map_err(|e| format!("position fen '{fen}': {e}"))?;
+            (pos, &rest[end..])
+        }
+        _ => {
+            return Err(
+                "position needs 'startpos' or 'fen <FEN>', then optionally 'moves …'".into(),
+            );
+        }
+    };
+    let mut game = dame::Game::from_position(start);
+    match after.first() {
+        None => {}
+        Some(&"moves") => {
+            for (i, text) in after[1..].iter().enumerate() {
+                let result = match text.strip_prefix(['H', 'h']) {
+                    Some(sq) => game.huff_str(sq).map(|_| ()),
+                    None => game.play_str(text).map(|_| ()),
+                };
+                result.map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+            }
+        }
+        Some(other) => return Err(format!("expected 'moves', found '{other}'")),
+    }
+    Ok(game)
+}
+
 /// `go …` (the words after `go`).
-pub fn parse_go(rest: &[&str], turn: Color) -> Result<Limits, String> {
+pub fn parse_go(rest: &[&str], white_to_move: bool) -> Result<Limits, String> {
     let mut limits = Limits::default();
     let mut clock_w = Clock::default();
     let mut clock_b = Clock::default();
@@ -442,11 +663,7 @@ pub fn parse_go(rest: &[&str], turn: Color) -> Result<Limits, String> {
         i += 2;
     }
     if has_clock {
-        limits.clock = Some(if turn == Color::White {
-            clock_w
-        } else {
-            clock_b
-        });
+        limits.clock = Some(if white_to_move { clock_w } else { clock_b });
     }
     Ok(limits)
 }

@@ -6,10 +6,16 @@ use muehle::perft::{perft, perft_divide};
 /// Arguments of `brett perft`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Rule set (preset and options).
-    #[arg(long, default_value = "standard", long_help = super::RULES_HELP)]
-    rules: String,
-    /// Start from this position string instead of the start position.
+    /// The game.
+    #[arg(long, value_enum, default_value_t = super::GameKind::Muehle)]
+    game: super::GameKind,
+    /// Rule set: for Mühle a preset with options (default standard); for Dame
+    /// a preset (dame, dame-100, dame-fr, international) or options applied to
+    /// the game's preset, e.g. 'huffing=on'.
+    #[arg(long, long_help = super::RULES_HELP)]
+    rules: Option<String>,
+    /// Start from this position (Mühle position string, or Dame FEN such as
+    /// W:W31-50:B1-20) instead of the start position.
     #[arg(long)]
     position: Option<String>,
     /// Print the count after each first move at the last depth.
@@ -20,7 +26,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let rules = super::parse_rules(&args.rules)?;
+    if args.game != super::GameKind::Muehle {
+        return run_dame(args);
+    }
+    let rules = super::parse_rules(args.rules.as_deref().unwrap_or("standard"))?;
     let pos = super::start_position(rules, args.position.as_deref())?;
     for depth in 1..=args.depth {
         let t = Instant::now();
@@ -32,6 +41,25 @@ pub fn run(args: Args) -> Result<()> {
     }
     if args.divide && args.depth > 0 {
         for (m, n) in perft_divide(&pos, args.depth) {
+            println!("{m} {n}");
+        }
+    }
+    Ok(())
+}
+
+fn run_dame(args: Args) -> Result<()> {
+    let rules = super::dame_rules(args.game, args.rules.as_deref())?;
+    let pos = super::dame_position(rules, args.position.as_deref())?;
+    for depth in 1..=args.depth {
+        let t = Instant::now();
+        let nodes = dame::perft::perft(&pos, depth);
+        println!(
+            "depth {depth} nodes {nodes} time {:.3}",
+            t.elapsed().as_secs_f64()
+        );
+    }
+    if args.divide && args.depth > 0 {
+        for (m, n) in dame::perft::perft_divide(&pos, args.depth) {
             println!("{m} {n}");
         }
     }

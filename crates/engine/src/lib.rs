@@ -1,6 +1,8 @@
+pub mod dame_game;
 pub mod explain;
 pub mod level;
 pub mod muehle_game;
 
+pub use dame_game::DameState;
 pub use level::{Choice, LevelPlayer, LevelSpec};
 pub use muehle_game::{MuehleState, WeightedMuehle};
