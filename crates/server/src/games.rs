@@ -437,10 +437,17 @@ impl Hub {
 
     /// Send the state to every socket of the game.
     fn broadcast(entry: &Entry, live: &Live) {
+        if entry.tx.receiver_count() > 0 {
+            Self::broadcast_state(entry, &live.state(entry.id));
+        }
+    }
+
+    /// Send a state already built to every socket of the game.
+    fn broadcast_state(entry: &Entry, state: &Value) {
         if entry.tx.receiver_count() == 0 {
             return;
         }
-        let msg = json!({"type": "state", "state": live.state(entry.id)}).to_string();
+        let msg = json!({"type": "state", "state": state}).to_string();
         let _ = entry.tx.send(Utf8Bytes::from(msg));
     }
 
@@ -571,8 +578,9 @@ impl Hub {
         live.updated_at = now;
         live.version = self.next_version();
         self.start_computer(entry, live);
-        Self::broadcast(entry, live);
-        Ok(live.state(entry.id))
+        let state = live.state(entry.id);
+        Self::broadcast_state(entry, &state);
+        Ok(state)
     }
 
     /// Create a game.
