@@ -897,3 +897,29 @@ async fn database_urls() {
     cfg.database_url = Some("mysql://x".into());
     assert!(server::start(cfg).await.is_err());
 }
+
+#[tokio::test]
+async fn games_leave_memory_when_unused() {
+    let s = TestServer::start().await;
+    let hub = s.server.as_ref().unwrap().state.hub.clone();
+    let (id, host, _) = online_game(&s).await;
+    let mut sockets = Vec::new();
+    for _ in 0..3 {
+        let mut ws = s.ws(id).await;
+        next_json(&mut ws).await;
+        sockets.push(ws);
+    }
+    s.play_ok(id, &host, 0, "d6").await;
+    assert_eq!(hub.live_games(), 1);
+    drop(sockets);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while hub.live_games() > 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the game stays in memory"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // It comes back from the database on the next request.
+    assert_eq!(s.state(id).await["moves"], json!(["d6"]));
+}
