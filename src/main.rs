@@ -33,6 +33,8 @@ enum Command {
     Bench(cli::bench::Args),
     /// Play games between two levels or two engine programs; prints the Elo difference.
     Match(cli::matches::Args),
+    /// Tune the evaluation weights by self-play at a fixed depth.
+    Tune(cli::tune::Args),
     /// Start the app: the browser UI and the JSON API on http://127.0.0.1:8080
     /// (the default when no command is given).
     Serve(cli::serve::Args),
@@ -48,6 +50,7 @@ fn main() -> Result<()> {
         Some(Command::Engine(args)) => cli::engine::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Match(args)) => cli::matches::run(args),
+        Some(Command::Tune(args)) => cli::tune::run(args),
         Some(Command::Serve(args)) => cli::serve::run(args),
         None => cli::serve::run(cli::serve::Args::default()),
     }

@@ -25,9 +25,19 @@ pub struct Args {
     /// Search depth for every position.
     #[arg(default_value_t = 10)]
     depth: u32,
+    /// Instead of a fixed depth, think this many milliseconds per position and
+    /// report the depth reached and the speed.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Threads (with --movetime).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 pub fn run(args: Args) -> Result<()> {
+    if let Some(ms) = args.movetime {
+        return timed(ms, args.threads);
+    }
     let mut total_nodes = 0u64;
     let started = Instant::now();
     for fen in POSITIONS {
@@ -60,6 +70,40 @@ pub fn run(args: Args) -> Result<()> {
         total_nodes,
         (total_nodes as f64 / secs.max(1e-9)) as u64,
         secs
+    );
+    Ok(())
+}
+
+/// Depth reached and speed in a fixed time, per position.
+fn timed(ms: u64, threads: usize) -> Result<()> {
+    let mut total_nodes = 0;
+    let mut total_secs = 0.0;
+    for fen in POSITIONS {
+        let pos: Position = fen.parse()?;
+        let engine = Engine::new(64, threads);
+        let stop = AtomicBool::new(false);
+        let r = engine.search(
+            &MuehleState(pos),
+            &[],
+            Limits::movetime(std::time::Duration::from_millis(ms)),
+            1,
+            &stop,
+            &mut |_| {},
+        );
+        let secs = r.time.as_secs_f64();
+        println!(
+            "{fen:<48} depth {:>3} nodes {:>10} nps {:>9} score {}",
+            r.depth,
+            r.nodes,
+            (r.nodes as f64 / secs.max(1e-9)) as u64,
+            r.score.protocol()
+        );
+        total_nodes += r.nodes;
+        total_secs += secs;
+    }
+    println!(
+        "bench movetime {ms} threads {threads} nodes {total_nodes} nps {}",
+        (total_nodes as f64 / total_secs.max(1e-9)) as u64
     );
     Ok(())
 }

@@ -54,6 +54,8 @@ struct Running {
     stop: Arc<AtomicBool>,
     handle: JoinHandle<()>,
     infinite: bool,
+    /// Set once `bestmove` is out: the thread is about to end.
+    reported: Arc<AtomicBool>,
 }
 
 /// The protocol's state.
@@ -103,7 +105,7 @@ impl Protocol {
 
     fn searching(&mut self) -> bool {
         match &self.running {
-            Some(r) if r.handle.is_finished() => {
+            Some(r) if r.handle.is_finished() || r.reported.load(Ordering::Acquire) => {
                 self.finish_search(false);
                 false
             }
@@ -319,6 +321,8 @@ impl Protocol {
             .wrapping_add(1442695040888963407);
         let seed = self.seed;
         let stop2 = stop.clone();
+        let reported = Arc::new(AtomicBool::new(false));
+        let reported2 = reported.clone();
         let handle = std::thread::spawn(move || {
             let mut on_info = |i: &SearchInfo<muehle::Move>| say(&out, &info_line(i));
             let best = if level >= 10 || multipv > 1 {
@@ -330,6 +334,9 @@ impl Protocol {
                     .choose(&engine, &root, &history, limits, &stop2, &mut on_info)
                     .map(|c| c.mv)
             };
+            // Flag first: a `go` arriving right after `bestmove` then waits
+            // for this thread's last instant instead of being refused.
+            reported2.store(true, Ordering::Release);
             match best {
                 Some(m) => say(&out, &format!("bestmove {m}")),
                 None => say(&out, "bestmove none"),
@@ -339,6 +346,7 @@ impl Protocol {
             stop,
             handle,
             infinite: limits.infinite,
+            reported,
         });
     }
 

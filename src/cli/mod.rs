@@ -8,6 +8,7 @@ pub mod perft;
 pub mod play;
 pub mod serve;
 pub mod show;
+pub mod tune;
 
 use anyhow::{Context, Result};
 use muehle::{Position, RuleSet};

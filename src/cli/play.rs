@@ -31,6 +31,9 @@ pub struct Args {
     /// The computer's thinking time per move in seconds.
     #[arg(long, default_value_t = 1.0)]
     time: f64,
+    /// Seed for the computer's random choices (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
 }
 
 impl Default for Args {
@@ -41,6 +44,7 @@ impl Default for Args {
             computer: None,
             level: 5,
             time: 1.0,
+            seed: None,
         }
     }
 }
@@ -99,9 +103,11 @@ fn side(c: Color) -> &'static str {
 pub fn run(args: Args) -> Result<()> {
     let rules = super::parse_rules(&args.rules)?;
     let start = super::start_position(rules, args.position.as_deref())?;
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64);
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    });
     let computer = match args.computer.as_deref() {
         None | Some("none") => None,
         Some(s) => {

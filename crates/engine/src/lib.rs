@@ -3,4 +3,4 @@ pub mod level;
 pub mod muehle_game;
 
 pub use level::{Choice, LevelPlayer, LevelSpec};
-pub use muehle_game::MuehleState;
+pub use muehle_game::{MuehleState, WeightedMuehle};

@@ -1,91 +1,180 @@
 //! Mühle as a [`search::Game`].
 
-use muehle::{Move, Phase, Position, eval};
+use muehle::eval::{self, Weights};
+use muehle::{Move, Phase, Position};
 use search::{Game, Status};
 
-/// A Mühle position, searchable.
+/// A Mühle position, searchable, evaluated with the tuned weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MuehleState(pub Position);
 
-impl Game for MuehleState {
-    type Move = Move;
-    const HISTORY_SIZE: usize = 25 * 24;
+/// A Mühle position evaluated with other weights (for self-play tuning).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WeightedMuehle {
+    pub pos: Position,
+    pub weights: &'static Weights,
+}
 
-    fn legal_moves(&self, moves: &mut Vec<Move>) {
-        moves.extend_from_slice(&self.0.legal_moves());
-    }
+/// What both searchable forms share: the position and the weights.
+trait Parts: Sized {
+    fn pos(&self) -> &Position;
+    fn weights(&self) -> &Weights;
+    fn with_pos(&self, pos: Position) -> Self;
+}
 
+impl Parts for MuehleState {
     #[inline]
-    fn play(&self, mv: Move) -> Self {
-        let mut next = self.0;
-        next.play_unchecked(mv);
-        MuehleState(next)
+    fn pos(&self) -> &Position {
+        &self.0
     }
-
     #[inline]
-    fn hash(&self) -> u64 {
-        self.0.hash()
+    fn weights(&self) -> &Weights {
+        &Weights::TUNED
     }
+    #[inline]
+    fn with_pos(&self, pos: Position) -> Self {
+        MuehleState(pos)
+    }
+}
 
-    fn status(&self) -> Status {
-        match self.0.outcome() {
-            None => Status::Ongoing,
-            Some(o) if o.winner.is_none() => Status::Draw,
-            Some(_) => Status::Lost,
+impl Parts for WeightedMuehle {
+    #[inline]
+    fn pos(&self) -> &Position {
+        &self.pos
+    }
+    #[inline]
+    fn weights(&self) -> &Weights {
+        self.weights
+    }
+    #[inline]
+    fn with_pos(&self, pos: Position) -> Self {
+        WeightedMuehle {
+            pos,
+            weights: self.weights,
         }
     }
+}
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(&self.0)
+fn noisy_moves(pos: &Position, moves: &mut Vec<Move>) {
+    // Mills that remove a stone (a mill under the strict rule that may
+    // remove nothing is not noisy).
+    let start = moves.len();
+    pos.mill_moves_into(moves);
+    let mut i = start;
+    while i < moves.len() {
+        if moves[i].removal().is_some() {
+            i += 1;
+        } else {
+            moves.swap_remove(i);
+        }
     }
+}
 
-    fn side_to_move(&self) -> usize {
-        self.0.turn().index()
+fn status(pos: &Position) -> Status {
+    match pos.outcome() {
+        None => Status::Ongoing,
+        Some(o) if o.winner.is_none() => Status::Draw,
+        Some(_) => Status::Lost,
     }
+}
 
-    fn reversible_plies(&self) -> u32 {
-        u32::from(self.0.plies_since_mill())
+fn order_hints(pos: &Position, moves: &[Move], hints: &mut Vec<i32>) {
+    let us = pos.turn();
+    let them = us.other();
+    let opp = pos.stones(them);
+    let opp_completions = opp.mill_completions();
+    // Points that would complete an opponent's mill and that the opponent
+    // can reach next move: occupying one blocks the mill.
+    let mut block = opp_completions & pos.empty();
+    if pos.phase(them) == Phase::Moving {
+        block &= opp.neighbours();
     }
-
-    fn repetition_is_draw(&self) -> bool {
-        self.0.rules().repetition_draw.is_some()
-    }
-
-    #[inline]
-    fn is_noisy(&self, mv: Move) -> bool {
-        mv.removal().is_some()
-    }
-
-    fn order_hint(&self, mv: Move) -> i32 {
-        let pos = &self.0;
-        let us = pos.turn();
-        let them = us.other();
+    hints.clear();
+    hints.extend(moves.iter().map(|&mv| {
         let mut hint = 0;
         if let Some(r) = mv.removal() {
             hint += 10_000;
             // Prefer removing stones that threaten to close a mill.
-            let opp = pos.stones(them);
-            if (opp ^ r.bb()).mill_completions() != opp.mill_completions() {
+            if (opp ^ r.bb()).mill_completions() != opp_completions {
                 hint += 200;
             }
         }
-        // Blocking the opponent's mill: occupy a point that would complete it.
-        let their_gaps = pos.stones(them).mill_completions() & pos.empty();
-        if their_gaps.contains(mv.to()) {
-            let reachable = match pos.phase(them) {
-                Phase::Placing | Phase::Flying => true,
-                Phase::Moving => (mv.to().neighbours() & pos.stones(them)).any(),
-            };
-            if reachable {
-                hint += 5_000;
-            }
+        if block.contains(mv.to()) {
+            hint += 5_000;
         }
         hint
-    }
-
-    #[inline]
-    fn history_index(&self, mv: Move) -> usize {
-        let from = mv.from().map_or(24, |s| s.index());
-        from * 24 + mv.to().index()
-    }
+    }));
 }
+
+macro_rules! impl_game {
+    ($ty:ty) => {
+        impl Game for $ty {
+            type Move = Move;
+            const HISTORY_SIZE: usize = 25 * 24;
+
+            fn legal_moves(&self, moves: &mut Vec<Move>) {
+                self.pos().legal_moves_into(moves);
+            }
+
+            fn noisy_moves(&self, moves: &mut Vec<Move>) {
+                noisy_moves(self.pos(), moves);
+            }
+
+            #[inline]
+            fn play(&self, mv: Move) -> Self {
+                let mut next = *self.pos();
+                next.play_unchecked(mv);
+                self.with_pos(next)
+            }
+
+            #[inline]
+            fn hash(&self) -> u64 {
+                self.pos().hash()
+            }
+
+            fn status(&self) -> Status {
+                status(self.pos())
+            }
+
+            fn evaluate(&self) -> i32 {
+                eval::evaluate_with(self.pos(), self.weights())
+            }
+
+            fn side_to_move(&self) -> usize {
+                self.pos().turn().index()
+            }
+
+            fn reversible_plies(&self) -> u32 {
+                u32::from(self.pos().plies_since_mill())
+            }
+
+            fn repetition_is_draw(&self) -> bool {
+                self.pos().rules().repetition_draw.is_some()
+            }
+
+            #[inline]
+            fn is_noisy(&self, mv: Move) -> bool {
+                mv.removal().is_some()
+            }
+
+            fn order_hint(&self, mv: Move) -> i32 {
+                let mut hints = Vec::with_capacity(1);
+                order_hints(self.pos(), &[mv], &mut hints);
+                hints[0]
+            }
+
+            fn order_hints(&self, moves: &[Move], hints: &mut Vec<i32>) {
+                order_hints(self.pos(), moves, hints);
+            }
+
+            #[inline]
+            fn history_index(&self, mv: Move) -> usize {
+                let from = mv.from().map_or(24, |s| s.index());
+                from * 24 + mv.to().index()
+            }
+        }
+    };
+}
+
+impl_game!(MuehleState);
+impl_game!(WeightedMuehle);

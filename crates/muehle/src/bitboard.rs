@@ -103,6 +103,30 @@ impl Bitboard {
         Bitboard(ring | cross)
     }
 
+    /// The number of closed mills of this set (one colour's stones).
+    #[inline]
+    pub const fn mill_count(self) -> u32 {
+        let o = self.0;
+        let r1 = Bitboard(o).rotate_rings(7).0;
+        let r2 = Bitboard(o).rotate_rings(6).0;
+        let ring = o & r1 & r2 & CORNERS;
+        let cross = o & (o >> 8) & (o >> 16) & 0xAA;
+        ring.count_ones() + cross.count_ones()
+    }
+
+    /// The number of slides from a point of this set to a neighbouring
+    /// point of `targets` (pairs of neighbours, counted once each way).
+    #[inline]
+    pub const fn slides_to(self, targets: Bitboard) -> u32 {
+        let o = self.0;
+        let e = targets.0;
+        let along = (o & Bitboard(e).rotate_rings(7).0).count_ones()
+            + (o & Bitboard(e).rotate_rings(1).0).count_ones();
+        let mid = o & MIDPOINTS;
+        let across = (mid & (e >> 8)).count_ones() + (mid & (e << 8) & FULL).count_ones();
+        along + across
+    }
+
     /// The points that would complete a mill of `self` (one colour's stones)
     /// if a stone of that colour stood there. Occupied points are included;
     /// intersect with the empty points for placements.
@@ -245,3 +269,45 @@ pub const MILLS: [Bitboard; 16] = {
     }
     out
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sets() -> impl Iterator<Item = Bitboard> {
+        let mut x = 0x1234_5678u32;
+        (0..5000).map(move |_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            Bitboard(x & FULL)
+        })
+    }
+
+    #[test]
+    fn bit_tricks_agree_with_plain_loops() {
+        for s in sets() {
+            let plain_mills = MILLS.iter().filter(|&&m| s.contains_all(m)).count() as u32;
+            assert_eq!(s.mill_count(), plain_mills);
+            let plain_in_mills = MILLS
+                .iter()
+                .filter(|&&m| s.contains_all(m))
+                .fold(Bitboard::EMPTY, |a, &m| a | m);
+            assert_eq!(s.in_mills(), plain_in_mills);
+            let t = s.complement();
+            let plain_slides: u32 = s.iter().map(|q| (q.neighbours() & t).count()).sum();
+            assert_eq!(s.slides_to(t), plain_slides);
+            let plain_neigh = s.iter().fold(Bitboard::EMPTY, |a, q| a | q.neighbours());
+            assert_eq!(s.neighbours(), plain_neigh);
+            let plain_completions: Bitboard = Square::ALL
+                .into_iter()
+                .filter(|&q| {
+                    MILLS
+                        .iter()
+                        .any(|&m| m.contains(q) && s.contains_all(m - q.bb()))
+                })
+                .collect();
+            assert_eq!(s.mill_completions(), plain_completions);
+        }
+    }
+}

@@ -6,7 +6,8 @@
 //! weights (see `brett tune` and the engine documentation for how they were
 //! chosen by self-play).
 
-use crate::{Bitboard, Color, MILLS, Phase, Position};
+use crate::tables::MILL_PARTNERS;
+use crate::{Bitboard, Color, Phase, Position};
 
 /// Weights of the evaluation terms (hundredths of a stone per unit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,15 +44,15 @@ impl Weights {
     /// The weights the engine plays with.
     pub const TUNED: Weights = Weights {
         stone: 100,
-        closed_mill: 12,
+        closed_mill: 16,
         open_line: 18,
-        threat: 45,
+        threat: 31,
         double_threat: 120,
         zwickmuehle: 140,
         mobility: 6,
         blocked_stone: 10,
         junction: 8,
-        tempo: 10,
+        tempo: 13,
     };
 }
 
@@ -91,23 +92,25 @@ impl Terms {
         let phase = pos.phase(c);
         let mut t = Terms {
             stones: pos.material(c) as i32,
+            closed_mills: own.mill_count() as i32,
             ..Terms::default()
         };
+        // Open lines: each gap point with the one or two lines it completes.
         let mut threat_points = Bitboard::EMPTY;
-        for m in MILLS {
-            let mine = (own & m).count();
-            if mine == 3 {
-                t.closed_mills += 1;
-            } else if mine == 2 && (empty & m).count() == 1 {
+        for gap in own.mill_completions() & empty {
+            for partners in MILL_PARTNERS[gap.index()] {
+                let partners = Bitboard(partners);
+                if !own.contains_all(partners) {
+                    continue;
+                }
                 t.open_lines += 1;
-                let gap = empty & m;
                 let can_close = match phase {
                     Phase::Placing | Phase::Flying => true,
-                    Phase::Moving => (gap.neighbours() & own & !m).any(),
+                    Phase::Moving => (gap.neighbours() & own & !partners).any(),
                 };
                 if can_close {
                     t.threats += 1;
-                    threat_points |= gap;
+                    threat_points |= gap.bb();
                 }
             }
         }
@@ -116,9 +119,7 @@ impl Terms {
             Phase::Moving => {
                 let movable = empty.neighbours() & own;
                 t.blocked = (own - movable).count() as i32;
-                for s in movable {
-                    t.mobility += (s.neighbours() & empty).count() as i32;
-                }
+                t.mobility = own.slides_to(empty) as i32;
                 for s in own.in_mills() & movable {
                     let rest = own ^ s.bb();
                     if (s.neighbours() & empty & rest.mill_completions()).any() {

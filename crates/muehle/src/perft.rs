@@ -44,10 +44,15 @@ pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
 fn perft2(pos: &Position) -> u64 {
     let us = pos.turn();
     let them = us.other();
+    // The shortcut needs a game that goes on here and after our placement
+    // (which sets the no-mill counter to 0).
+    let no_mill_over =
+        |plies: u16| matches!(pos.rules().no_mill_draw, Some(limit) if plies >= limit);
     let placing = pos.phase(us) == crate::Phase::Placing
         && pos.in_hand(them) > 0
         && pos.material(us) >= 3
-        && pos.rules().no_mill_draw != Some(0);
+        && !no_mill_over(pos.plies_since_mill())
+        && !no_mill_over(0);
     if !placing {
         return perft_generic2(pos);
     }

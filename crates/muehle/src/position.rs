@@ -605,10 +605,23 @@ impl Position {
     /// All legal moves (none when the game is over).
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        if self.material(self.turn) >= 3 && !self.no_mill_limit_reached() {
-            self.generate(&mut list);
-        }
+        self.legal_moves_into(&mut list);
         list
+    }
+
+    /// Append all legal moves to `out` (nothing when the game is over).
+    pub fn legal_moves_into<L: Extend<Move>>(&self, out: &mut L) {
+        if self.material(self.turn) >= 3 && !self.no_mill_limit_reached() {
+            self.generate(out, false);
+        }
+    }
+
+    /// Append the legal moves that close a mill to `out` (for engines'
+    /// quiescence search).
+    pub fn mill_moves_into<L: Extend<Move>>(&self, out: &mut L) {
+        if self.material(self.turn) >= 3 && !self.no_mill_limit_reached() {
+            self.generate(out, true);
+        }
     }
 
     #[inline]
@@ -616,37 +629,41 @@ impl Position {
         matches!(self.rules.no_mill_draw, Some(limit) if self.plies_since_mill >= limit)
     }
 
-    fn generate(&self, list: &mut MoveList) {
+    fn generate<L: Extend<Move>>(&self, list: &mut L, only_mills: bool) {
         let us = self.turn;
         let own = self.stones[us.index()];
         let empty = self.empty();
         let mut removable = None;
-        let mut push = |list: &mut MoveList, m: Move, closes: bool| {
+        let mut push = |list: &mut L, m: Move, closes: bool| {
             if closes {
                 let rem = *removable.get_or_insert_with(|| self.removable(us));
                 if rem.any() {
-                    for r in rem {
-                        list.push(m.with_removal(r));
-                    }
+                    list.extend(rem.iter().map(|r| m.with_removal(r)));
                     return;
                 }
             }
-            list.push(m);
+            if !only_mills || closes {
+                list.extend(std::iter::once(m));
+            }
         };
         match self.phase(us) {
             Phase::Placing => {
                 let closers = own.mill_completions();
-                for to in empty {
+                let targets = if only_mills { empty & closers } else { empty };
+                for to in targets {
                     push(list, Move::place(to), closers.contains(to));
                 }
             }
             Phase::Moving => {
                 for from in own {
-                    let targets = from.neighbours() & empty;
+                    let mut targets = from.neighbours() & empty;
                     if targets.is_empty() {
                         continue;
                     }
                     let closers = (own ^ from.bb()).mill_completions();
+                    if only_mills {
+                        targets &= closers;
+                    }
                     for to in targets {
                         push(list, Move::slide(from, to), closers.contains(to));
                     }
@@ -655,7 +672,8 @@ impl Position {
             Phase::Flying => {
                 for from in own {
                     let closers = (own ^ from.bb()).mill_completions();
-                    for to in empty {
+                    let targets = if only_mills { empty & closers } else { empty };
+                    for to in targets {
                         push(list, Move::slide(from, to), closers.contains(to));
                     }
                 }

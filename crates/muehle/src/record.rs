@@ -47,8 +47,32 @@ pub enum RecordError {
     UnclosedComment,
 }
 
+/// A tag value as written between the quotes. A record holds one tag a line,
+/// so line breaks in a value are written as spaces.
 fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
+    v.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace(['\r', '\n'], " ")
+}
+
+/// A tag name as written: letters, digits and `_` only (what the reader
+/// accepts); any other character is written as `_`.
+fn tag_name(k: &str) -> String {
+    let name: String = k
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.is_empty() {
+        "_".to_string()
+    } else {
+        name
+    }
 }
 
 fn parse_tag(line: &str) -> Option<(String, String)> {
@@ -104,7 +128,7 @@ impl Game {
         }
         let mut out = String::new();
         for (k, v) in &tags {
-            out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
+            out.push_str(&format!("[{} \"{}\"]\n", tag_name(k), escape(v)));
         }
         out.push('\n');
         out.push_str(&self.movetext());

@@ -354,7 +354,7 @@ fn no_flying_preset_three_stones_slide() {
         ])
     );
     assert!(is_illegal(&pos, "a7-e4"));
-    assert_eq!(RuleSet::NO_FLYING.flying, false);
+    assert!(!pos.rules().flying);
     assert_eq!(RuleSet::preset("no-flying"), Some(RuleSet::NO_FLYING));
     // Blocked with three stones: lost without flying, flies with it.
     let fen = "BWB/.../.../W....W/.../.../BW. b 0 0 0 20";
@@ -580,7 +580,7 @@ fn zugzwang_no_passing() {
     for pass in ["pass", "--", "0000", "null", "-", "x"] {
         assert!(Move::parse(pass).is_err(), "{pass}");
     }
-    // Black must move although every move opens a line for White.
+    // Black has moves, and each of them changes the board: there is no null move.
     let pos = position("standard", "a7 d7 b4 c4 e4", "g7 g4 g1 b6 f2", "b 0 0 0 20");
     let list = pos.legal_moves();
     assert!(!list.is_empty());
@@ -763,6 +763,21 @@ fn repetition_compares_stones_side_to_move_and_hands() {
     assert_eq!(a.hash(), b.hash());
     assert!(!a.same_position(&c) && a.hash() != c.hash());
     assert!(!a.same_position(&d) && a.hash() != d.hash());
+    // Every number of stones in hand gives its own hash.
+    let mut hashes = BTreeSet::new();
+    for h in 0..=9u8 {
+        let board = if h <= 6 {
+            "WWW/.../.../....../.../.../BBB"
+        } else {
+            ".../.../.../....../.../.../..."
+        };
+        let p = Position::from_fen(&format!("{board} w {h} {h} 0 9"), RuleSet::STANDARD)
+            .expect("valid");
+        assert_eq!(p.hash(), p.compute_hash());
+        hashes.insert((board, p.hash()));
+    }
+    let distinct: BTreeSet<u64> = hashes.iter().map(|&(_, h)| h).collect();
+    assert_eq!(distinct.len(), 10);
 }
 
 /// 001: "50 Züge hintereinander keine Mühle geschlossen wurde"; 003: "if
@@ -1112,6 +1127,14 @@ fn position_validation_errors() {
         })
     ));
     assert!(matches!(
+        err("W../.../.../....../.../.../... w 8 9 0 1"),
+        ParsePositionError::Invalid(PositionError::HandMismatch { .. })
+    ));
+    assert!(matches!(
+        err("W../.../.../....../.../.../... b 8 10 0 1"),
+        ParsePositionError::Invalid(_)
+    ));
+    assert!(matches!(
         err("W../.../.../....../.../.../... b 8 8 0 1"),
         ParsePositionError::Invalid(PositionError::HandMismatch { .. })
     ));
@@ -1250,7 +1273,7 @@ fn random_game(rules: RuleSet, seed: u64, max_plies: usize) -> Game {
             .copied()
             .filter(|m| m.removal().is_some())
             .collect();
-        let m = if !mills.is_empty() && (state >> 40) % 3 != 0 {
+        let m = if !mills.is_empty() && !(state >> 40).is_multiple_of(3) {
             mills[(state >> 33) as usize % mills.len()]
         } else {
             list[(state >> 33) as usize % list.len()]
@@ -1394,6 +1417,29 @@ fn record_parsing_of_the_sanmill_form() {
     let tags_only = Game::from_record("[Event \"x\"]\n[Rules \"seed-000\"]\n\n*").expect("record");
     assert_eq!(*tags_only.rules(), RuleSet::SEED_000);
     assert_eq!(tags_only.tag("Event"), Some("x"));
+}
+
+/// A record always reads back, whatever its header tags hold: a line break
+/// in a tag value is written as a space, a tag name with characters a tag
+/// line cannot hold is written with `_` for them.
+#[test]
+fn records_with_odd_tags_read_back() {
+    let mut game = Game::default();
+    play_all(&mut game, "d6 f4");
+    game.set_tag("Annotator", "line one\nline two\r\nthree");
+    game.set_tag("Site", "quote \" and backslash \\ and ] and ;{");
+    game.set_tag("Time Control", "40/2h");
+    game.set_tag("", "no name");
+    let record = game.to_record();
+    assert!(record.contains("[Annotator \"line one line two  three\"]\n"));
+    assert!(record.contains("[Time_Control \"40/2h\"]\n"));
+    assert!(record.contains("[_ \"no name\"]\n"));
+    let back = Game::from_record(&record).unwrap_or_else(|e| panic!("{e}\n{record}"));
+    assert_eq!(back.to_record(), record);
+    assert_eq!(back.moves(), game.moves());
+    assert_eq!(back.tag("Annotator"), Some("line one line two  three"));
+    assert_eq!(back.tag("Site"), game.tag("Site"));
+    assert_eq!(back.tag("Time_Control"), Some("40/2h"));
 }
 
 /// Bad records are rejected with an error saying what is wrong.

@@ -171,6 +171,7 @@ struct Searcher<'a, G: Game> {
     history: Vec<i32>,
     move_bufs: Vec<Vec<G::Move>>,
     score_bufs: Vec<Vec<i32>>,
+    key_bufs: Vec<Vec<i64>>,
     pv: Vec<Vec<G::Move>>,
 }
 
@@ -223,6 +224,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             history: vec![0; 2 * G::HISTORY_SIZE],
             move_bufs: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
             score_bufs: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
+            key_bufs: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
         }
     }
@@ -330,8 +332,8 @@ impl<'a, G: Game> Searcher<'a, G> {
                         break s;
                     }
                     if s <= alpha && alpha > -INF {
-                        alpha = (s - window).max(-INF);
                         beta = (alpha + beta) / 2 + 1;
+                        alpha = (s - window).max(-INF);
                         window *= 3;
                         if window > 600 {
                             alpha = -INF;
@@ -554,13 +556,13 @@ impl<'a, G: Game> Searcher<'a, G> {
             return -MATE + ply as i32;
         }
         let side = pos.side_to_move();
-        scores.clear();
+        pos.order_hints(&moves, &mut scores);
         let killers = self.killers[ply];
         for (i, &m) in moves.iter().enumerate() {
-            let s = if tt_move == Some(i as u16) {
+            let hint = scores[i];
+            scores[i] = if tt_move == Some(i as u16) {
                 10_000_000
             } else {
-                let hint = pos.order_hint(m);
                 if hint > 0 {
                     1_000_000 + hint
                 } else if killers[0] == Some(m) {
@@ -571,7 +573,6 @@ impl<'a, G: Game> Searcher<'a, G> {
                     self.history[side * G::HISTORY_SIZE + pos.history_index(m)] + hint
                 }
             };
-            scores.push(s);
         }
 
         let alpha_orig = alpha;
@@ -579,17 +580,12 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut best_index: Option<u16> = None;
         let mut searched_quiets: [usize; 64] = [0; 64];
         let mut n_quiets = 0;
+        let mut keys = std::mem::take(&mut self.key_bufs[ply]);
+        fill_keys(&scores, &mut keys);
         for n in 0..moves.len() {
-            // Pick the best-scored move not yet tried.
-            let mut pick = n;
-            for j in n + 1..moves.len() {
-                if scores[j] > scores[pick] {
-                    pick = j;
-                }
-            }
+            let pick = pick_next(&mut keys, n);
             let m = moves[pick];
             let order_score = scores[pick];
-            scores[pick] = i32::MIN;
             let noisy = pos.is_noisy(m);
             let child = pos.play(m);
             self.path.push(child.hash());
@@ -623,6 +619,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             if self.stopped {
                 self.move_bufs[ply] = moves;
                 self.score_bufs[ply] = scores;
+                self.key_bufs[ply] = keys;
                 return 0;
             }
             if score > best {
@@ -661,6 +658,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         self.move_bufs[ply] = moves;
         self.score_bufs[ply] = scores;
+        self.key_bufs[ply] = keys;
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_orig {
@@ -694,21 +692,17 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         let mut scores = std::mem::take(&mut self.score_bufs[ply]);
         moves.clear();
-        pos.legal_moves(&mut moves);
-        if !forced {
-            moves.retain(|&m| pos.is_noisy(m));
+        if forced {
+            pos.legal_moves(&mut moves);
+        } else {
+            pos.noisy_moves(&mut moves);
         }
-        scores.clear();
-        scores.extend(moves.iter().map(|&m| pos.order_hint(m)));
+        pos.order_hints(&moves, &mut scores);
+        let mut keys = std::mem::take(&mut self.key_bufs[ply]);
+        fill_keys(&scores, &mut keys);
         for n in 0..moves.len() {
-            let mut pick = n;
-            for j in n + 1..moves.len() {
-                if scores[j] > scores[pick] {
-                    pick = j;
-                }
-            }
+            let pick = pick_next(&mut keys, n);
             let m = moves[pick];
-            scores[pick] = i32::MIN;
             let child = pos.play(m);
             let score = match child.status() {
                 Status::Lost => MATE - ply as i32 - 1,
@@ -739,12 +733,40 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         self.move_bufs[ply] = moves;
         self.score_bufs[ply] = scores;
+        self.key_bufs[ply] = keys;
         if best == -INF {
             // Forced to move but nothing to play: lost.
             return -MATE + ply as i32;
         }
         best
     }
+}
+
+/// Sort keys for the move picker: the score in the high bits, the move's
+/// index (inverted, so the earlier of equal scores comes first) in the low.
+#[inline]
+fn fill_keys(scores: &[i32], keys: &mut Vec<i64>) {
+    keys.clear();
+    keys.extend(
+        scores
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| (i64::from(s) << 16) | (0xFFFF - i as i64)),
+    );
+}
+
+/// Selection sort, one step: move the best remaining key to position `n`
+/// and return the index of its move.
+#[inline]
+fn pick_next(keys: &mut [i64], n: usize) -> usize {
+    let mut best = n;
+    for j in n + 1..keys.len() {
+        if keys[j] > keys[best] {
+            best = j;
+        }
+    }
+    keys.swap(n, best);
+    (0xFFFF - (keys[n] & 0xFFFF)) as usize
 }
 
 /// Soft (do not start another depth) and hard (stop at once) time limits.

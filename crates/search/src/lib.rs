@@ -71,6 +71,21 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Whether `mv` is noisy (a capture, a mill): searched by quiescence.
     fn is_noisy(&self, mv: Self::Move) -> bool;
 
+    /// Append the noisy legal moves (quiescence search). The default
+    /// filters [`Game::legal_moves`]; games with a faster way override it.
+    fn noisy_moves(&self, moves: &mut Vec<Self::Move>) {
+        let start = moves.len();
+        self.legal_moves(moves);
+        let mut i = start;
+        while i < moves.len() {
+            if self.is_noisy(moves[i]) {
+                i += 1;
+            } else {
+                moves.swap_remove(i);
+            }
+        }
+    }
+
     /// Whether every legal move here is forced noisy (a compulsory
     /// capture): quiescence then may not stand pat.
     fn must_play_noisy(&self) -> bool {
@@ -80,6 +95,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A move-ordering hint: higher is tried earlier (captures, mills,
     /// blocking the opponent's mill). 0 for ordinary moves.
     fn order_hint(&self, mv: Self::Move) -> i32;
+
+    /// [`Game::order_hint`] for every move of `moves`, into `hints` (same
+    /// length). Games can override it to share work between the moves.
+    fn order_hints(&self, moves: &[Self::Move], hints: &mut Vec<i32>) {
+        hints.clear();
+        hints.extend(moves.iter().map(|&m| self.order_hint(m)));
+    }
 
     /// The slot of `mv` in the history table (from/to style).
     fn history_index(&self, mv: Self::Move) -> usize;

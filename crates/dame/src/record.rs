@@ -1,0 +1,433 @@
+//! Game records in PDN (Portable Draughts Notation): header tags and
+//! numbered moves.
+//!
+//! ```text
+//! [Event "Club evening"]
+//! [White "Anna"]
+//! [Black "Ben"]
+//! [GameType "20"]
+//! [Rules "international"]
+//! [Result "2-0"]
+//! [Termination "blocked"]
+//!
+//! 1. 32-28 19-23 2. 28x19 14x23 ... 2-0
+//! ```
+//!
+//! `GameType` follows the PDN standard: `20` for international draughts;
+//! the leaflet variants, which have no standard number, use numbers of the
+//! range the standard keeps for future draughts types: `42,W,8,8,A0,0`
+//! (`dame`), `43,W,8,8,A0,0` (`dame-fr`), `44,W,10,10,N2,0` (`dame-100`).
+//! `Rules` holds our exact rule set ([`RuleSet`]'s text form) and wins over
+//! `GameType` when reading. `FEN` (with `SetUp "1"`) holds the start
+//! position when it is not the usual one. `Result` is `1-0`, `0-1`,
+//! `1/2-1/2` or `*` (for international draughts `2-0`, `0-2`, `1-1`, as the
+//! PDN standard has it; both forms are read for every game type).
+//! `Termination` holds the reason code of [`EndReason`]. A huff is written
+//! as `H` and the removed square before the move it precedes: `H28 19-23`.
+
+use crate::{
+    BoardSize, Color, EndReason, Game, GameError, Outcome, ParseFenError, ParseRulesError,
+    Position, RuleSet, Setup, Square,
+};
+
+/// Error for a game record that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    #[error("line {line}: a header tag looks like [Name \"value\"], found: {text}")]
+    BadTag { line: usize, text: String },
+    #[error("the Rules tag: {0}")]
+    Rules(#[from] ParseRulesError),
+    #[error(
+        "GameType '{0}' is not a game this program plays (20 international, 42 dame, 43 dame-fr, 44 dame-100)"
+    )]
+    UnsupportedGameType(String),
+    #[error("the FEN tag: {0}")]
+    Fen(#[from] ParseFenError),
+    #[error("move {number} ('{text}'): {error}")]
+    Move {
+        number: String,
+        text: String,
+        error: GameError,
+    },
+    #[error(
+        "unknown Termination '{0}' (known: no-pieces, blocked, repetition, king-moves, one-king-each, agreement, resignation)"
+    )]
+    BadTermination(String),
+    #[error("the record says {claimed} but the moves lead to {actual}")]
+    ResultMismatch { claimed: String, actual: String },
+    #[error("'{0}' after the result")]
+    TrailingText(String),
+    #[error("unclosed comment or variation")]
+    Unclosed,
+}
+
+/// The PDN `GameType` value for a rule set: `20` when the rules are the
+/// international ones (draw options aside), else the number of the leaflet
+/// variant family with board and notation (see the module documentation).
+pub fn game_type(rules: &RuleSet) -> &'static str {
+    let mut core = *rules;
+    core.king_move_draw = RuleSet::INTERNATIONAL.king_move_draw;
+    core.repetition_draw = RuleSet::INTERNATIONAL.repetition_draw;
+    if core == RuleSet::INTERNATIONAL {
+        return "20";
+    }
+    match (rules.board, rules.men_capture_backward) {
+        (BoardSize::Eight, false) => "42,W,8,8,A0,0",
+        (BoardSize::Eight, true) => "43,W,8,8,A0,0",
+        (BoardSize::Ten, _) => "44,W,10,10,N2,0",
+    }
+}
+
+/// The rule set a `GameType` value stands for.
+fn rules_of_game_type(value: &str) -> Result<RuleSet, RecordError> {
+    let number = value.split(',').next().unwrap_or("").trim();
+    match number {
+        "20" => Ok(RuleSet::INTERNATIONAL),
+        "42" => Ok(RuleSet::DAME),
+        "43" => Ok(RuleSet::DAME_FR),
+        "44" => Ok(RuleSet::DAME_100),
+        _ => Err(RecordError::UnsupportedGameType(
+            value.chars().take(40).collect(),
+        )),
+    }
+}
+
+fn escape(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn parse_tag(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?.trim();
+    let (key, rest) = inner.split_once(char::is_whitespace)?;
+    let body = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::new();
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => value.push(chars.next()?),
+            '"' => return None,
+            c => value.push(c),
+        }
+    }
+    if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    Some((key.to_string(), value))
+}
+
+fn result_token(rules: &RuleSet, outcome: Option<Outcome>) -> &'static str {
+    let international = game_type(rules) == "20";
+    match (outcome.map(|o| o.winner), international) {
+        (None, _) => "*",
+        (Some(Some(Color::White)), false) => "1-0",
+        (Some(Some(Color::Black)), false) => "0-1",
+        (Some(None), false) => "1/2-1/2",
+        (Some(Some(Color::White)), true) => "2-0",
+        (Some(Some(Color::Black)), true) => "0-2",
+        (Some(None), true) => "1-1",
+    }
+}
+
+/// The winner a result token stands for: `Some(Some(c))` a win,
+/// `Some(None)` a draw, `None` no result (`*`).
+fn result_winner(token: &str) -> Option<Option<Color>> {
+    match token {
+        "1-0" | "2-0" => Some(Some(Color::White)),
+        "0-1" | "0-2" => Some(Some(Color::Black)),
+        "1/2-1/2" | "1-1" | "½-½" => Some(None),
+        _ => None,
+    }
+}
+
+fn is_result(token: &str) -> bool {
+    token == "*" || result_winner(token).is_some()
+}
+
+impl Game {
+    /// The PDN record (tags, a blank line, the numbered moves and the
+    /// result).
+    pub fn to_pdn(&self) -> String {
+        let mut tags = self.tags().to_vec();
+        let upsert = |tags: &mut Vec<(String, String)>, k: &str, v: String| match tags
+            .iter_mut()
+            .find(|(key, _)| key == k)
+        {
+            Some(e) => e.1 = v,
+            None => tags.push((k.to_string(), v)),
+        };
+        let remove = |tags: &mut Vec<(String, String)>, k: &str| tags.retain(|(key, _)| key != k);
+        upsert(&mut tags, "GameType", game_type(self.rules()).to_string());
+        upsert(&mut tags, "Rules", self.rules().to_string());
+        if self.start().fen() == Position::new(*self.rules()).fen() {
+            remove(&mut tags, "SetUp");
+            remove(&mut tags, "FEN");
+        } else {
+            upsert(&mut tags, "SetUp", "1".to_string());
+            upsert(&mut tags, "FEN", self.start().fen());
+        }
+        upsert(
+            &mut tags,
+            "Result",
+            result_token(self.rules(), self.outcome()).to_string(),
+        );
+        match self.outcome() {
+            Some(o) => upsert(&mut tags, "Termination", o.reason.code().to_string()),
+            None => remove(&mut tags, "Termination"),
+        }
+        let mut out = String::new();
+        for (k, v) in &tags {
+            out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
+        }
+        out.push('\n');
+        out.push_str(&self.movetext());
+        out.push('\n');
+        out
+    }
+
+    /// The game record: the same as [`Game::to_pdn`] (named like the Mühle
+    /// crate's `Game::to_record`).
+    pub fn to_record(&self) -> String {
+        self.to_pdn()
+    }
+
+    /// Read a game record: the same as [`Game::from_pdn`].
+    pub fn from_record(text: &str) -> Result<Game, RecordError> {
+        Game::from_pdn(text)
+    }
+
+    /// The numbered moves (with huffs) and the result token, wrapped at 80
+    /// columns. A huff made this turn and not yet followed by a move is
+    /// written at the end.
+    pub fn movetext(&self) -> String {
+        let mut tokens: Vec<String> = Vec::new();
+        let number = |i: usize, turn: Color, tokens: &mut Vec<String>| {
+            let n = self.position_at(i).map_or(1, |p| p.move_number());
+            match turn {
+                Color::White => tokens.push(format!("{n}.")),
+                Color::Black if i == 0 => tokens.push(format!("{n}...")),
+                Color::Black => {}
+            }
+        };
+        for (i, m) in self.moves().iter().enumerate() {
+            let turn = self.position_at(i).map_or(Color::White, |p| p.turn());
+            number(i, turn, &mut tokens);
+            if let Some(h) = self.huffs()[i] {
+                tokens.push(format!("H{h}"));
+            }
+            tokens.push(m.to_string());
+        }
+        if let Some(h) = self.pending_huff() {
+            number(self.ply(), self.position().turn(), &mut tokens);
+            tokens.push(format!("H{h}"));
+        }
+        tokens.push(result_token(self.rules(), self.outcome()).to_string());
+        let mut out = String::new();
+        let mut line_len = 0;
+        for t in tokens {
+            if line_len > 0 && line_len + 1 + t.len() > 80 {
+                out.push('\n');
+                line_len = 0;
+            } else if line_len > 0 {
+                out.push(' ');
+                line_len += 1;
+            }
+            out.push_str(&t);
+            line_len += t.len();
+        }
+        out
+    }
+
+    /// Read a PDN record of one game. Every move is checked against the
+    /// rules (see the module documentation for the tags).
+    pub fn from_pdn(text: &str) -> Result<Game, RecordError> {
+        let mut tags: Vec<(String, String)> = Vec::new();
+        let mut movetext = String::new();
+        for (n, line) in text.lines().enumerate() {
+            let trimmed = line.trim();
+            if trimmed.starts_with('[') && movetext.trim().is_empty() {
+                let tag = parse_tag(trimmed).ok_or_else(|| RecordError::BadTag {
+                    line: n + 1,
+                    text: trimmed.chars().take(80).collect(),
+                })?;
+                tags.push(tag);
+            } else {
+                movetext.push_str(line);
+                movetext.push('\n');
+            }
+        }
+        let clean = strip_comments(&movetext)?;
+        let tag = |k: &str| {
+            tags.iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.clone())
+        };
+        let rules: RuleSet = match (tag("Rules"), tag("GameType")) {
+            (Some(r), _) => r.parse()?,
+            (None, Some(gt)) => rules_of_game_type(&gt)?,
+            (None, None) => guess_rules(tag("FEN").as_deref(), &clean),
+        };
+        let start = match tag("FEN") {
+            Some(f) => Position::from_fen(&f, rules)?,
+            None => Position::new(rules),
+        };
+        let mut game = Game::from_position(start);
+        let mut result: Option<String> = None;
+        let mut number = String::new();
+        for raw in clean.split_whitespace() {
+            if let Some(r) = &result {
+                return Err(RecordError::TrailingText(format!(
+                    "{r} {}",
+                    raw.chars().take(40).collect::<String>()
+                )));
+            }
+            if is_result(raw) {
+                result = Some(raw.to_string());
+                continue;
+            }
+            if raw.starts_with('$') {
+                continue; // a numeric annotation glyph
+            }
+            let digits = raw.chars().take_while(|c| c.is_ascii_digit()).count();
+            let rest = &raw[digits..];
+            let tok = if digits > 0 && rest.starts_with('.') {
+                number = raw[..digits].to_string();
+                rest.trim_start_matches('.')
+            } else {
+                raw
+            };
+            let tok = tok.trim_end_matches(['!', '?', '+']);
+            if tok.is_empty() {
+                continue;
+            }
+            let err = |error: GameError| RecordError::Move {
+                number: number.clone(),
+                text: tok.chars().take(40).collect(),
+                error,
+            };
+            if let Some(sq) = huff_token(tok, rules.board) {
+                game.huff(sq).map_err(err)?;
+            } else {
+                game.play_str(tok).map_err(err)?;
+            }
+        }
+        let termination = tag("Termination");
+        let claimed = result.or_else(|| tag("Result"));
+        match game.outcome() {
+            Some(actual) => {
+                if let Some(c) = &claimed
+                    && let Some(w) = result_winner(c)
+                    && w != actual.winner
+                {
+                    return Err(RecordError::ResultMismatch {
+                        claimed: c.clone(),
+                        actual: actual.describe(),
+                    });
+                }
+            }
+            None => {
+                let reason = match termination.as_deref() {
+                    Some(t) => Some(
+                        EndReason::from_code(t)
+                            .ok_or_else(|| RecordError::BadTermination(t.to_string()))?,
+                    ),
+                    None => None,
+                };
+                if let Some(winner) = claimed.as_deref().and_then(result_winner) {
+                    let reason = match (winner, reason) {
+                        (None, Some(EndReason::Agreement) | None) => EndReason::Agreement,
+                        (Some(_), Some(EndReason::Resignation) | None) => EndReason::Resignation,
+                        (_, Some(r)) => {
+                            return Err(RecordError::ResultMismatch {
+                                claimed: format!("{} by {}", claimed.unwrap_or_default(), r.code()),
+                                actual: "a game that has not ended that way".to_string(),
+                            });
+                        }
+                    };
+                    game.set_declared_outcome(Outcome { winner, reason });
+                }
+            }
+        }
+        for (k, v) in tags {
+            game.set_tag(&k, &v);
+        }
+        Ok(game)
+    }
+}
+
+/// `H28` / `Hc3`: a huff of that square.
+fn huff_token(tok: &str, size: BoardSize) -> Option<Square> {
+    let rest = tok.strip_prefix(['H', 'h'])?;
+    Square::parse(rest, size).ok()
+}
+
+/// The rules of a record with neither `Rules` nor `GameType`: `dame` when
+/// the squares are algebraic, else international draughts (PDN's default
+/// game type 20).
+fn guess_rules(fen: Option<&str>, movetext: &str) -> RuleSet {
+    if let Some(f) = fen
+        && let Ok(setup) = f.parse::<Setup>()
+    {
+        return match setup.size {
+            BoardSize::Eight => RuleSet::DAME,
+            BoardSize::Ten => RuleSet::INTERNATIONAL,
+        };
+    }
+    for tok in movetext.split_whitespace() {
+        let digits = tok.chars().take_while(|c| c.is_ascii_digit()).count();
+        let rest = tok[digits..].trim_start_matches('.');
+        if is_result(tok) || rest.is_empty() || tok.starts_with('$') {
+            continue;
+        }
+        let b = rest.as_bytes();
+        if !b[0].is_ascii_alphabetic() {
+            return RuleSet::INTERNATIONAL;
+        }
+        let numeric_huff =
+            matches!(b[0], b'H' | b'h') && b.len() > 1 && b[1..].iter().all(u8::is_ascii_digit);
+        return if numeric_huff {
+            RuleSet::INTERNATIONAL
+        } else {
+            RuleSet::DAME
+        };
+    }
+    RuleSet::DAME
+}
+
+/// Remove `{…}` comments, `(…)` variations and `;` line comments.
+fn strip_comments(text: &str) -> Result<String, RecordError> {
+    let mut out = String::with_capacity(text.len());
+    let mut brace = false;
+    let mut paren = 0usize;
+    let mut line_comment = false;
+    for c in text.chars() {
+        if line_comment {
+            if c == '\n' {
+                line_comment = false;
+                out.push(' ');
+            }
+            continue;
+        }
+        if brace {
+            if c == '}' {
+                brace = false;
+                out.push(' ');
+            }
+            continue;
+        }
+        match c {
+            '{' => brace = true,
+            '(' => paren += 1,
+            ')' if paren > 0 => {
+                paren -= 1;
+                out.push(' ');
+            }
+            ';' if paren == 0 => line_comment = true,
+            c if paren == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    if brace || paren > 0 {
+        return Err(RecordError::Unclosed);
+    }
+    Ok(out)
+}

@@ -1,0 +1,303 @@
+//! Rule options and named presets (RULES.md Part 2, "Rule options").
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::BoardSize;
+
+/// Where a king lands after jumping a piece.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum KingLanding {
+    /// On the square directly behind the captured piece (004: "Beim Schlagen
+    /// muss sie jedoch direkt hinter dem geschlagenen Stein aufsetzen").
+    DirectlyBehind,
+    /// On any empty square behind the captured piece (FMJD international
+    /// rules). If some of those squares let the capture go on, the king must
+    /// land on one of them.
+    AnywhereBehind,
+}
+
+/// When a man that reaches the promotion row is crowned.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Promotion {
+    /// A man reaching the opponent's back row is crowned at once; during a
+    /// capture it stops there, even if it could go on capturing backward
+    /// (004).
+    Immediate,
+    /// A man is crowned only if its move ends on the back row; a man that
+    /// passes the back row in a multiple capture stays a man (FMJD).
+    EndOfMove,
+}
+
+/// Every option of the Dame rules. `RuleSet::default()` is the `dame` preset.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct RuleSet {
+    /// 8×8 or 10×10.
+    pub board: BoardSize,
+    /// Whether men may capture backward as well as forward (French text of
+    /// 004, international). Men always *move* forward only.
+    pub men_capture_backward: bool,
+    /// Whether the capture that takes the most pieces is compulsory (kings
+    /// and men count alike; international).
+    pub majority_capture: bool,
+    /// Where a king lands behind a captured piece.
+    pub king_landing: KingLanding,
+    /// When a man is crowned.
+    pub promotion: Promotion,
+    /// Huffing ("Blasen", "souffler"): a move that does not capture although
+    /// a capture was possible is allowed, and the opponent may then remove a
+    /// piece that could have captured (see [`crate::Game::huff`]).
+    pub huffing: bool,
+    /// Draw after this many plies in a row in which only kings moved and
+    /// nothing was captured (`None`: never). Default 50.
+    pub king_move_draw: Option<u16>,
+    /// Draw when a position occurs for this many times (`None`: never).
+    /// Default 3.
+    pub repetition_draw: Option<u8>,
+}
+
+/// The named presets, as accepted by [`RuleSet::preset`].
+pub const PRESETS: [&str; 4] = ["dame", "dame-100", "dame-fr", "international"];
+
+/// Error for a rule-set string that cannot be understood.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseRulesError {
+    #[error("unknown rule preset '{0}' (presets: dame, dame-100, dame-fr, international)")]
+    UnknownPreset(String),
+    #[error(
+        "unknown rule option '{0}' (options: board=8|10, men-capture-backward=on|off, majority=on|off, king-landing=behind|anywhere, promotion=immediate|end-of-move, huffing=on|off, king-moves=N|off, repetition=N|off)"
+    )]
+    UnknownOption(String),
+    #[error("bad value '{value}' for rule option '{option}': expected {expected}")]
+    BadValue {
+        option: String,
+        value: String,
+        expected: &'static str,
+    },
+}
+
+impl Default for RuleSet {
+    fn default() -> RuleSet {
+        RuleSet::DAME
+    }
+}
+
+impl RuleSet {
+    /// `dame`: the German text of the Ravensburger leaflet (004) on 8×8.
+    pub const DAME: RuleSet = RuleSet {
+        board: BoardSize::Eight,
+        men_capture_backward: false,
+        majority_capture: false,
+        king_landing: KingLanding::DirectlyBehind,
+        promotion: Promotion::Immediate,
+        huffing: false,
+        king_move_draw: Some(50),
+        repetition_draw: Some(3),
+    };
+    /// `dame-100`: the same rules on 10×10 (004, "Dame 100").
+    pub const DAME_100: RuleSet = RuleSet {
+        board: BoardSize::Ten,
+        ..RuleSet::DAME
+    };
+    /// `dame-fr`: the French text of 004 on 8×8: men capture backward too.
+    pub const DAME_FR: RuleSet = RuleSet {
+        men_capture_backward: true,
+        ..RuleSet::DAME
+    };
+    /// `international`: FMJD rules on 10×10: men capture backward, the
+    /// capture taking the most pieces is compulsory, kings land anywhere
+    /// behind the captured piece, a man is crowned only at the end of a move.
+    pub const INTERNATIONAL: RuleSet = RuleSet {
+        board: BoardSize::Ten,
+        men_capture_backward: true,
+        majority_capture: true,
+        king_landing: KingLanding::AnywhereBehind,
+        promotion: Promotion::EndOfMove,
+        ..RuleSet::DAME
+    };
+
+    /// The preset with the given name (any case; `dame100`, `dame-10x10`,
+    /// `fr`, `fmjd` are accepted too).
+    pub fn preset(name: &str) -> Option<RuleSet> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "dame" | "dame-8x8" => Some(RuleSet::DAME),
+            "dame-100" | "dame100" | "dame-10x10" => Some(RuleSet::DAME_100),
+            "dame-fr" | "fr" | "dames" => Some(RuleSet::DAME_FR),
+            "international" | "fmjd" => Some(RuleSet::INTERNATIONAL),
+            _ => None,
+        }
+    }
+
+    /// The preset's name if this rule set is exactly one of the presets.
+    pub fn preset_name(&self) -> Option<&'static str> {
+        PRESETS
+            .iter()
+            .copied()
+            .find(|name| RuleSet::preset(name) == Some(*self))
+    }
+
+    /// Set one option from its textual form (`board=10`,
+    /// `men-capture-backward=on`, `majority=on`, `king-landing=anywhere`,
+    /// `promotion=end-of-move`, `huffing=on`, `king-moves=50`,
+    /// `repetition=off`).
+    pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), ParseRulesError> {
+        let bad = |expected| ParseRulesError::BadValue {
+            option: key.trim().to_string(),
+            value: value.trim().to_string(),
+            expected,
+        };
+        let v = value.trim().to_ascii_lowercase();
+        let on_off = |v: &str| match v {
+            "on" | "yes" | "true" | "1" => Some(true),
+            "off" | "no" | "false" | "0" => Some(false),
+            _ => None,
+        };
+        match key.trim().to_ascii_lowercase().replace('_', "-").as_str() {
+            "board" | "size" => {
+                self.board = BoardSize::from_name(&v).ok_or_else(|| bad("8 or 10"))?;
+            }
+            "men-capture-backward" | "backward" | "capture-backward" => {
+                self.men_capture_backward = on_off(&v).ok_or_else(|| bad("on or off"))?;
+            }
+            "majority" | "majority-capture" => {
+                self.majority_capture = on_off(&v).ok_or_else(|| bad("on or off"))?;
+            }
+            "king-landing" | "landing" => {
+                self.king_landing = match v.as_str() {
+                    "behind" | "directly-behind" | "short" => KingLanding::DirectlyBehind,
+                    "anywhere" | "anywhere-behind" | "long" => KingLanding::AnywhereBehind,
+                    _ => return Err(bad("behind or anywhere")),
+                }
+            }
+            "promotion" => {
+                self.promotion = match v.as_str() {
+                    "immediate" | "stop" => Promotion::Immediate,
+                    "end-of-move" | "end" => Promotion::EndOfMove,
+                    _ => return Err(bad("immediate or end-of-move")),
+                }
+            }
+            "huffing" | "blasen" | "souffler" => {
+                self.huffing = on_off(&v).ok_or_else(|| bad("on or off"))?;
+            }
+            "king-moves" | "king-move-draw" => {
+                self.king_move_draw = match v.as_str() {
+                    "off" | "none" | "no" => None,
+                    n => match n.parse::<u16>() {
+                        Ok(n) if n >= 1 => Some(n),
+                        _ => return Err(bad("a number of plies from 1 to 65535, or off")),
+                    },
+                }
+            }
+            "repetition" => {
+                self.repetition_draw = match v.as_str() {
+                    "off" | "none" | "no" => None,
+                    n => match n.parse::<u8>() {
+                        Ok(n) if n >= 2 => Some(n),
+                        _ => return Err(bad("a count from 2 to 255, or off")),
+                    },
+                }
+            }
+            _ => return Err(ParseRulesError::UnknownOption(key.trim().to_string())),
+        }
+        Ok(())
+    }
+
+    fn differences(&self, other: &RuleSet) -> Vec<(&'static str, String)> {
+        let on_off = |b: bool| if b { "on" } else { "off" }.to_string();
+        let mut out = Vec::new();
+        if self.board != other.board {
+            out.push(("board", other.board.side().to_string()));
+        }
+        if self.men_capture_backward != other.men_capture_backward {
+            out.push(("men-capture-backward", on_off(other.men_capture_backward)));
+        }
+        if self.majority_capture != other.majority_capture {
+            out.push(("majority", on_off(other.majority_capture)));
+        }
+        if self.king_landing != other.king_landing {
+            let v = match other.king_landing {
+                KingLanding::DirectlyBehind => "behind",
+                KingLanding::AnywhereBehind => "anywhere",
+            };
+            out.push(("king-landing", v.to_string()));
+        }
+        if self.promotion != other.promotion {
+            let v = match other.promotion {
+                Promotion::Immediate => "immediate",
+                Promotion::EndOfMove => "end-of-move",
+            };
+            out.push(("promotion", v.to_string()));
+        }
+        if self.huffing != other.huffing {
+            out.push(("huffing", on_off(other.huffing)));
+        }
+        if self.king_move_draw != other.king_move_draw {
+            let v = other
+                .king_move_draw
+                .map_or("off".to_string(), |n| n.to_string());
+            out.push(("king-moves", v));
+        }
+        if self.repetition_draw != other.repetition_draw {
+            let v = other
+                .repetition_draw
+                .map_or("off".to_string(), |n| n.to_string());
+            out.push(("repetition", v));
+        }
+        out
+    }
+}
+
+/// `dame`, `international`, or a preset followed by the options that differ:
+/// `dame,huffing=on`, `dame-100,majority=on`.
+impl fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(name) = self.preset_name() {
+            return f.write_str(name);
+        }
+        // The preset that needs the fewest extra options (ties: list order).
+        let base_name = PRESETS
+            .iter()
+            .copied()
+            .min_by_key(|name| {
+                RuleSet::preset(name).map_or(usize::MAX, |p| p.differences(self).len())
+            })
+            .unwrap_or("dame");
+        let base = RuleSet::preset(base_name).unwrap_or_default();
+        f.write_str(base_name)?;
+        for (key, value) in base.differences(self) {
+            write!(f, ",{key}={value}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A preset, optionally followed by `,key=value` options; or options alone
+/// (applied to `dame`). The empty string is `dame`.
+impl FromStr for RuleSet {
+    type Err = ParseRulesError;
+    fn from_str(s: &str) -> Result<RuleSet, ParseRulesError> {
+        let mut parts = s.split(',');
+        let first = parts.next().unwrap_or("").trim();
+        let mut rules = if first.is_empty() {
+            RuleSet::DAME
+        } else if let Some((k, v)) = first.split_once('=') {
+            let mut r = RuleSet::DAME;
+            r.set_option(k, v)?;
+            r
+        } else {
+            RuleSet::preset(first)
+                .ok_or_else(|| ParseRulesError::UnknownPreset(first.to_string()))?
+        };
+        for part in parts {
+            let part = part.trim();
+            if part.is_empty() {
+                continue;
+            }
+            let (k, v) = part
+                .split_once('=')
+                .ok_or_else(|| ParseRulesError::UnknownOption(part.to_string()))?;
+            rules.set_option(k, v)?;
+        }
+        Ok(rules)
+    }
+}

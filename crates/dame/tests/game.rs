@@ -1,0 +1,329 @@
+//! The game: huffing scenarios, draws and declared results, undo, and PDN
+//! records.
+
+use dame::{
+    Bitboard, BoardSize, Color, EndReason, Game, GameError, Position, RecordError, RuleSet, Square,
+    Undone, game_type,
+};
+
+fn game(rules: &str, fen: &str) -> Game {
+    let rules: RuleSet = rules.parse().expect("rules");
+    Game::from_position(Position::from_fen(fen, rules).unwrap_or_else(|e| panic!("{fen}: {e}")))
+}
+
+fn sq8(name: &str) -> Square {
+    Square::parse(name, BoardSize::Eight).expect("square")
+}
+
+fn bb8(names: &str) -> Bitboard {
+    names.split_whitespace().map(sq8).collect()
+}
+
+fn play(g: &mut Game, moves: &str) {
+    for m in moves.split_whitespace() {
+        g.play_str(m)
+            .unwrap_or_else(|e| panic!("{m} in {}: {e}", g.position()));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Huffing
+
+/// 004: "Der Stein, der eine Schlagmöglichkeit übersehen hat, wird zur
+/// Strafe vom Spielbrett genommen, was nicht als Zug gewertet wird."
+#[test]
+fn huffing_removes_the_piece_that_should_have_captured_and_is_not_a_move() {
+    let mut g = game("dame,huffing=on", "W:Wc3,g3:Bd4,a7");
+    play(&mut g, "g3-h4");
+    assert_eq!(g.huffable(), bb8("c3"));
+    g.huff(sq8("c3")).expect("allowed");
+    assert_eq!(g.pending_huff(), Some(sq8("c3")));
+    assert_eq!(g.position().turn(), Color::Black);
+    assert_eq!(g.position().fen(), "B:Wh4:Bd4,a7");
+    play(&mut g, "a7-b6");
+    assert_eq!(g.huffs(), &[None, Some(sq8("c3"))]);
+    assert_eq!(g.ply(), 2);
+}
+
+/// The piece that skipped its capture and moved is huffed on its new square.
+#[test]
+fn the_moved_piece_is_huffed_on_its_new_square() {
+    let mut g = game("dame,huffing=on", "W:Wc3:Bd4,a7");
+    play(&mut g, "c3-b4");
+    assert_eq!(g.huffable(), bb8("b4"));
+    g.huff_str("b4").expect("allowed");
+    // White has nothing left: Black wins at once.
+    let o = g.outcome().expect("over");
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::Black), EndReason::NoPieces)
+    );
+}
+
+/// When several pieces could have captured, the opponent chooses one of
+/// them; only one piece is removed.
+#[test]
+fn with_several_capturers_the_opponent_chooses_one() {
+    let mut g = game("dame,huffing=on", "W:Wc3,e3,g1:Bd4,a7");
+    play(&mut g, "g1-h2");
+    assert_eq!(g.huffable(), bb8("c3 e3"));
+    g.huff(sq8("e3")).expect("allowed");
+    assert_eq!(g.huffable(), Bitboard::EMPTY);
+    match g.huff(sq8("c3")) {
+        Err(GameError::HuffNotAllowed { why, .. }) => assert!(why.contains("already"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// No huffing after a capture, after a move when no capture was possible,
+/// with the rule off, or once the next move has been made.
+#[test]
+fn huffing_is_allowed_only_right_after_a_skipped_capture() {
+    let mut g = game("dame,huffing=on", "W:Wc3,g3:Bd4,a7");
+    play(&mut g, "c3xe5");
+    assert!(g.huffable().is_empty());
+    let mut g = game("dame,huffing=on", "W:Wc3,g3:Bh6,a7");
+    play(&mut g, "g3-h4");
+    assert!(g.huffable().is_empty());
+    assert!(matches!(
+        g.huff(sq8("c3")),
+        Err(GameError::HuffNotAllowed { .. })
+    ));
+    // The right lapses with the move: Black moved instead of huffing c3.
+    let mut g = game("dame,huffing=on", "W:Wb2,c3,g3:Bd4,a7,h8");
+    play(&mut g, "g3-h4");
+    assert_eq!(g.huffable(), bb8("c3"));
+    play(&mut g, "a7-b6");
+    assert!(
+        g.huffable().is_empty(),
+        "White may not huff, and Black's chance is gone"
+    );
+    // Rule off: a skipped capture is not even legal.
+    let mut g = game("dame", "W:Wc3,g3:Bd4,a7");
+    assert!(g.play_str("g3-h4").is_err());
+    g.play_str("c3xe5").expect("legal");
+    match g.huff(sq8("e5")) {
+        Err(GameError::HuffNotAllowed { why, .. }) => assert!(why.contains("huffing=on"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// With the majority rule only the pieces that could have made a capture
+/// of the most pieces count as "should have captured".
+#[test]
+fn with_the_majority_rule_only_the_longest_capturers_may_be_huffed() {
+    let mut g = game("international,huffing=on", "W:W37,38,39,46:B32,21,33,5");
+    assert_eq!(g.position().capturing_pieces().count(), 1);
+    play(&mut g, "46-41");
+    let s = |n| Square::from_number(BoardSize::Ten, n).expect("square");
+    assert_eq!(g.huffable(), s(38).bb());
+}
+
+/// A player blocked after the opponent's skipped capture may huff the piece
+/// that blocks; the game goes on.
+#[test]
+fn a_blocked_player_who_can_huff_free_plays_on() {
+    let mut g = game("dame,huffing=on", "W:Wa3,c3,d2,g1:Bb4");
+    play(&mut g, "g1-h2");
+    assert!(!g.is_over(), "Black may huff a3 or c3 and then move");
+    assert!(g.legal_moves().is_empty());
+    assert_eq!(g.huffable(), bb8("a3 c3"));
+    g.huff(sq8("c3")).expect("allowed");
+    assert_eq!(g.legal_moves().len(), 1);
+    play(&mut g, "b4-c3");
+}
+
+/// Undo takes back a huff first, then the move (the huff before it is
+/// pending again).
+#[test]
+fn undo_takes_back_huffs_and_moves() {
+    let mut g = game("dame,huffing=on", "W:Wc3,g3:Bd4,a7");
+    play(&mut g, "g3-h4");
+    g.huff(sq8("c3")).expect("allowed");
+    assert_eq!(g.undo(), Ok(Undone::Huff(sq8("c3"))));
+    assert_eq!(g.huffable(), bb8("c3"));
+    g.huff(sq8("c3")).expect("again");
+    play(&mut g, "a7-b6");
+    let Ok(Undone::Move(m)) = g.undo() else {
+        panic!("a move")
+    };
+    assert_eq!(m.to_string(), "a7-b6");
+    assert_eq!(g.pending_huff(), Some(sq8("c3")));
+    assert_eq!(g.undo(), Ok(Undone::Huff(sq8("c3"))));
+    assert!(matches!(g.undo(), Ok(Undone::Move(_))));
+    assert_eq!(g.undo(), Err(GameError::NothingToUndo));
+}
+
+/// A huff is written `H` + square before the move in the record, and read
+/// back.
+#[test]
+fn huffs_round_trip_through_pdn() {
+    let mut g = game("dame,huffing=on", "W:Wc3,g3:Bd4,a7");
+    play(&mut g, "g3-h4");
+    g.huff(sq8("c3")).expect("allowed");
+    play(&mut g, "a7-b6");
+    let pdn = g.to_pdn();
+    assert!(pdn.contains("1. g3-h4 Hc3 a7-b6 *"), "{pdn}");
+    let back = Game::from_pdn(&pdn).expect("reads");
+    assert_eq!(back.moves(), g.moves());
+    assert_eq!(back.huffs(), g.huffs());
+    assert_eq!(back.position(), g.position());
+}
+
+// ---------------------------------------------------------------------------
+// Declared results, offers, undo
+
+#[test]
+fn draw_offers_resignation_and_game_over() {
+    let mut g = Game::new(RuleSet::DAME);
+    assert!(!g.offer_draw(Color::White).expect("running"));
+    assert_eq!(g.draw_offer(), Some(Color::White));
+    assert_eq!(
+        g.accept_draw(Color::White),
+        Err(GameError::NoDrawOffer(Color::White))
+    );
+    g.decline_draw(Color::Black).expect("declines");
+    assert_eq!(g.draw_offer(), None);
+    g.offer_draw(Color::Black).expect("offer");
+    play(&mut g, "c3-d4");
+    assert_eq!(g.draw_offer(), None, "moving declines the opponent's offer");
+    g.offer_draw(Color::White).expect("offer");
+    assert!(
+        g.offer_draw(Color::Black).expect("offer"),
+        "crossing offers agree"
+    );
+    assert_eq!(g.outcome().map(|o| o.reason), Some(EndReason::Agreement));
+    assert!(matches!(g.play_str("f6-g5"), Err(GameError::Over(_))));
+    // Undo reopens a declared result.
+    g.undo().expect("undo");
+    assert!(!g.is_over());
+    g.resign(Color::White).expect("resigns");
+    let o = g.outcome().expect("over");
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::Black), EndReason::Resignation)
+    );
+    assert_eq!(o.describe(), "White resigns: Black wins");
+}
+
+#[test]
+fn end_reasons_have_codes() {
+    for r in EndReason::ALL {
+        assert_eq!(EndReason::from_code(r.code()), Some(r));
+    }
+    assert_eq!(EndReason::from_code("checkmate"), None);
+}
+
+// ---------------------------------------------------------------------------
+// PDN
+
+#[test]
+fn pdn_of_an_international_game() {
+    let mut g = Game::new(RuleSet::INTERNATIONAL);
+    g.set_tag("White", "Anna");
+    g.set_tag("Black", "Ben");
+    play(&mut g, "32-28 19-23 28x19 14x23 37-32");
+    g.resign(Color::Black).expect("resigns");
+    let pdn = g.to_pdn();
+    assert!(pdn.contains("[GameType \"20\"]"), "{pdn}");
+    assert!(pdn.contains("[Rules \"international\"]"), "{pdn}");
+    assert!(pdn.contains("[Result \"2-0\"]"), "{pdn}");
+    assert!(
+        pdn.contains("1. 32-28 19-23 2. 28x19 14x23 3. 37-32 2-0"),
+        "{pdn}"
+    );
+    let back = Game::from_pdn(&pdn).expect("reads");
+    assert_eq!(back.moves(), g.moves());
+    assert_eq!(back.outcome(), g.outcome());
+    assert_eq!(back.tag("White"), Some("Anna"));
+    assert_eq!(back.to_pdn(), pdn);
+}
+
+#[test]
+fn pdn_game_types_of_the_presets() {
+    assert_eq!(game_type(&RuleSet::INTERNATIONAL), "20");
+    assert_eq!(game_type(&RuleSet::DAME), "42,W,8,8,A0,0");
+    assert_eq!(game_type(&RuleSet::DAME_FR), "43,W,8,8,A0,0");
+    assert_eq!(game_type(&RuleSet::DAME_100), "44,W,10,10,N2,0");
+    let with_huffing: RuleSet = "international,huffing=on".parse().expect("rules");
+    assert_eq!(game_type(&with_huffing), "44,W,10,10,N2,0");
+    // Read by GameType alone.
+    let g = Game::from_pdn("[GameType \"43,W,8,8,A0,0\"]\n\n1. c3-d4 *").expect("reads");
+    assert_eq!(*g.rules(), RuleSet::DAME_FR);
+    let g = Game::from_pdn("[GameType \"20\"]\n\n1. 32-28 *").expect("reads");
+    assert_eq!(*g.rules(), RuleSet::INTERNATIONAL);
+    assert!(matches!(
+        Game::from_pdn("[GameType \"21\"]\n\n1. 11-15 *"),
+        Err(RecordError::UnsupportedGameType(_))
+    ));
+}
+
+#[test]
+fn pdn_reader_accepts_comments_variations_and_short_captures() {
+    let text = "[Event \"Club\"]\n[Result \"*\"]\n\n\
+        1. 32-28 {a comment} 19-23 (1... 18-23 2. 33-29) 2. 28x19 ; line comment\n\
+        14x23! 3. 37-32 $1 *\n";
+    let g = Game::from_pdn(text).expect("reads");
+    assert_eq!(
+        *g.rules(),
+        RuleSet::INTERNATIONAL,
+        "numbers without tags: PDN's default 20"
+    );
+    assert_eq!(g.ply(), 5);
+    let g = Game::from_pdn("1. c3-d4 f6-g5 2. d4-e5 d6xf4 3. g3xe5 *").expect("8x8");
+    assert_eq!(*g.rules(), RuleSet::DAME);
+    assert_eq!(g.ply(), 5);
+}
+
+#[test]
+fn pdn_with_a_start_position_and_errors() {
+    let mut g = game("dame", "B:WKa1,c3:BKh8,f6:F12");
+    play(&mut g, "h8-g7");
+    let pdn = g.to_pdn();
+    assert!(pdn.contains("[SetUp \"1\"]"), "{pdn}");
+    assert!(pdn.contains("[FEN \"B:WKa1,c3:Bf6,Kh8:F12\"]"), "{pdn}");
+    assert!(pdn.contains("12... h8-g7 *"), "{pdn}");
+    assert_eq!(
+        Game::from_pdn(&pdn).expect("reads").position(),
+        g.position()
+    );
+
+    assert!(matches!(
+        Game::from_pdn("[Event Club]\n\n*"),
+        Err(RecordError::BadTag { line: 1, .. })
+    ));
+    assert!(matches!(
+        Game::from_pdn("[Rules \"dame\"]\n\n1. c3-d4 d4-e5 *"),
+        Err(RecordError::Move { .. })
+    ));
+    assert!(matches!(
+        Game::from_pdn("[Rules \"dame\"]\n\n1. c3-d4 { open"),
+        Err(RecordError::Unclosed)
+    ));
+    assert!(matches!(
+        Game::from_pdn("[Rules \"dame\"]\n\n1-0 c3-d4"),
+        Err(RecordError::TrailingText(_))
+    ));
+    // A finished game whose record claims another result.
+    let mut g = game("dame", "W:Wc3:Bd4");
+    play(&mut g, "c3xe5");
+    let pdn = g.to_pdn().replace("1-0", "0-1");
+    assert!(matches!(
+        Game::from_pdn(&pdn),
+        Err(RecordError::ResultMismatch { .. })
+    ));
+}
+
+/// A hand-built move text without squares is an error, not a panic.
+#[test]
+fn an_empty_move_text_is_refused() {
+    let empty = dame::MoveText {
+        squares: arrayvec::ArrayVec::new(),
+        capture: false,
+    };
+    assert_eq!((empty.from(), empty.to()), (None, None));
+    assert!(Position::new(RuleSet::DAME).resolve(&empty).is_err());
+    // The record aliases mirror the Mühle crate.
+    let g = Game::from_record("[Rules \"dame\"]\n\n1. c3-d4 *").expect("reads");
+    assert_eq!(g.to_record(), g.to_pdn());
+}

@@ -1,0 +1,158 @@
+//! Property tests over random games for every preset: the incremental hash
+//! equals the recomputed one, every generated move applies, notation, FEN
+//! and PDN round-trip; and the parsers never panic on arbitrary input.
+
+use proptest::prelude::*;
+
+use dame::{BoardSize, Game, MoveText, Position, RuleSet, Setup, Square, eval, perft::perft};
+
+fn rule_sets() -> Vec<RuleSet> {
+    [
+        "dame",
+        "dame-100",
+        "dame-fr",
+        "international",
+        "dame,huffing=on",
+        "international,huffing=on,king-moves=20",
+    ]
+    .iter()
+    .map(|s| s.parse().expect("rules"))
+    .collect()
+}
+
+/// Play a random game from the start (seeded), huffing now and then where
+/// allowed; check every step.
+fn random_game(rules: RuleSet, seed: u64, max_plies: usize) -> Game {
+    let mut state = seed | 1;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n.max(1) as u64) as usize
+    };
+    let mut g = Game::new(rules);
+    for _ in 0..max_plies {
+        if g.is_over() {
+            break;
+        }
+        let huffable: Vec<Square> = g.huffable().squares(rules.board).collect();
+        if !huffable.is_empty() && next(2) == 0 {
+            g.huff(huffable[next(huffable.len())]).expect("huffable");
+            if g.is_over() {
+                break;
+            }
+        }
+        let pos = *g.position();
+        let moves = pos.legal_moves();
+        assert_eq!(pos.count_legal_moves(), moves.len() as u64);
+        if moves.is_empty() {
+            break;
+        }
+        for m in &moves {
+            // Every generated move applies and its notation reads back.
+            let after = pos.play(m).expect("generated moves are legal");
+            assert_eq!(after.hash(), after.compute_hash());
+            assert_eq!(pos.parse_move(&m.to_string()), Ok(*m));
+            assert_eq!(pos.parse_move(&pos.short_notation(m)), Ok(*m));
+        }
+        let m = moves[next(moves.len())];
+        g.play(&m).expect("legal");
+        let now = g.position();
+        assert_eq!(now.hash(), now.compute_hash(), "incremental hash");
+        // FEN round trip.
+        let back = Position::from_fen(&now.fen(), rules).expect("own FEN reads");
+        assert_eq!(&back, now);
+        let _ = eval::evaluate(now);
+    }
+    g
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_keep_every_invariant_and_round_trip_through_pdn(seed in any::<u64>(), which in 0usize..6) {
+        let rules = rule_sets()[which];
+        let g = random_game(rules, seed, 160);
+        let pdn = g.to_pdn();
+        let back = Game::from_pdn(&pdn).unwrap_or_else(|e| panic!("{e}\n{pdn}"));
+        prop_assert_eq!(back.moves(), g.moves());
+        prop_assert_eq!(back.huffs(), g.huffs());
+        prop_assert_eq!(back.position(), g.position());
+        prop_assert_eq!(back.outcome(), g.outcome());
+        prop_assert_eq!(back.to_pdn(), pdn);
+    }
+
+    #[test]
+    fn undo_restores_every_earlier_state(seed in any::<u64>(), which in 0usize..6) {
+        let rules = rule_sets()[which];
+        let mut g = random_game(rules, seed, 60);
+        while g.undo().is_ok() {
+            prop_assert_eq!(g.position().hash(), g.position().compute_hash());
+        }
+        prop_assert_eq!(g.position(), &Position::new(rules));
+        prop_assert_eq!(g.ply(), 0);
+    }
+
+    #[test]
+    fn perft_two_equals_the_sum_of_the_childrens_counts(seed in any::<u64>(), which in 0usize..6) {
+        let rules = rule_sets()[which];
+        let g = random_game(rules, seed, 40);
+        let pos = *g.position();
+        let sum: u64 = pos.legal_moves().iter().map(|m| {
+            let mut c = pos;
+            c.play_unchecked(m);
+            c.count_legal_moves()
+        }).sum();
+        prop_assert_eq!(perft(&pos, 2), sum);
+    }
+
+    #[test]
+    fn fen_of_any_valid_setup_round_trips(bits_w in any::<u64>(), bits_b in any::<u64>(), kings in any::<u64>(), ten in any::<bool>(), black in any::<bool>(), clock in 0u16..100, number in 1u16..300) {
+        let size = if ten { BoardSize::Ten } else { BoardSize::Eight };
+        let mask = size.mask().0;
+        let w = bits_w & mask;
+        let b = bits_b & mask & !w;
+        let mut setup = Setup::empty(size);
+        setup.pieces = [dame::Bitboard(w), dame::Bitboard(b)];
+        setup.kings = dame::Bitboard(kings & (w | b));
+        setup.turn = if black { dame::Color::Black } else { dame::Color::White };
+        setup.king_moves = clock;
+        setup.move_number = number;
+        let text = setup.fen();
+        let back = Setup::from_fen(&text, size).unwrap_or_else(|e| panic!("{text}: {e}"));
+        prop_assert_eq!(back, setup);
+        // Valid or not, the checks never panic.
+        let _ = setup.validate();
+    }
+
+    #[test]
+    fn parsers_never_panic(text in "\\PC{0,60}") {
+        let _ = text.parse::<Square>();
+        let _ = Square::parse(&text, BoardSize::Eight);
+        let _ = Square::parse(&text, BoardSize::Ten);
+        let _ = MoveText::parse(&text, BoardSize::Eight);
+        let _ = MoveText::parse(&text, BoardSize::Ten);
+        let _ = text.parse::<Setup>();
+        let _ = text.parse::<Position>();
+        let _ = text.parse::<RuleSet>();
+        let _ = Game::from_pdn(&text);
+        for rules in [RuleSet::DAME, RuleSet::INTERNATIONAL] {
+            let _ = Position::new(rules).parse_move(&text);
+            let _ = Position::from_fen(&text, rules);
+        }
+    }
+
+    #[test]
+    fn parsers_never_panic_on_near_misses(text in "[WBKwbkHF:,.0-9a-jx -]{0,40}") {
+        let _ = text.parse::<Setup>();
+        let _ = Setup::from_fen(&text, BoardSize::Eight);
+        let _ = Setup::from_fen(&text, BoardSize::Ten);
+        let _ = MoveText::parse(&text, BoardSize::Ten);
+        let _ = Game::from_pdn(&format!("[GameType \"20\"]\n\n{text}"));
+        let _ = Game::from_pdn(&format!("[Rules \"dame,huffing=on\"]\n\n{text}"));
+        let mut g = Game::new(RuleSet::INTERNATIONAL);
+        let _ = g.play_str(&text);
+        let _ = g.huff_str(&text);
+    }
+}

@@ -1,0 +1,289 @@
+//! The generic search on a game small enough to know the truth: tic-tac-toe.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use search::{Engine, Game, Limits, Score, Status};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Ttt {
+    cells: [u8; 9], // 0 empty, 1 x, 2 o
+    x_to_move: bool,
+}
+
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+impl Ttt {
+    fn new() -> Ttt {
+        Ttt {
+            cells: [0; 9],
+            x_to_move: true,
+        }
+    }
+    fn from(s: &str, x_to_move: bool) -> Ttt {
+        let mut cells = [0; 9];
+        for (i, c) in s.chars().enumerate() {
+            cells[i] = match c {
+                'x' => 1,
+                'o' => 2,
+                _ => 0,
+            };
+        }
+        Ttt { cells, x_to_move }
+    }
+    fn winner(&self) -> u8 {
+        for l in LINES {
+            let v = self.cells[l[0]];
+            if v != 0 && v == self.cells[l[1]] && v == self.cells[l[2]] {
+                return v;
+            }
+        }
+        0
+    }
+}
+
+impl Game for Ttt {
+    type Move = u8;
+    const HISTORY_SIZE: usize = 9;
+
+    fn legal_moves(&self, moves: &mut Vec<u8>) {
+        if self.status() != Status::Ongoing {
+            return;
+        }
+        moves.extend((0..9u8).filter(|&i| self.cells[i as usize] == 0));
+    }
+    fn play(&self, mv: u8) -> Ttt {
+        let mut n = *self;
+        n.cells[mv as usize] = if self.x_to_move { 1 } else { 2 };
+        n.x_to_move = !self.x_to_move;
+        n
+    }
+    fn hash(&self) -> u64 {
+        let mut h = u64::from(self.x_to_move);
+        for c in self.cells {
+            h = h.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(c + 1);
+        }
+        h
+    }
+    fn status(&self) -> Status {
+        match self.winner() {
+            0 if self.cells.iter().all(|&c| c != 0) => Status::Draw,
+            0 => Status::Ongoing,
+            // The side that just moved made the line: the side to move lost.
+            _ => Status::Lost,
+        }
+    }
+    fn evaluate(&self) -> i32 {
+        // Deliberately weak: centre control only.
+        let me = if self.x_to_move { 1 } else { 2 };
+        match self.cells[4] {
+            0 => 0,
+            v if v == me => 10,
+            _ => -10,
+        }
+    }
+    fn side_to_move(&self) -> usize {
+        usize::from(!self.x_to_move)
+    }
+    fn reversible_plies(&self) -> u32 {
+        0
+    }
+    fn is_noisy(&self, _mv: u8) -> bool {
+        false
+    }
+    fn order_hint(&self, _mv: u8) -> i32 {
+        0
+    }
+    fn history_index(&self, mv: u8) -> usize {
+        mv as usize
+    }
+}
+
+fn search(pos: &Ttt, limits: Limits) -> search::SearchResult<u8> {
+    let engine = Engine::new(1, 1);
+    let stop = AtomicBool::new(false);
+    engine.search(pos, &[], limits, 1, &stop, &mut |_| {})
+}
+
+#[test]
+fn perfect_play_from_the_start_is_a_draw() {
+    let r = search(&Ttt::new(), Limits::depth(20));
+    assert_eq!(r.score, Score::Cp(0), "{r:?}");
+}
+
+#[test]
+fn finds_the_immediate_win_as_win_in_one() {
+    // x x . / o o . / . . .  — x to move wins at 2.
+    let pos = Ttt::from("xx.oo....", true);
+    let r = search(&pos, Limits::depth(3));
+    assert_eq!(r.best, Some(2));
+    assert_eq!(r.score, Score::Mate(1));
+}
+
+#[test]
+fn blocks_the_opponents_line() {
+    // o o . / x . . / x . .  — hmm: x to move must block at 2 (o threatens 0-1-2),
+    // x's own threat 0-3-6 is blocked by o at 0, so blocking is the only move that does not lose.
+    let pos = Ttt::from("oo.x..x..", true);
+    let r = search(&pos, Limits::depth(9));
+    assert_eq!(r.best, Some(2));
+}
+
+#[test]
+fn a_fork_is_a_win_in_two() {
+    // x . o / . o . / . . x, x to move: o threatens 2-4-6, so x blocks on 6,
+    // which threatens 0-3-6 and 6-7-8 at once: o can stop only one.
+    let pos = Ttt::from("x.o.o...x", true);
+    let r = search(&pos, Limits::depth(9));
+    assert_eq!(r.score, Score::Mate(2), "{r:?}");
+    assert_eq!(r.best, Some(6), "{r:?}");
+    // The line ends with the win.
+    let line = &r.lines[0].1;
+    let mut p = pos;
+    for &m in line {
+        p = p.play(m);
+    }
+    assert_eq!(p.status(), Status::Lost);
+}
+
+#[test]
+fn a_lost_position_reports_loss_in_n() {
+    // o to move after x's fork on 0, 6, 8 (o on 2 and 4): x threatens 3 and 7.
+    let pos = Ttt::from("x.o.o.x.x", false);
+    let r = search(&pos, Limits::depth(9));
+    assert_eq!(r.score, Score::Mate(-1), "{r:?}");
+}
+
+#[test]
+fn fixed_depth_single_thread_search_is_reproducible() {
+    let a = search(&Ttt::new(), Limits::depth(7));
+    let b = search(&Ttt::new(), Limits::depth(7));
+    assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
+}
+
+#[test]
+fn node_limit_is_respected() {
+    let r = search(&Ttt::new(), Limits::nodes(200));
+    assert!(r.nodes <= 210, "searched {} nodes", r.nodes);
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn stop_ends_an_infinite_search_at_once() {
+    let engine = Arc::new(Engine::new(1, 2));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (e, s) = (engine.clone(), stop.clone());
+    let handle = std::thread::spawn(move || {
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        e.search(&Ttt::new(), &[], limits, 1, &s, &mut |_| {})
+    });
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    stop.store(true, Ordering::Relaxed);
+    let r = handle.join().expect("search thread");
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "took {:?} to stop",
+        t.elapsed()
+    );
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn the_game_over_at_the_root_gives_no_move() {
+    let pos = Ttt::from("xxxoo....", false);
+    let r = search(&pos, Limits::depth(3));
+    assert_eq!(r.best, None);
+}
+
+#[test]
+fn multipv_returns_distinct_lines_best_first() {
+    let engine = Engine::new(1, 1);
+    let stop = AtomicBool::new(false);
+    let pos = Ttt::from("xx.oo....", true);
+    let r = engine.search(&pos, &[], Limits::depth(5), 3, &stop, &mut |_| {});
+    assert_eq!(r.lines.len(), 3);
+    assert_eq!(r.lines[0].1[0], 2);
+    assert_eq!(r.lines[0].0, Score::Mate(1));
+    let firsts: std::collections::HashSet<u8> = r.lines.iter().map(|l| l.1[0]).collect();
+    assert_eq!(firsts.len(), 3);
+}
+
+#[test]
+fn movetime_is_kept() {
+    let engine = Engine::new(1, 1);
+    let stop = AtomicBool::new(false);
+    let t = Instant::now();
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(150)),
+        ..Limits::default()
+    };
+    let r = engine.search(&Ttt::new(), &[], limits, 1, &stop, &mut |_| {});
+    assert!(r.best.is_some());
+    assert!(t.elapsed() < Duration::from_millis(1000));
+}
+
+/// The game-theoretic value by plain minimax: 1 win, 0 draw, -1 loss, and the
+/// number of plies to the end under best play (win fast, lose slow).
+fn minimax(p: &Ttt) -> (i32, i32) {
+    match p.status() {
+        Status::Lost => return (-1, 0),
+        Status::Draw => return (0, 0),
+        Status::Ongoing => {}
+    }
+    let mut moves = Vec::new();
+    p.legal_moves(&mut moves);
+    moves
+        .iter()
+        .map(|&m| {
+            let (v, d) = minimax(&p.play(m));
+            (-v, d + 1)
+        })
+        .max_by_key(|&(v, d)| if v > 0 { (v, -d) } else { (v, d) })
+        .expect("an ongoing position has moves")
+}
+
+#[test]
+fn every_reachable_position_gets_its_true_value() {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![Ttt::new()];
+    let mut wrong = Vec::new();
+    while let Some(p) = stack.pop() {
+        if !seen.insert(p) || p.status() != Status::Ongoing {
+            continue;
+        }
+        let (v, plies) = minimax(&p);
+        let r = search(&p, Limits::depth(12));
+        let expected = match v {
+            1 => Score::Mate((plies + 1) / 2),
+            -1 => Score::Mate(-(plies / 2)),
+            _ => Score::Cp(0),
+        };
+        if r.score != expected {
+            wrong.push(format!("{p:?}: expected {expected:?}, got {:?}", r.score));
+        }
+        let mut moves = Vec::new();
+        p.legal_moves(&mut moves);
+        stack.extend(moves.into_iter().map(|m| p.play(m)));
+    }
+    assert!(seen.len() > 5000);
+    assert!(
+        wrong.is_empty(),
+        "{} wrong, e.g. {:?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(3)]
+    );
+}

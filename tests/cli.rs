@@ -1,0 +1,216 @@
+//! The `brett` command line: perft, show, play, analyze, bench, match.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn brett(args: &[&str], input: &str) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_brett"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("brett runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("brett ends");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn perft_prints_one_line_per_depth() {
+    let (ok, out, _) = brett(&["perft", "4"], "");
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4);
+    for (line, (d, n)) in lines
+        .iter()
+        .zip([(1, 24), (2, 552), (3, 12144), (4, 255024)])
+    {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(w.len(), 6, "{line}");
+        assert_eq!(
+            (w[0], w[1], w[2], w[3], w[4]),
+            ("depth", &*d.to_string(), "nodes", &*n.to_string(), "time")
+        );
+        assert!(w[5].parse::<f64>().is_ok(), "{line}");
+    }
+}
+
+#[test]
+fn perft_with_rules_and_position() {
+    let (ok, out, _) = brett(
+        &[
+            "perft",
+            "--rules",
+            "ravensburger",
+            "--position",
+            "W../.B./.../.W..B./..B/.../..W w 0 0 6 40",
+            "1",
+        ],
+        "",
+    );
+    assert!(ok);
+    // Three flying stones, 18 empty points each: 54 moves, none closing a mill.
+    assert!(out.starts_with("depth 1 nodes 54 time "), "{out}");
+}
+
+#[test]
+fn bad_arguments_give_clear_errors() {
+    let (ok, _, err) = brett(&["perft", "--rules", "chess", "3"], "");
+    assert!(!ok);
+    assert!(err.contains("unknown rule preset 'chess'"), "{err}");
+    let (ok, _, err) = brett(&["show", "W.B/.W w 0 0 0 1"], "");
+    assert!(!ok);
+    assert!(err.contains("7 rows"), "{err}");
+}
+
+#[test]
+fn show_draws_the_board_and_the_status() {
+    let (ok, out, _) = brett(&["show", "W.B/.W./.../....../.../.../... b 7 8 0 2"], "");
+    assert!(ok);
+    assert!(out.contains("7  W-----------.-----------B"), "{out}");
+    assert!(out.contains("Black to move"), "{out}");
+}
+
+#[test]
+fn play_a_game_at_one_keyboard_to_a_mill_and_a_resignation() {
+    let input = "d6\nf4\nmoves\nd7\na1\nd5\nxf4\nlist\nundo\nd5xf4\ndraw\nresign\nquit\n";
+    let (ok, out, _) = brett(&["play"], input);
+    assert!(ok);
+    assert!(out.contains("22 legal moves"), "{out}");
+    assert!(
+        out.contains("d5 closes a mill. Removable: a1, f4."),
+        "{out}"
+    );
+    assert!(out.contains("1. d6 f4 2. d7 a1 3. d5xf4 *"), "{out}");
+    assert!(out.contains("Took back d5xf4."), "{out}");
+    assert!(out.contains("Black offers a draw."), "{out}");
+    assert!(
+        out.contains("*** Black resigns: White wins (1-0) ***"),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_announces_a_blocked_player() {
+    // White's f6-d6 takes Black's last move.
+    let input = "f6-d6\nquit\n";
+    let (ok, out, _) = brett(
+        &[
+            "play",
+            "--position",
+            "BBB/..W/W../BWW.WB/.../W../BWB w 0 0 10 30",
+        ],
+        input,
+    );
+    assert!(ok);
+    assert!(
+        out.contains("*** Black cannot move: White wins (1-0) ***"),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_against_the_computer() {
+    let (ok, out, _) = brett(
+        &[
+            "play",
+            "--computer",
+            "black",
+            "--level",
+            "3",
+            "--time",
+            "0.05",
+            "--seed",
+            "3",
+        ],
+        "d6\nd2\nquit\n",
+    );
+    assert!(ok);
+    assert_eq!(
+        out.matches("The computer (Black) plays").count(),
+        2,
+        "{out}"
+    );
+}
+
+#[test]
+fn analyze_shows_lines_with_reasons() {
+    let (ok, out, _) = brett(
+        &[
+            "analyze",
+            "W../.B./.../.W..B./..B/.../..W w 0 0 6 40",
+            "--depth",
+            "5",
+            "--lines",
+            "2",
+        ],
+        "",
+    );
+    assert!(ok);
+    assert!(out.contains("win in 2"), "{out}");
+    assert!(out.contains("why: makes two mill threats at once"), "{out}");
+}
+
+#[test]
+fn bench_prints_a_node_signature() {
+    let (ok, out, _) = brett(&["bench", "5"], "");
+    assert!(ok);
+    let last = out.lines().last().expect("a summary line");
+    assert!(last.starts_with("bench depth 5 nodes "), "{last}");
+    let (_, again, _) = brett(&["bench", "5"], "");
+    let nodes = |s: &str| {
+        s.lines()
+            .last()
+            .and_then(|l| l.split_whitespace().nth(4))
+            .map(str::to_string)
+    };
+    assert_eq!(nodes(&out), nodes(&again), "the signature is stable");
+}
+
+#[test]
+fn match_between_levels_writes_records() {
+    let dir = std::env::temp_dir().join(format!("brett-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let path = dir.join("games.txt");
+    let (ok, out, err) = brett(
+        &[
+            "match",
+            "--a",
+            "level:4",
+            "--b",
+            "level:1",
+            "--games",
+            "2",
+            "--movetime",
+            "20",
+            "--out",
+            path.to_str().expect("utf-8"),
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("wins") && out.contains("Elo difference"),
+        "{out}"
+    );
+    let records = std::fs::read_to_string(&path).expect("records written");
+    assert_eq!(records.matches("[Event \"brett match\"]").count(), 2);
+    // Every record reads back.
+    for rec in records.split("[Event").skip(1) {
+        let text = format!("[Event{rec}");
+        let text = text
+            .split_once("\n\n{")
+            .map_or(text.clone(), |(a, _)| a.to_string());
+        muehle::Game::from_record(&text).expect("record reads back");
+    }
+}

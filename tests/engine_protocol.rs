@@ -1,0 +1,293 @@
+//! `brett engine` driven as a subprocess, with good and broken input.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_brett"))
+            .arg("engine")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("brett engine starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut out = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no '{prefix}' in time; got {out:?}"));
+            let done = line.starts_with(prefix);
+            out.push(line);
+            if done {
+                return out;
+            }
+        }
+    }
+
+    /// The position string shown by `d`.
+    fn fen(&mut self) -> String {
+        self.send("d");
+        let lines = self.until("Status:");
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix("Fen: "))
+            .expect("d prints the position")
+            .to_string()
+    }
+
+    /// Send a command expected to fail; return its error line.
+    fn error_of(&mut self, cmd: &str) -> String {
+        self.send(cmd);
+        self.send("isready");
+        let lines = self.until("readyok");
+        lines
+            .into_iter()
+            .find(|l| l.starts_with("info string error:"))
+            .unwrap_or_else(|| panic!("'{cmd}' gave no error"))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+const START: &str = ".../.../.../....../.../.../... w 9 9 0 1";
+
+#[test]
+fn handshake_lists_the_options() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(lines[0].starts_with("id name brett"));
+    for opt in ["Rules", "Level", "Hash", "Threads"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {opt} "))),
+            "option {opt} missing: {lines:?}"
+        );
+    }
+    e.send("isready");
+    assert_eq!(e.until("readyok"), vec!["readyok"]);
+}
+
+#[test]
+fn go_depth_reports_info_and_a_legal_bestmove() {
+    let mut e = Engine::start();
+    e.send("position startpos moves d6 f4");
+    e.send("go depth 5");
+    let lines = e.until("bestmove");
+    let info: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(info.len(), 5, "{lines:?}");
+    for field in ["score cp", "nodes", "nps", "pv"] {
+        assert!(info[4].contains(field), "{}", info[4]);
+    }
+    let best = lines
+        .last()
+        .expect("bestmove")
+        .strip_prefix("bestmove ")
+        .expect("bestmove line");
+    let pos: muehle::Position = ".../.W./.../....B./.../.../... w 8 8 0 2"
+        .parse()
+        .expect("valid");
+    assert!(pos.parse_move(best).is_ok(), "illegal bestmove {best}");
+}
+
+#[test]
+fn moves_with_the_removal_as_its_own_token_are_accepted() {
+    let mut e = Engine::start();
+    // White closes d5-d6-d7 with its third stone and removes f4.
+    e.send("position startpos moves d6 f4 d7 a1 d5 xf4");
+    assert_eq!(e.fen(), ".W./.W./.W./....../.../.../B.. b 6 7 0 3");
+    e.send("position startpos moves d6 f4 d7 a1 d5xf4");
+    assert_eq!(e.fen(), ".W./.W./.W./....../.../.../B.. b 6 7 0 3");
+}
+
+#[test]
+fn position_fen_and_perft() {
+    let mut e = Engine::start();
+    e.send(&format!("position fen {START}"));
+    e.send("perft 3");
+    let lines = e.until("depth 3");
+    assert!(
+        lines
+            .last()
+            .expect("line")
+            .starts_with("depth 3 nodes 12144 time "),
+        "{lines:?}"
+    );
+    assert_eq!(lines.len(), 25, "24 first moves and the total");
+}
+
+#[test]
+fn broken_input_answers_an_error_and_changes_nothing() {
+    let mut e = Engine::start();
+    e.send("position startpos moves d6 f4");
+    let before = e.fen();
+    for cmd in [
+        "position fen W.B/.W",
+        "position startpos moves d6 f4 d6",
+        "position startpos moves g7-g4",
+        "position startpos moves d6 xb4",
+        "position sideways",
+        "setoption name Level value 99",
+        "setoption name Rules value chess",
+        "setoption name Colour value red",
+        "go depth",
+        "go sideways 5",
+        "perft x",
+        "fly me to the moon",
+    ] {
+        let err = e.error_of(cmd);
+        assert!(err.len() > "info string error: ".len() + 5, "{cmd}: {err}");
+        assert_eq!(e.fen(), before, "'{cmd}' changed the position");
+    }
+}
+
+#[test]
+fn stop_ends_an_infinite_search_at_once() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("stop");
+    let lines = e.until("bestmove");
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    assert!(lines.last().expect("bestmove") != "bestmove none");
+}
+
+#[test]
+fn isready_is_answered_during_a_search() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("stop");
+    e.until("bestmove");
+}
+
+#[test]
+fn a_finished_game_gives_bestmove_none() {
+    let mut e = Engine::start();
+    // Black to move with two stones: the game is over.
+    e.send("position fen WWW/.../.../....../.../BB./... b 0 0 0 30");
+    let err_or_pos = e.fen();
+    assert!(err_or_pos.starts_with("WWW"), "{err_or_pos}");
+    e.send("go depth 3");
+    assert_eq!(
+        e.until("bestmove").last().map(String::as_str),
+        Some("bestmove none")
+    );
+}
+
+#[test]
+fn rules_option_changes_the_rules() {
+    let mut e = Engine::start();
+    e.send("setoption name Rules value ravensburger");
+    e.send("d");
+    let lines = e.until("Status:");
+    assert!(
+        lines.iter().any(|l| l == "Rules: ravensburger"),
+        "{lines:?}"
+    );
+    e.send("setoption name Rules value standard,flying=off,no-mill=20");
+    e.send("d");
+    let lines = e.until("Status:");
+    assert!(
+        lines.iter().any(|l| l == "Rules: seed-000,flying=off"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn clock_and_movetime_and_nodes_limits() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let t = Instant::now();
+    e.send("go wtime 2000 btime 2000 winc 0 binc 0");
+    e.until("bestmove");
+    assert!(
+        t.elapsed() < Duration::from_millis(1500),
+        "took {:?}",
+        t.elapsed()
+    );
+    let t = Instant::now();
+    e.send("go movetime 200");
+    e.until("bestmove");
+    assert!(
+        t.elapsed() < Duration::from_millis(1200),
+        "took {:?}",
+        t.elapsed()
+    );
+    e.send("go nodes 5000");
+    let lines = e.until("bestmove");
+    assert!(lines.iter().any(|l| l.starts_with("info depth")));
+}
+
+#[test]
+fn levels_play_legal_moves() {
+    let mut e = Engine::start();
+    for level in [1, 5, 9] {
+        e.send(&format!("setoption name Level value {level}"));
+        e.send("position startpos moves d6 f4 d2");
+        e.send("go movetime 100");
+        let best = e.until("bestmove").last().cloned().expect("line");
+        let m = best.strip_prefix("bestmove ").expect("bestmove");
+        let pos: muehle::Position = ".../.W./.../....B./.../.W./... b 7 8 0 2"
+            .parse()
+            .expect("valid");
+        assert!(pos.parse_move(m).is_ok(), "level {level}: {best}");
+    }
+}
