@@ -42,6 +42,15 @@ async fn method_not_allowed() -> ApiError {
     ApiError::MethodNotAllowed("this endpoint does not take that method".into())
 }
 
+/// Run a change of a game to its end even if the client goes away
+/// meanwhile: a change is stored, taken over in memory and broadcast as one
+/// piece, never cut off between storing and broadcasting.
+async fn detached<T: Send + 'static>(
+    change: impl std::future::Future<Output = Result<T, ApiError>> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::spawn(change).await.map_err(ApiError::internal)?
+}
+
 /// A state answer; with the seat the request's token holds as `you`.
 fn with_you(mut state: Value, you: Option<Side>) -> Json<Value> {
     if let Value::Object(m) = &mut state {
@@ -118,16 +127,18 @@ async fn create(
         req.options.as_ref(),
         req.position.as_deref().map(str::trim),
     )?;
-    let created = app
-        .hub
-        .create(CreateGame {
+    let hub = app.hub.clone();
+    let created = detached(async move {
+        hub.create(CreateGame {
             board,
             kind,
             level,
             color,
             name,
         })
-        .await?;
+        .await
+    })
+    .await?;
     let tokens: Map<String, Value> = created
         .tokens
         .iter()
@@ -181,10 +192,9 @@ async fn play(
     if req.mv.len() > 64 {
         return Err(ApiError::IllegalMove("that is not a move".into()));
     }
-    let (side, state) = app
-        .hub
-        .play(id, req.token.as_deref(), req.ply, &req.mv)
-        .await?;
+    let hub = app.hub.clone();
+    let (side, state) =
+        detached(async move { hub.play(id, req.token.as_deref(), req.ply, &req.mv).await }).await?;
     Ok(with_you(state, Some(side)))
 }
 
@@ -216,7 +226,9 @@ async fn draw(
             )));
         }
     };
-    let (side, state) = app.hub.draw(id, req.token.as_deref(), action).await?;
+    let hub = app.hub.clone();
+    let (side, state) =
+        detached(async move { hub.draw(id, req.token.as_deref(), action).await }).await?;
     Ok(with_you(state, Some(side)))
 }
 
@@ -225,7 +237,8 @@ async fn resign(
     GameId(id): GameId,
     ApiJson(req): ApiJson<TokenRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let (side, state) = app.hub.resign(id, req.token.as_deref()).await?;
+    let hub = app.hub.clone();
+    let (side, state) = detached(async move { hub.resign(id, req.token.as_deref()).await }).await?;
     Ok(with_you(state, Some(side)))
 }
 
@@ -234,7 +247,9 @@ async fn takeback(
     GameId(id): GameId,
     ApiJson(req): ApiJson<TokenRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let (side, state) = app.hub.takeback(id, req.token.as_deref()).await?;
+    let hub = app.hub.clone();
+    let (side, state) =
+        detached(async move { hub.takeback(id, req.token.as_deref()).await }).await?;
     Ok(with_you(state, Some(side)))
 }
 
@@ -252,7 +267,9 @@ async fn join(
     ApiJson(req): ApiJson<JoinRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let name = clean_name(req.name.as_deref()).map_err(ApiError::BadRequest)?;
-    let (side, state) = app.hub.join(id, req.token.as_deref(), name).await?;
+    let hub = app.hub.clone();
+    let (side, state) =
+        detached(async move { hub.join(id, req.token.as_deref(), name).await }).await?;
     Ok(with_you(state, Some(side)))
 }
 
@@ -286,7 +303,8 @@ async fn import(
     ApiJson(req): ApiJson<ImportRequest>,
 ) -> Result<Response, ApiError> {
     let game = GameType::parse(&req.game)?;
-    let id = app.hub.import(game, &req.record).await?;
+    let hub = app.hub.clone();
+    let id = detached(async move { hub.import(game, &req.record).await }).await?;
     Ok((StatusCode::CREATED, Json(json!({"id": id}))).into_response())
 }
 
