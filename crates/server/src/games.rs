@@ -91,8 +91,8 @@ struct Live {
     tags: Vec<(String, String)>,
     created_at: String,
     updated_at: String,
-    /// Counts changes: a computer search started at another version is
-    /// stale.
+    /// Changes whenever the moves change (or the game is reloaded): a
+    /// computer search started at another version is void.
     version: u64,
     /// The stop flag of the computer's search in progress.
     thinking: Option<Arc<AtomicBool>>,
@@ -472,8 +472,10 @@ impl Hub {
         let hub = self.clone();
         let entry = entry.clone();
         tokio::spawn(async move {
-            let chosen = hub.computer_search(board, level, movetime, stop).await;
-            hub.finish_computer(&entry, version, chosen).await;
+            let chosen = hub
+                .computer_search(board, level, movetime, stop.clone())
+                .await;
+            hub.finish_computer(&entry, version, &stop, chosen).await;
         });
     }
 
@@ -506,20 +508,23 @@ impl Hub {
         self: &Arc<Self>,
         entry: &Arc<Entry>,
         version: u64,
+        stop: &Arc<AtomicBool>,
         mv: Option<String>,
     ) {
         let mut guard = entry.state.lock().await;
         let Some(live) = guard.as_mut() else { return };
-        if live.version != version {
-            // The game changed while the computer thought (a takeback): its
-            // search is void; the change started a new one if needed.
+        // Only the search in force may move: a change of the moves (a
+        // takeback), the end of the game or a reload called it off and
+        // cleared it (and started another search if needed).
+        let in_force = live.thinking.as_ref().is_some_and(|t| Arc::ptr_eq(t, stop));
+        if !in_force || live.version != version {
             return;
         }
         live.thinking = None;
         if self.is_closing() {
             return;
         }
-        let Some(mv) = mv else {
+        let Some(mv) = mv.filter(|_| live.board.ending().is_none()) else {
             Self::broadcast(entry, live);
             return;
         };
@@ -564,6 +569,7 @@ impl Hub {
     ) -> Result<Value, ApiError> {
         let now = now_rfc3339();
         let meta = live.meta(&next, &now);
+        let moves_change = change != MoveChange::Keep;
         if let Err(e) = self
             .storage
             .update_game(entry.id, live.board.ply(), change, meta)
@@ -576,7 +582,15 @@ impl Hub {
         }
         live.board = next;
         live.updated_at = now;
-        live.version = self.next_version();
+        if moves_change || live.board.ending().is_some() {
+            // The computer's search in progress (if any) is void.
+            if moves_change {
+                live.version = self.next_version();
+            }
+            if let Some(stop) = live.thinking.take() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
         self.start_computer(entry, live);
         let state = live.state(entry.id);
         Self::broadcast_state(entry, &state);
@@ -828,9 +842,6 @@ impl Hub {
         let side = live.seat_of(token)?;
         let mut next = live.board.clone();
         next.resign(side)?;
-        if let Some(stop) = live.thinking.take() {
-            stop.store(true, Ordering::Relaxed);
-        }
         let state = self.commit(&entry, live, next, MoveChange::Keep).await?;
         Ok((side, state))
     }
@@ -864,25 +875,12 @@ impl Hub {
         };
         let mut next = live.board.clone();
         next.undo_to(back_to);
-        // Whatever the computer is thinking about is void now. The version
-        // changes on commit, so its result is discarded even if it comes in
-        // while this change is being stored.
-        let stopped = live.thinking.take();
-        if let Some(stop) = &stopped {
-            stop.store(true, Ordering::Relaxed);
-        }
-        match self
+        // Storing the takeback calls off the computer's search, if any: its
+        // move is never played.
+        let state = self
             .commit(&entry, live, next, MoveChange::Truncate(back_to))
-            .await
-        {
-            Ok(state) => Ok((side, state)),
-            Err(e) => {
-                // Nothing changed: let the computer think again if it was.
-                live.version = self.next_version();
-                self.start_computer(&entry, live);
-                Err(e)
-            }
-        }
+            .await?;
+        Ok((side, state))
     }
 
     /// Mark the seat of `token` joined and set its name (online games).

@@ -600,8 +600,33 @@ async fn takeback_while_the_computer_thinks() {
     assert_eq!(st["ply"], 0, "{st}");
     assert_eq!(st["thinking"], false);
     s.play_ok(id, &me, 0, "a1").await;
+    // A draw offer while it thinks: declined, and the computer still moves.
+    let (status, v) = s
+        .post(
+            &format!("/api/games/{id}/draw"),
+            json!({"token": me, "action": "offer"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["thinking"], true);
+    assert_eq!(v["draw_offer"], Value::Null);
     let st = s.wait_for(id, 20, |st| st["ply"] == 2).await;
     assert_eq!(st["moves"][0], "a1");
+    assert_eq!(st["thinking"], false);
+
+    // Resigning while it thinks: the game ends, its move never comes.
+    s.play_ok(id, &me, 2, st["legal_moves"][0].as_str().unwrap())
+        .await;
+    let (status, v) = s
+        .post(&format!("/api/games/{id}/resign"), json!({"token": me}))
+        .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["thinking"], false);
+    assert_eq!(v["result"], "0-1");
+    tokio::time::sleep(Duration::from_millis(1800)).await;
+    let st = s.state(id).await;
+    assert_eq!(st["ply"], 3);
+    assert_eq!(st["status"], "over");
 }
 
 #[tokio::test]
