@@ -6,7 +6,8 @@ use clap::{Parser, Subcommand};
 mod board;
 mod cli;
 
-/// Mühle (Nine Men's Morris) and Dame: exact rules, perft, and a terminal game.
+/// Mühle (Nine Men's Morris) and Dame: exact rules, perft, a terminal game, and the app
+/// (`brett` alone starts the app on http://127.0.0.1:8080).
 #[derive(Parser, Debug)]
 #[command(name = "brett", version, about, long_about = None)]
 struct Cli {
@@ -36,6 +37,9 @@ enum Command {
     Match(cli::matches::Args),
     /// Tune the evaluation weights by self-play at a fixed depth.
     Tune(cli::tune::Args),
+    /// Start the app: the browser UI and the JSON API on http://127.0.0.1:8080
+    /// (the default when no command is given).
+    Serve(cli::serve::Args),
 }
 
 fn main() -> Result<()> {
@@ -50,6 +54,7 @@ fn main() -> Result<()> {
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Match(args)) => cli::matches::run(args),
         Some(Command::Tune(args)) => cli::tune::run(args),
-        None => cli::play::run(cli::play::Args::default()),
+        Some(Command::Serve(args)) => cli::serve::run(args),
+        None => cli::serve::run(cli::serve::Args::default()),
     }
 }

@@ -7,6 +7,7 @@ pub mod hub;
 pub mod matches;
 pub mod perft;
 pub mod play;
+pub mod serve;
 pub mod show;
 pub mod tune;
 
