@@ -1,7 +1,7 @@
 // The game view: board, players, status, move list with replay, controls,
 // invite / watch links, live updates through the socket.
 
-import { h, mount, toast, confirmDialog, copyText } from '../dom.js';
+import { h, s, mount, toast, confirmDialog, copyText } from '../dom.js';
 import { t, colorName, endText, fmtDate } from '../i18n.js';
 import { api, GameSocket } from '../api.js';
 import { Board, miniStone } from '../board.js';
@@ -405,13 +405,13 @@ export class GameView {
     els.bottom = h('div', { class: 'player-bar bottom' });
     els.banner = h('div', { class: 'end-banner', hidden: true, role: 'status' });
 
-    const navBtn = (label, sym, fn, id) => h('button', {
+    const navBtn = (label, d, fn, id) => h('button', {
       class: 'btn icon', type: 'button', 'aria-label': label, title: label, id, onclick: fn,
-    }, sym);
-    els.first = navBtn(t('game.replay.first'), '⏮', () => this.setView(0), 'nav-first');
-    els.prev = navBtn(t('game.replay.prev'), '◀', () => this.setView(this.shownPly() - 1), 'nav-prev');
-    els.next = navBtn(t('game.replay.next'), '▶', () => this.setView(this.shownPly() + 1), 'nav-next');
-    els.last = navBtn(t('game.replay.last'), '⏭', () => this.setView(null), 'nav-last');
+    }, s('svg', { viewBox: '0 0 24 24', class: 'icon', 'aria-hidden': 'true' }, s('path', { d })));
+    els.first = navBtn(t('game.replay.first'), 'M5 5h2.5v14H5zM19 5v14L8.5 12z', () => this.setView(0), 'nav-first');
+    els.prev = navBtn(t('game.replay.prev'), 'M17 5v14L6 12z', () => this.setView(this.shownPly() - 1), 'nav-prev');
+    els.next = navBtn(t('game.replay.next'), 'M7 5v14l11-7z', () => this.setView(this.shownPly() + 1), 'nav-next');
+    els.last = navBtn(t('game.replay.last'), 'M16.5 5H19v14h-2.5zM5 5v14l10.5-7z', () => this.setView(null), 'nav-last');
     els.live = h('button', { class: 'btn live', type: 'button', id: 'back-live', hidden: true, onclick: () => this.setView(null) });
     els.replayInfo = h('div', { class: 'replay-info', 'aria-live': 'polite' });
     els.replayNav = h('div', { class: 'replay-nav' }, els.first, els.prev, els.next, els.last);
@@ -670,7 +670,7 @@ export class GameView {
         p.type === 'human' && st.kind === 'online' && !p.joined ? h('span', { class: 'tag muted', text: '…' }) : null),
       h('div', { class: 'facts' },
         h('span', { class: `phase ${phase}`, text: `${colorName(c)} ${t(`game.phase.${phase}`)}` }),
-        h('span', { class: 'count', text: `${t('game.inHand', { n: inHand })} · ${t('game.onBoard', { n: onBoard })} · ${t('game.removed', { n: removed })}` })),
+        h('span', { class: 'count', text: `${t('game.inHand', { n: inHand })} · ${t('game.removed', { n: removed })}`, title: t('game.onBoard', { n: onBoard }) })),
       h('div', { class: 'stones' }, hand, lost));
   }
 
