@@ -83,7 +83,10 @@ export class GameView {
   applyState(st, source) {
     if (!st || st.id !== this.id) return;
     const cur = this.state;
-    if (cur && source === 'answer' && st.ply < cur.ply && st.moves.every((m, i) => cur.moves[i] === m)) return;
+    if (cur && source === 'answer' && st.ply < cur.ply && st.moves.every((m, i) => cur.moves[i] === m)) {
+      this.update();
+      return;
+    }
     const firstTime = !cur;
     this.state = st;
     this.optimistic = null;
