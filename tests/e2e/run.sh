@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The browser tests: headless Chromium drives the app served by the release
+# binary (build it first: cargo build --release -p brett; or set BRETT_BIN).
+# Needs node (>= 20) and Debian's chromium (apt-get install -y chromium).
+set -euo pipefail
+cd "$(dirname "$0")"
+if [ ! -d node_modules/playwright-core ]; then
+  npm ci --no-audit --no-fund
+fi
+mkdir -p artifacts
+exec node --test --test-concurrency=1 .
