@@ -196,7 +196,8 @@ export class AnalysisView {
     this.board.render({ board, targets, movable, removable, selected, last, interactive, animate: true, ply: this.history.length });
     e.info.textContent = this.fromGame ? t('analysis.from', { id: this.fromGame.id, n: this.fromGame.ply }) : '';
 
-    // Setup panel
+    // Setup panel (rebuilt; the focused control keeps the focus by its id)
+    const focusedId = e.side.contains(document.activeElement) ? document.activeElement.id : null;
     const pos = this.pos;
     const modeBtn = (m) => h('button', {
       type: 'button', class: ['btn', this.mode === m ? 'pressed' : ''], 'aria-pressed': String(this.mode === m), id: `mode-${m}`,
@@ -225,12 +226,12 @@ export class AnalysisView {
       h('p', { class: 'small muted', text: this.mode === 'setup' ? t('analysis.setup.hint') : t('analysis.play') }),
       this.mode === 'play' ? h('div', { class: 'row' },
         h('button', { class: 'btn', type: 'button', id: 'undo', disabled: this.history.length === 0, onclick: () => this.undo(), text: `↶ ${t('game.takeback')}` }),
-        h('button', { class: 'btn', type: 'button', onclick: () => { this.board.setFlipped(!this.board.flipped); this.update(); }, text: `⇅ ${t('game.flip')}` })) : null,
+        h('button', { class: 'btn', type: 'button', id: 'analysis-flip', onclick: () => { this.board.setFlipped(!this.board.flipped); this.update(); }, text: `⇅ ${t('game.flip')}` })) : null,
       h('fieldset', { class: 'inline' },
         h('legend', { text: t('analysis.side') }),
         ...['white', 'black'].map((c) => h('label', { class: 'choice small' },
           h('input', {
-            type: 'radio', name: 'side', value: c, checked: pos.turn === c,
+            type: 'radio', name: 'side', value: c, checked: pos.turn === c, id: `side-${c}`,
             onchange: () => { const next = M.clonePosition(this.pos); next.turn = c; this.setPos(next); },
           }),
           h('span', { class: 'choice-body' }, h('span', { class: `swatch ${c}`, 'aria-hidden': 'true' }), h('span', { text: colorName(c) }))))),
@@ -242,16 +243,18 @@ export class AnalysisView {
         },
       },
       h('label', { for: 'position-text', text: t('analysis.position') }),
-      h('div', { class: 'link-row' }, posInput, h('button', { class: 'btn', type: 'submit', text: t('analysis.apply') }))),
+      h('div', { class: 'link-row' }, posInput, h('button', { class: 'btn', type: 'submit', id: 'position-apply', text: t('analysis.apply') }))),
       h('div', { class: 'row' },
-        h('button', { class: 'btn', type: 'button', onclick: () => this.setPos(M.parsePosition(M.START)), text: t('analysis.start') }),
-        h('button', { class: 'btn', type: 'button', onclick: () => this.setPos({ ...M.parsePosition(M.START), hand: { white: 0, black: 0 } }), text: t('analysis.clear') })),
+        h('button', { class: 'btn', type: 'button', id: 'position-start', onclick: () => this.setPos(M.parsePosition(M.START)), text: t('analysis.start') }),
+        h('button', { class: 'btn', type: 'button', id: 'position-clear', onclick: () => this.setPos({ ...M.parsePosition(M.START), hand: { white: 0, black: 0 } }), text: t('analysis.clear') })),
       h('div', { class: 'grid3' },
         h('div', { class: 'field' }, h('label', { for: 'analysis-rules', text: t('analysis.rules') }), ruleSel),
         h('div', { class: 'field' }, h('label', { for: 'analysis-time', text: t('analysis.time') }), timeSel),
         h('div', { class: 'field' }, h('label', { for: 'analysis-lines', text: t('analysis.lines') }), linesSel)),
       h('button', { class: 'btn primary big', type: 'button', id: 'analyze-btn', disabled: this.running, onclick: () => this.analyze() },
         this.running ? t('analysis.running') : t('analysis.run')));
+
+    if (focusedId) document.getElementById(focusedId)?.focus();
 
     // Results
     const r = this.result;

@@ -49,7 +49,11 @@ export class ArchiveView {
   }
 
   players(g) {
-    const name = (n, c) => n || colorName(c);
+    const name = (n, c) => {
+      const m = /^Computer \(level (\d+)\)$/.exec(n || '');
+      if (m) return t('game.computer', { n: m[1] });
+      return n || colorName(c);
+    };
     return [h('span', { class: 'pw' }, h('span', { class: 'swatch white', 'aria-hidden': 'true' }), h('span', { text: name(g.white, 'white') })),
       h('span', { class: 'vs', text: ' – ' }),
       h('span', { class: 'pb' }, h('span', { class: 'swatch black', 'aria-hidden': 'true' }), h('span', { text: name(g.black, 'black') }))];

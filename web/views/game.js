@@ -406,7 +406,9 @@ export class GameView {
     });
     els.top = h('div', { class: 'player-bar top' });
     els.bottom = h('div', { class: 'player-bar bottom' });
-    els.banner = h('div', { class: 'end-banner', hidden: true, role: 'status' });
+    els.banner = h('div', { class: 'end-banner', hidden: true });
+    els.mobileStatus = h('p', { class: 'mobile-status', 'aria-hidden': 'true' });
+    els.offline = h('div', { class: 'offline-banner', hidden: true, role: 'alert' });
 
     const navBtn = (label, d, fn, id) => h('button', {
       class: 'btn icon', type: 'button', 'aria-label': label, title: label, id, onclick: fn,
@@ -451,7 +453,7 @@ export class GameView {
     els.thinking = h('span', { class: 'thinking', hidden: true }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', { class: 'thinking-text' }));
 
     mount(this.root, h('div', { class: 'game-page' },
-      h('div', { class: 'board-col' }, els.top, els.boardWrap, els.bottom,
+      h('div', { class: 'board-col' }, els.offline, els.top, els.boardWrap, els.bottom, els.mobileStatus,
         h('div', { class: 'under-board' }, els.replayNav, els.live, els.replayInfo)),
       h('aside', { class: 'side-col' },
         h('div', { class: 'card status-card' },
@@ -497,6 +499,8 @@ export class GameView {
     const e = this.els.conn;
     e.className = `conn ${this.conn}`;
     e.textContent = t(`conn.${this.conn}`);
+    this.els.offline.hidden = this.conn !== 'offline';
+    this.els.offline.textContent = t('conn.offline');
   }
 
   announce(text) {
@@ -567,6 +571,9 @@ export class GameView {
     else status = t('game.theirMove', { name: this.playerName(st.turn) });
     e.status.textContent = status;
     e.status.classList.toggle('over', over);
+    e.mobileStatus.textContent = this.pendingMill ? t('game.chooseRemoval') : status;
+    e.mobileStatus.classList.toggle('over', over);
+    e.mobileStatus.classList.toggle('mill', !!this.pendingMill);
     e.thinking.hidden = !st.thinking || over;
     e.banner.hidden = !over;
     if (over) {
