@@ -632,7 +632,7 @@ export class GameView {
     const hasOwnMove = st.kind === 'computer' && mine && this.positions
       && this.positions.slice(0, st.ply).some((p) => p.turn === mine);
     e.takeback.hidden = st.kind !== 'computer' || over || !mine;
-    e.takeback.disabled = this.busy || !hasOwnMove || st.thinking;
+    e.takeback.disabled = this.busy || !hasOwnMove;
     e.newGame.hidden = !over;
     const analysisParams = new URLSearchParams({ position: M.formatPosition(pos), rules: st.rules || 'standard', game: String(this.id), ply: String(shown) });
     e.analyze.href = `/analysis?${analysisParams}`;
