@@ -517,7 +517,8 @@ export class GameView {
       this.board.render({ board: {}, interactive: false });
       return;
     }
-    document.title = `${t('game.title', { id: this.id })} – brett`;
+    const myTurn = st.status === 'ongoing' && this.seats[st.turn] && !(this.seats.white && this.seats.black);
+    document.title = `${myTurn ? `● ${t('game.yourMove')} – ` : ''}${t('game.title', { id: this.id })} – brett`;
     this.board.setFlipped(this.flipped);
     const pos = this.currentPosition();
     const replay = this.viewPly !== null;

@@ -2,7 +2,7 @@
 // the games this browser plays in, links to archive and analysis.
 
 import { h, mount, toast } from '../dom.js';
-import { t, fmtDate, colorName } from '../i18n.js';
+import { t, fmtDate, colorName, endText } from '../i18n.js';
 import { api } from '../api.js';
 import { navigate } from '../nav.js';
 import { PRESETS, presetName, overrides, rulesLabel } from '../rules.js';
@@ -21,12 +21,36 @@ export class HomeView {
       name: store.playerName() || '',
     };
     this.busy = false;
+    this.states = {};
     this.render();
+    this.loadStates();
+  }
+
+  /** The state of each remembered game: whose turn, or the result. */
+  async loadStates() {
+    const games = store.myGames().slice(0, 8);
+    await Promise.all(games.map(async (g) => {
+      try {
+        this.states[g.id] = await api.state(g.id);
+      } catch (e) {
+        if (e.code === 'not_found') this.states[g.id] = null;
+      }
+    }));
+    if (!this.dead) this.render();
   }
 
   relabel() { this.render(); }
 
-  destroy() {}
+  destroy() { this.dead = true; }
+
+  gameStatus(g) {
+    const st = this.states[g.id];
+    if (!st) return null;
+    if (st.status === 'over') return h('span', { class: 'badge', text: endText(st) });
+    const mine = store.seats(g.id);
+    if (mine[st.turn] && !(mine.white && mine.black)) return h('span', { class: 'badge turn', text: t('game.yourMove') });
+    return h('span', { class: 'badge', text: t('game.toMove', { color: colorName(st.turn) }) });
+  }
 
   render() {
     document.title = `brett – ${t('home.title')}`;
@@ -128,7 +152,8 @@ export class HomeView {
         : h('ul', { class: 'game-links' }, ...games.map((g) => h('li', {},
           h('a', { href: `/game/${g.id}`, 'data-link': true },
             h('strong', { text: t('game.title', { id: g.id }) }),
-            h('span', { class: 'muted', text: ` · ${t(`kind.${g.kind}.short`)}${g.colors && g.colors.length === 1 ? ` · ${colorName(g.colors[0])}` : ''} · ${rulesLabel(g.rules)} · ${fmtDate(g.created)}` }))))));
+            h('span', { class: 'muted', text: ` · ${t(`kind.${g.kind}.short`)}${g.colors && g.colors.length === 1 ? ` · ${colorName(g.colors[0])}` : ''} · ${rulesLabel(g.rules)} · ${fmtDate(g.created)}` }),
+            this.gameStatus(g))))));
 
     const more = h('section', { class: 'card more', 'aria-labelledby': 'more-h' },
       h('h2', { id: 'more-h', text: t('home.more') }),
