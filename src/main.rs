@@ -6,7 +6,8 @@ use clap::{Parser, Subcommand};
 mod board;
 mod cli;
 
-/// Mühle (Nine Men's Morris) and Dame: exact rules, perft, and a terminal game.
+/// Mühle (Nine Men's Morris) and Dame: exact rules, perft, a terminal game, and the app
+/// (`brett` alone starts the app on http://127.0.0.1:8080).
 #[derive(Parser, Debug)]
 #[command(name = "brett", version, about, long_about = None)]
 struct Cli {
@@ -32,6 +33,9 @@ enum Command {
     Bench(cli::bench::Args),
     /// Play games between two levels or two engine programs; prints the Elo difference.
     Match(cli::matches::Args),
+    /// Start the app: the browser UI and the JSON API on http://127.0.0.1:8080
+    /// (the default when no command is given).
+    Serve(cli::serve::Args),
 }
 
 fn main() -> Result<()> {
@@ -44,6 +48,7 @@ fn main() -> Result<()> {
         Some(Command::Engine(args)) => cli::engine::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Match(args)) => cli::matches::run(args),
-        None => cli::play::run(cli::play::Args::default()),
+        Some(Command::Serve(args)) => cli::serve::run(args),
+        None => cli::serve::run(cli::serve::Args::default()),
     }
 }

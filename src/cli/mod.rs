@@ -6,6 +6,7 @@ pub mod engine;
 pub mod matches;
 pub mod perft;
 pub mod play;
+pub mod serve;
 pub mod show;
 
 use anyhow::{Context, Result};

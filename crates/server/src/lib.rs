@@ -1,1 +1,204 @@
-//! The brett app server.
+//! The brett app server: the JSON API of docs/API.md over HTTP, live game
+//! states over WebSocket, games kept in a database, and the browser UI
+//! embedded in the binary.
+//!
+//! [`run`] serves until Ctrl-C; [`start`] serves in the background (tests,
+//! benchmarks); [`app`] is the router alone.
+
+mod api;
+mod assets;
+pub mod board;
+pub mod error;
+pub mod games;
+pub mod storage;
+pub mod util;
+mod ws;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub use error::ApiError;
+pub use games::{Hub, HubConfig};
+pub use storage::{Storage, StorageError};
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// The address to listen on (port 0: any free port).
+    pub listen: SocketAddr,
+    /// The database URL (`sqlite:PATH`, `sqlite::memory:`); `None`: the
+    /// default file (see [`storage::default_database_path`]).
+    pub database_url: Option<String>,
+    /// The computer's thinking time per move in milliseconds; `None`: by
+    /// level (0.3–1 s for levels 1–9, 1.5 s at level 10).
+    pub computer_movetime_ms: Option<u64>,
+    /// Engine searches running at once (computer moves and analyses);
+    /// `None`: one per CPU core.
+    pub engine_slots: Option<usize>,
+}
+
+impl Default for ServerConfig {
+    fn default() -> ServerConfig {
+        ServerConfig {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            database_url: None,
+            computer_movetime_ms: None,
+            engine_slots: None,
+        }
+    }
+}
+
+impl ServerConfig {
+    /// The database URL in force.
+    pub fn database_url(&self) -> String {
+        self.database_url
+            .clone()
+            .unwrap_or_else(storage::default_database_url)
+    }
+
+    fn hub_config(&self) -> HubConfig {
+        let mut c = HubConfig {
+            computer_movetime: self.computer_movetime_ms.map(Duration::from_millis),
+            ..HubConfig::default()
+        };
+        if let Some(n) = self.engine_slots {
+            c.engine_slots = n.max(1);
+        }
+        c
+    }
+}
+
+/// What the handlers share.
+#[derive(Clone)]
+pub struct AppState {
+    pub hub: Arc<Hub>,
+}
+
+impl AppState {
+    /// Open the database (creating and migrating it) and the game hub.
+    pub async fn open(config: &ServerConfig) -> anyhow::Result<AppState> {
+        let url = config.database_url();
+        let storage = storage::open(&url)
+            .await
+            .with_context(|| format!("opening the database {url}"))?;
+        Ok(AppState {
+            hub: Hub::new(storage, config.hub_config()),
+        })
+    }
+}
+
+/// The router: `/api/…` and the UI.
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .nest("/api", api::routes())
+        .merge(assets::routes())
+        .layer(DefaultBodyLimit::max(error::BODY_LIMIT))
+        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+/// A server running in the background.
+pub struct RunningServer {
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    pub state: AppState,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl RunningServer {
+    /// Stop: no new connections, sockets closed, searches stopped, requests
+    /// in progress finished, the database closed.
+    pub async fn stop(mut self) -> anyhow::Result<()> {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        let served = (&mut self.task).await;
+        self.state.hub.storage().close().await;
+        served.context("the server task")?.context("serving")?;
+        Ok(())
+    }
+
+    /// Resolves when the server has stopped by itself (it does not, unless
+    /// it fails).
+    pub async fn wait(&mut self) -> anyhow::Result<()> {
+        (&mut self.task)
+            .await
+            .context("the server task")?
+            .context("serving")
+    }
+}
+
+/// Open the database, resume computer games and serve on
+/// `config.listen` in the background.
+pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
+    let state = AppState::open(&config).await?;
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .with_context(|| format!("listening on {}", config.listen))?;
+    let addr = listener.local_addr()?;
+    match state.hub.resume_computer_games().await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!("the computer resumes thinking in {n} game(s)"),
+        Err(e) => tracing::warn!(error = %e, "could not resume computer games"),
+    }
+    let (tx, rx) = oneshot::channel::<()>();
+    let router = app(state.clone());
+    let hub = state.hub.clone();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async move {
+                let _ = rx.await;
+                hub.shutdown();
+            })
+            .await
+    });
+    Ok(RunningServer {
+        addr,
+        state,
+        shutdown: Some(tx),
+        task,
+    })
+}
+
+/// Serve until Ctrl-C (or SIGTERM), then shut down gracefully.
+pub async fn run(config: ServerConfig) -> anyhow::Result<()> {
+    let url = config.database_url();
+    let mut server = start(config).await?;
+    tracing::info!(database = %url, "brett listens on http://{}", server.addr);
+    tokio::select! {
+        r = server.wait() => return r,
+        _ = shutdown_signal() => {}
+    }
+    tracing::info!("shutting down");
+    server.stop().await
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
+}

@@ -1,0 +1,366 @@
+//! The HTTP handlers of docs/API.md.
+
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use crate::AppState;
+use crate::board::{Board, GameType, Side};
+use crate::error::{ApiError, ApiJson, ApiQuery, GameId};
+use crate::games::{CreateGame, DrawAction, Kind};
+use crate::util::clean_name;
+
+/// The `/api` routes.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/games", post(create).get(archive))
+        .route("/games/import", post(import))
+        .route("/games/{id}", get(state))
+        .route("/games/{id}/moves", post(play))
+        .route("/games/{id}/draw", post(draw))
+        .route("/games/{id}/resign", post(resign))
+        .route("/games/{id}/takeback", post(takeback))
+        .route("/games/{id}/join", post(join))
+        .route("/games/{id}/record", get(record))
+        .route("/games/{id}/ws", get(crate::ws::handler))
+        .route("/analyze", post(analyze))
+        .fallback(unknown_api)
+        .method_not_allowed_fallback(method_not_allowed)
+}
+
+async fn unknown_api() -> ApiError {
+    ApiError::NotFound("no such API endpoint (see docs/API.md)".into())
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::MethodNotAllowed("this endpoint does not take that method".into())
+}
+
+/// A state answer; with the seat the request's token holds as `you`.
+fn with_you(mut state: Value, you: Option<Side>) -> Json<Value> {
+    if let Value::Object(m) = &mut state {
+        m.insert("you".into(), json!(you));
+    }
+    Json(state)
+}
+
+#[derive(Deserialize)]
+struct CreateRequest {
+    #[serde(default = "default_game")]
+    game: String,
+    kind: String,
+    #[serde(default = "default_rules")]
+    rules: String,
+    #[serde(default)]
+    options: Option<Map<String, Value>>,
+    #[serde(default)]
+    level: Option<u8>,
+    #[serde(default)]
+    color: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    position: Option<String>,
+}
+
+fn default_game() -> String {
+    "muehle".into()
+}
+
+fn default_rules() -> String {
+    "standard".into()
+}
+
+async fn create(
+    State(app): State<AppState>,
+    ApiJson(req): ApiJson<CreateRequest>,
+) -> Result<Response, ApiError> {
+    let game = GameType::parse(&req.game)?;
+    let kind = match Kind::parse(&req.kind) {
+        Some(k @ (Kind::Computer | Kind::Local | Kind::Online)) => k,
+        _ => {
+            return Err(ApiError::BadRequest(format!(
+                "unknown kind '{}' (kinds: computer, local, online)",
+                req.kind
+            )));
+        }
+    };
+    let level = req.level.unwrap_or(5);
+    if !(1..=10).contains(&level) {
+        return Err(ApiError::BadRequest("level is 1 to 10".into()));
+    }
+    let color = match req.color.as_deref().unwrap_or("white") {
+        "white" => Side::White,
+        "black" => Side::Black,
+        "random" => {
+            if fastrand::bool() {
+                Side::White
+            } else {
+                Side::Black
+            }
+        }
+        other => {
+            return Err(ApiError::BadRequest(format!(
+                "unknown color '{other}' (white, black or random)"
+            )));
+        }
+    };
+    let name = clean_name(req.name.as_deref()).map_err(ApiError::BadRequest)?;
+    let board = Board::create(
+        game,
+        &req.rules,
+        req.options.as_ref(),
+        req.position.as_deref().map(str::trim),
+    )?;
+    let created = app
+        .hub
+        .create(CreateGame {
+            board,
+            kind,
+            level,
+            color,
+            name,
+        })
+        .await?;
+    let tokens: Map<String, Value> = created
+        .tokens
+        .iter()
+        .map(|(side, token)| (side.name().to_string(), json!(token)))
+        .collect();
+    let mut body = json!({"id": created.id, "tokens": tokens, "state": created.state});
+    if let Some((side, token)) = &created.invite {
+        body["invite"] = json!({
+            "color": side,
+            "token": token,
+            "url": format!("/game/{}#token={token}", created.id),
+        });
+    }
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+#[derive(Deserialize)]
+struct StateQuery {
+    token: Option<String>,
+}
+
+async fn state(
+    State(app): State<AppState>,
+    GameId(id): GameId,
+    ApiQuery(q): ApiQuery<StateQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let state = app.hub.state(id).await?;
+    match q.token.as_deref() {
+        Some(t) => {
+            let you = app.hub.seat(id, t).await?;
+            Ok(with_you(state, you))
+        }
+        None => Ok(Json(state)),
+    }
+}
+
+#[derive(Deserialize)]
+struct MoveRequest {
+    #[serde(rename = "move")]
+    mv: String,
+    #[serde(default)]
+    token: Option<String>,
+    ply: u64,
+}
+
+async fn play(
+    State(app): State<AppState>,
+    GameId(id): GameId,
+    ApiJson(req): ApiJson<MoveRequest>,
+) -> Result<Json<Value>, ApiError> {
+    if req.mv.len() > 64 {
+        return Err(ApiError::IllegalMove("that is not a move".into()));
+    }
+    let (side, state) = app
+        .hub
+        .play(id, req.token.as_deref(), req.ply, &req.mv)
+        .await?;
+    Ok(with_you(state, Some(side)))
+}
+
+#[derive(Deserialize)]
+struct TokenRequest {
+    #[serde(default)]
+    token: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct DrawRequest {
+    #[serde(default)]
+    token: Option<String>,
+    action: String,
+}
+
+async fn draw(
+    State(app): State<AppState>,
+    GameId(id): GameId,
+    ApiJson(req): ApiJson<DrawRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let action = match req.action.as_str() {
+        "offer" => DrawAction::Offer,
+        "accept" => DrawAction::Accept,
+        "decline" => DrawAction::Decline,
+        other => {
+            return Err(ApiError::BadRequest(format!(
+                "unknown draw action '{other}' (offer, accept or decline)"
+            )));
+        }
+    };
+    let (side, state) = app.hub.draw(id, req.token.as_deref(), action).await?;
+    Ok(with_you(state, Some(side)))
+}
+
+async fn resign(
+    State(app): State<AppState>,
+    GameId(id): GameId,
+    ApiJson(req): ApiJson<TokenRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let (side, state) = app.hub.resign(id, req.token.as_deref()).await?;
+    Ok(with_you(state, Some(side)))
+}
+
+async fn takeback(
+    State(app): State<AppState>,
+    GameId(id): GameId,
+    ApiJson(req): ApiJson<TokenRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let (side, state) = app.hub.takeback(id, req.token.as_deref()).await?;
+    Ok(with_you(state, Some(side)))
+}
+
+#[derive(Deserialize)]
+struct JoinRequest {
+    #[serde(default)]
+    token: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+async fn join(
+    State(app): State<AppState>,
+    GameId(id): GameId,
+    ApiJson(req): ApiJson<JoinRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let name = clean_name(req.name.as_deref()).map_err(ApiError::BadRequest)?;
+    let (side, state) = app.hub.join(id, req.token.as_deref(), name).await?;
+    Ok(with_you(state, Some(side)))
+}
+
+async fn record(State(app): State<AppState>, GameId(id): GameId) -> Result<Response, ApiError> {
+    let text = app.hub.record(id).await?;
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("inline; filename=\"brett-{id}.txt\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+struct ImportRequest {
+    #[serde(default = "default_game")]
+    game: String,
+    record: String,
+}
+
+async fn import(
+    State(app): State<AppState>,
+    ApiJson(req): ApiJson<ImportRequest>,
+) -> Result<Response, ApiError> {
+    let game = GameType::parse(&req.game)?;
+    let id = app.hub.import(game, &req.record).await?;
+    Ok((StatusCode::CREATED, Json(json!({"id": id}))).into_response())
+}
+
+#[derive(Deserialize)]
+struct ArchiveQuery {
+    limit: Option<u32>,
+    offset: Option<u32>,
+}
+
+/// The most games one archive page lists.
+const MAX_PAGE: u32 = 200;
+
+async fn archive(
+    State(app): State<AppState>,
+    ApiQuery(q): ApiQuery<ArchiveQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let limit = q.limit.unwrap_or(50).min(MAX_PAGE);
+    let offset = q.offset.unwrap_or(0);
+    Ok(Json(app.hub.archive(limit, offset).await?))
+}
+
+#[derive(Deserialize)]
+struct AnalyzeRequest {
+    #[serde(default = "default_game")]
+    game: String,
+    #[serde(default = "default_rules")]
+    rules: String,
+    #[serde(default)]
+    options: Option<Map<String, Value>>,
+    #[serde(default)]
+    position: Option<String>,
+    #[serde(default)]
+    moves: Vec<String>,
+    #[serde(default)]
+    time_ms: Option<u64>,
+    #[serde(default)]
+    lines: Option<u64>,
+}
+
+async fn analyze(
+    State(app): State<AppState>,
+    ApiJson(req): ApiJson<AnalyzeRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let time_ms = req.time_ms.unwrap_or(1000);
+    if !(50..=10_000).contains(&time_ms) {
+        return Err(ApiError::BadRequest("time_ms is 50 to 10000".into()));
+    }
+    let lines = req.lines.unwrap_or(3);
+    if !(1..=10).contains(&lines) {
+        return Err(ApiError::BadRequest("lines is 1 to 10".into()));
+    }
+    if req.moves.len() > 2000 {
+        return Err(ApiError::BadRequest("too many moves".into()));
+    }
+    let game = GameType::parse(&req.game)?;
+    let mut board = Board::create(
+        game,
+        &req.rules,
+        req.options.as_ref(),
+        req.position.as_deref().map(str::trim),
+    )?;
+    for (i, mv) in req.moves.iter().enumerate() {
+        board.play(mv).map_err(|e| match e {
+            ApiError::IllegalMove(m) | ApiError::GameOver(m) => {
+                ApiError::IllegalMove(format!("moves[{i}] '{mv}': {m}"))
+            }
+            other => other,
+        })?;
+    }
+    let analysis = app
+        .hub
+        .analyze(board, Duration::from_millis(time_ms), lines as usize)
+        .await?;
+    Ok(Json(
+        serde_json::to_value(analysis).map_err(ApiError::internal)?,
+    ))
+}

@@ -1,0 +1,180 @@
+//! The API's errors: one enum, one JSON shape `{"error": "…", "code": "…"}`,
+//! and extractors whose rejections use it too.
+
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
+use serde::de::DeserializeOwned;
+
+use crate::storage::StorageError;
+
+/// Everything a request can fail with (docs/API.md, "Errors").
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    IllegalMove(String),
+    #[error("{0}")]
+    NotYourTurn(String),
+    #[error("{0}")]
+    StalePly(String),
+    #[error("{0}")]
+    GameOver(String),
+    #[error("{0}")]
+    NoDrawOffer(String),
+    #[error("{0}")]
+    NotAllowed(String),
+    #[error("{0}")]
+    WrongToken(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    MethodNotAllowed(String),
+    #[error("{0}")]
+    TooLarge(String),
+    #[error("{0}")]
+    Unavailable(String),
+    /// A server fault; the message is logged, never sent.
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// The machine-readable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::IllegalMove(_) => "illegal_move",
+            ApiError::NotYourTurn(_) => "not_your_turn",
+            ApiError::StalePly(_) => "stale_ply",
+            ApiError::GameOver(_) => "game_over",
+            ApiError::NoDrawOffer(_) => "no_draw_offer",
+            ApiError::NotAllowed(_) => "not_allowed",
+            ApiError::WrongToken(_) => "wrong_token",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::MethodNotAllowed(_) => "method_not_allowed",
+            ApiError::TooLarge(_) => "too_large",
+            ApiError::Unavailable(_) => "unavailable",
+            ApiError::Internal(_) => "internal",
+        }
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::IllegalMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::NotYourTurn(_)
+            | ApiError::StalePly(_)
+            | ApiError::GameOver(_)
+            | ApiError::NoDrawOffer(_)
+            | ApiError::NotAllowed(_) => StatusCode::CONFLICT,
+            ApiError::WrongToken(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn not_found_game(id: i64) -> ApiError {
+        ApiError::NotFound(format!("there is no game {id}"))
+    }
+
+    pub fn internal(e: impl std::fmt::Display) -> ApiError {
+        ApiError::Internal(e.to_string())
+    }
+}
+
+impl From<StorageError> for ApiError {
+    fn from(e: StorageError) -> ApiError {
+        match e {
+            StorageError::Conflict => ApiError::StalePly(
+                "the game changed meanwhile; fetch the state and try again".to_string(),
+            ),
+            other => ApiError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let message = match &self {
+            ApiError::Internal(detail) => {
+                tracing::error!(%detail, "internal error");
+                "internal server error".to_string()
+            }
+            other => other.to_string(),
+        };
+        let body = serde_json::json!({"error": message, "code": self.code()});
+        (status, axum::Json(body)).into_response()
+    }
+}
+
+/// The largest request body accepted.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// A JSON request body whose every failure (too large, not JSON, wrong
+/// fields) is an [`ApiError`]. It does not insist on a `Content-Type`.
+pub struct ApiJson<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let bytes = axum::body::Bytes::from_request(req, state)
+            .await
+            .map_err(|rejection| {
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::TooLarge(format!(
+                        "the request body is larger than {} KiB",
+                        BODY_LIMIT / 1024
+                    ))
+                } else {
+                    ApiError::BadRequest(format!(
+                        "could not read the body: {}",
+                        rejection.body_text()
+                    ))
+                }
+            })?;
+        serde_json::from_slice(&bytes)
+            .map(ApiJson)
+            .map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))
+    }
+}
+
+/// The `{id}` of a game path; anything not a game number is `not_found`.
+pub struct GameId(pub i64);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let axum::extract::Path(raw) =
+            axum::extract::Path::<String>::from_request_parts(parts, state)
+                .await
+                .map_err(|_| ApiError::NotFound("no such game".to_string()))?;
+        match raw.parse::<i64>() {
+            Ok(id) if id > 0 => Ok(GameId(id)),
+            _ => Err(ApiError::NotFound(format!("there is no game '{raw}'"))),
+        }
+    }
+}
+
+/// Query parameters whose failure is `bad_request`.
+pub struct ApiQuery<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|q| ApiQuery(q.0))
+            .map_err(|e| ApiError::BadRequest(e.body_text()))
+    }
+}

@@ -1,0 +1,983 @@
+//! The live games: one [`Entry`] per game in use, holding the game (loaded
+//! from storage on first use), a mutex that serializes every change of the
+//! game, and the broadcast channel of its sockets. Entries vanish when the
+//! last request, socket or computer search lets go of them.
+//!
+//! Every change follows one path: check it on a copy of the game, store it
+//! (one transaction), then take the copy, answer and broadcast.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use serde_json::{Map, Value, json};
+use tokio::sync::{Semaphore, broadcast, watch};
+
+use crate::board::{Board, GameType, Side};
+use crate::error::ApiError;
+use crate::storage::{
+    GameMeta, GameSummary, MoveChange, NewGame, Seat, Seats, Storage, StorageError, StoredGame,
+};
+use crate::util::{self, constant_time_eq, now_rfc3339, token_hash};
+
+/// How many state messages a socket may fall behind before it is sent a
+/// fresh state instead.
+const CHANNEL_CAPACITY: usize = 16;
+
+/// The kinds of game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Computer,
+    Local,
+    Online,
+    Imported,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Computer => "computer",
+            Kind::Local => "local",
+            Kind::Online => "online",
+            Kind::Imported => "imported",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Kind> {
+        match s {
+            "computer" => Some(Kind::Computer),
+            "local" => Some(Kind::Local),
+            "online" => Some(Kind::Online),
+            "imported" => Some(Kind::Imported),
+            _ => None,
+        }
+    }
+}
+
+/// Settings of the game hub.
+#[derive(Clone, Debug)]
+pub struct HubConfig {
+    /// The computer's thinking time per move; `None`: by level (0.3–1 s for
+    /// levels 1–9, 1.5 s at level 10).
+    pub computer_movetime: Option<Duration>,
+    /// Searches (computer moves and analyses) running at once.
+    pub engine_slots: usize,
+}
+
+impl Default for HubConfig {
+    fn default() -> HubConfig {
+        HubConfig {
+            computer_movetime: None,
+            engine_slots: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        }
+    }
+}
+
+/// The computer's thinking time at `level`.
+pub fn level_movetime(level: u8) -> Duration {
+    match level {
+        10.. => Duration::from_millis(1500),
+        l => Duration::from_millis(300 + 87 * u64::from(l.saturating_sub(1))),
+    }
+}
+
+/// A game in memory.
+struct Live {
+    board: Board,
+    kind: Kind,
+    seats: Seats,
+    tags: Vec<(String, String)>,
+    created_at: String,
+    updated_at: String,
+    /// Counts changes: a computer search started at another version is
+    /// stale.
+    version: u64,
+    /// The stop flag of the computer's search in progress.
+    thinking: Option<Arc<AtomicBool>>,
+    /// The stored game changed behind our back (another writer): reload.
+    stale: bool,
+}
+
+impl Live {
+    fn meta(&self, board: &Board, updated_at: &str) -> GameMeta {
+        let ending = board.ending();
+        GameMeta {
+            status: if ending.is_some() { "over" } else { "ongoing" }.to_string(),
+            result: ending.as_ref().map(|e| e.result().to_string()),
+            reason: ending.as_ref().map(|e| e.reason.to_string()),
+            draw_offer: board.draw_offer().map(|s| s.name().to_string()),
+            updated_at: updated_at.to_string(),
+        }
+    }
+
+    /// The seat `token` holds.
+    fn seat_of(&self, token: Option<&str>) -> Result<Side, ApiError> {
+        let token = token.filter(|t| !t.is_empty()).ok_or_else(|| {
+            ApiError::WrongToken("this action needs the token of a seat".to_string())
+        })?;
+        let hash = token_hash(token);
+        Side::BOTH
+            .into_iter()
+            .find(|s| {
+                self.seats[s.index()]
+                    .token_hash
+                    .as_deref()
+                    .is_some_and(|h| constant_time_eq(h, &hash))
+            })
+            .ok_or_else(|| ApiError::WrongToken("the token holds no seat in this game".to_string()))
+    }
+
+    fn player_name(&self, side: Side) -> Option<String> {
+        let seat = &self.seats[side.index()];
+        match seat.level {
+            Some(level) => Some(computer_name(level)),
+            None => seat.name.clone(),
+        }
+    }
+
+    fn state(&self, id: i64) -> Value {
+        let b = &self.board;
+        let ending = b.ending();
+        let mut s = Map::new();
+        s.insert("id".into(), json!(id));
+        s.insert("game".into(), json!(b.game_type().name()));
+        s.insert("kind".into(), json!(self.kind.name()));
+        s.insert("rules".into(), json!(b.rules_text()));
+        s.insert("rule_options".into(), b.rule_options());
+        s.insert("start_position".into(), json!(b.start_position()));
+        s.insert("position".into(), json!(b.position()));
+        s.insert("moves".into(), json!(b.moves()));
+        s.insert("ply".into(), json!(b.ply()));
+        s.insert("turn".into(), json!(b.turn()));
+        s.insert(
+            "status".into(),
+            json!(if ending.is_some() { "over" } else { "ongoing" }),
+        );
+        s.insert("result".into(), json!(ending.as_ref().map(|e| e.result())));
+        s.insert("reason".into(), json!(ending.as_ref().map(|e| e.reason)));
+        s.insert(
+            "reason_text".into(),
+            json!(ending.as_ref().map(|e| e.text.clone())),
+        );
+        s.insert("draw_offer".into(), json!(b.draw_offer()));
+        b.fill_state(&mut s);
+        s.insert("last_move".into(), json!(b.last_move()));
+        let player = |side: Side| {
+            let seat = &self.seats[side.index()];
+            json!({
+                "type": if seat.level.is_some() { "computer" } else { "human" },
+                "name": self.player_name(side),
+                "level": seat.level,
+                "joined": seat.joined,
+            })
+        };
+        s.insert(
+            "players".into(),
+            json!({"white": player(Side::White), "black": player(Side::Black)}),
+        );
+        s.insert("thinking".into(), json!(self.thinking.is_some()));
+        s.insert("created_at".into(), json!(self.created_at));
+        s.insert("updated_at".into(), json!(self.updated_at));
+        Value::Object(s)
+    }
+
+    fn record_tags(&self) -> Vec<(String, String)> {
+        if self.kind == Kind::Imported {
+            return self.tags.clone();
+        }
+        let date = self
+            .created_at
+            .get(..10)
+            .unwrap_or("????-??-??")
+            .replace('-', ".");
+        let name = |side| self.player_name(side).unwrap_or_else(|| "?".to_string());
+        vec![
+            ("Event".into(), format!("brett {} game", self.kind.name())),
+            ("Site".into(), "brett".into()),
+            ("Date".into(), date),
+            ("White".into(), name(Side::White)),
+            ("Black".into(), name(Side::Black)),
+        ]
+    }
+}
+
+/// The display name of the computer at `level`.
+pub fn computer_name(level: u8) -> String {
+    format!("Computer (level {level})")
+}
+
+/// A name from an imported record: control characters dropped, trimmed,
+/// at most 40 characters; `?` (unknown) is no name.
+fn import_name(raw: Option<&str>) -> Option<String> {
+    let cleaned: String = raw?.chars().filter(|c| !c.is_control()).collect();
+    let cleaned: String = cleaned.trim().chars().take(util::MAX_NAME_CHARS).collect();
+    let cleaned = cleaned.trim().to_string();
+    (!cleaned.is_empty() && cleaned != "?").then_some(cleaned)
+}
+
+/// One game in use.
+pub struct Entry {
+    id: i64,
+    state: tokio::sync::Mutex<Option<Live>>,
+    tx: broadcast::Sender<Utf8Bytes>,
+    registry: Arc<Mutex<HashMap<i64, Weak<Entry>>>>,
+}
+
+impl Drop for Entry {
+    fn drop(&mut self) {
+        let mut map = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+        if map.get(&self.id).is_some_and(|w| w.strong_count() == 0) {
+            map.remove(&self.id);
+        }
+    }
+}
+
+impl Entry {
+    /// A receiver of the game's state messages.
+    pub fn subscribe(&self) -> broadcast::Receiver<Utf8Bytes> {
+        self.tx.subscribe()
+    }
+}
+
+/// What creating a game asks for.
+pub struct CreateGame {
+    pub board: Board,
+    pub kind: Kind,
+    pub level: u8,
+    /// The creator's colour (ignored for local games).
+    pub color: Side,
+    pub name: Option<String>,
+}
+
+/// What creating a game gives.
+pub struct Created {
+    pub id: i64,
+    /// The seats the creator holds, with their tokens.
+    pub tokens: Vec<(Side, String)>,
+    /// The other seat of an online game.
+    pub invite: Option<(Side, String)>,
+    pub state: Value,
+}
+
+/// What a draw request does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawAction {
+    Offer,
+    Accept,
+    Decline,
+}
+
+/// All live games, the storage and the engine slots.
+pub struct Hub {
+    storage: Arc<dyn Storage>,
+    config: HubConfig,
+    registry: Arc<Mutex<HashMap<i64, Weak<Entry>>>>,
+    engine_slots: Arc<Semaphore>,
+    searches: Mutex<HashMap<u64, Arc<AtomicBool>>>,
+    next_search: AtomicU64,
+    versions: AtomicU64,
+    closing: watch::Sender<bool>,
+}
+
+/// Sets the stop flag when dropped (a request that goes away stops its
+/// search) and forgets the search.
+struct SearchGuard<'a> {
+    hub: &'a Hub,
+    id: u64,
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for SearchGuard<'_> {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.hub
+            .searches
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.id);
+    }
+}
+
+impl Hub {
+    pub fn new(storage: Arc<dyn Storage>, config: HubConfig) -> Arc<Hub> {
+        let slots = config.engine_slots.max(1);
+        Arc::new(Hub {
+            storage,
+            config,
+            registry: Arc::new(Mutex::new(HashMap::new())),
+            engine_slots: Arc::new(Semaphore::new(slots)),
+            searches: Mutex::new(HashMap::new()),
+            next_search: AtomicU64::new(0),
+            versions: AtomicU64::new(1),
+            closing: watch::channel(false).0,
+        })
+    }
+
+    pub fn storage(&self) -> &Arc<dyn Storage> {
+        &self.storage
+    }
+
+    /// Resolves when the server shuts down.
+    pub fn closing(&self) -> watch::Receiver<bool> {
+        self.closing.subscribe()
+    }
+
+    pub fn is_closing(&self) -> bool {
+        *self.closing.borrow()
+    }
+
+    /// Stop: sockets close, searches stop, no computer move is stored
+    /// any more.
+    pub fn shutdown(&self) {
+        self.closing.send_replace(true);
+        for stop in self
+            .searches
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+        {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Number of games in memory (for tests and the benchmark).
+    pub fn live_games(&self) -> usize {
+        self.registry
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .filter(|w| w.strong_count() > 0)
+            .count()
+    }
+
+    /// A version number not used before in this process.
+    fn next_version(&self) -> u64 {
+        self.versions.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Keep `stop` where [`Hub::shutdown`] finds it while the search runs.
+    fn register_search(&self, stop: Arc<AtomicBool>) -> SearchGuard<'_> {
+        let id = self.next_search.fetch_add(1, Ordering::Relaxed);
+        if self.is_closing() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        self.searches
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, stop.clone());
+        SearchGuard {
+            hub: self,
+            id,
+            stop,
+        }
+    }
+
+    /// The entry of game `id` (it may not exist: loading tells).
+    pub fn entry(&self, id: i64) -> Arc<Entry> {
+        let mut map = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = map.get(&id).and_then(Weak::upgrade) {
+            return e;
+        }
+        let entry = Arc::new(Entry {
+            id,
+            state: tokio::sync::Mutex::new(None),
+            tx: broadcast::channel(CHANNEL_CAPACITY).0,
+            registry: self.registry.clone(),
+        });
+        map.insert(id, Arc::downgrade(&entry));
+        entry
+    }
+
+    fn live_from_stored(&self, g: StoredGame) -> Result<Live, ApiError> {
+        let board = Board::restore(&g.game, &g.rules, &g.start_position, &g.moves, &g.meta)
+            .map_err(|e| ApiError::Internal(format!("game {}: {e}", g.id)))?;
+        let kind = Kind::parse(&g.kind).ok_or_else(|| {
+            ApiError::Internal(format!("game {}: unknown kind '{}'", g.id, g.kind))
+        })?;
+        Ok(Live {
+            board,
+            kind,
+            seats: g.seats,
+            tags: g.tags,
+            created_at: g.created_at,
+            updated_at: g.meta.updated_at,
+            version: self.next_version(),
+            stale: false,
+            thinking: None,
+        })
+    }
+
+    /// The loaded game behind `guard`, loading it if needed. A computer
+    /// game whose turn it is gets the computer going.
+    async fn load<'g>(
+        self: &Arc<Self>,
+        entry: &Arc<Entry>,
+        guard: &'g mut Option<Live>,
+    ) -> Result<&'g mut Live, ApiError> {
+        if guard.as_ref().is_some_and(|l| l.stale) {
+            if let Some(stop) = guard.as_mut().and_then(|l| l.thinking.take()) {
+                stop.store(true, Ordering::Relaxed);
+            }
+            *guard = None;
+        }
+        if guard.is_none() {
+            let stored = self
+                .storage
+                .load_game(entry.id)
+                .await?
+                .ok_or_else(|| ApiError::not_found_game(entry.id))?;
+            *guard = Some(self.live_from_stored(stored)?);
+        }
+        let live = guard.as_mut().expect("loaded just now");
+        self.start_computer(entry, live);
+        Ok(live)
+    }
+
+    /// Send the state to every socket of the game.
+    fn broadcast(entry: &Entry, live: &Live) {
+        if entry.tx.receiver_count() == 0 {
+            return;
+        }
+        let msg = json!({"type": "state", "state": live.state(entry.id)}).to_string();
+        let _ = entry.tx.send(Utf8Bytes::from(msg));
+    }
+
+    /// If it is the computer's turn and it is not thinking yet, start its
+    /// search; its move is stored and broadcast when found.
+    fn start_computer(self: &Arc<Self>, entry: &Arc<Entry>, live: &mut Live) {
+        if live.thinking.is_some() || live.board.ending().is_some() || self.is_closing() {
+            return;
+        }
+        let side = live.board.turn();
+        let Some(level) = live.seats[side.index()].level else {
+            return;
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        live.thinking = Some(stop.clone());
+        let version = live.version;
+        let board = live.board.clone();
+        let movetime = self
+            .config
+            .computer_movetime
+            .unwrap_or_else(|| level_movetime(level));
+        let hub = self.clone();
+        let entry = entry.clone();
+        tokio::spawn(async move {
+            let chosen = hub.computer_search(board, level, movetime, stop).await;
+            hub.finish_computer(&entry, version, chosen).await;
+        });
+    }
+
+    async fn computer_search(
+        &self,
+        board: Board,
+        level: u8,
+        movetime: Duration,
+        stop: Arc<AtomicBool>,
+    ) -> Option<String> {
+        let _permit = self.engine_slots.acquire().await.ok()?;
+        let _guard = self.register_search(stop.clone());
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let seed = fastrand::u64(..);
+        let result =
+            tokio::task::spawn_blocking(move || board.choose_move(level, seed, movetime, &stop))
+                .await;
+        match result {
+            Ok(mv) => mv,
+            Err(e) => {
+                tracing::error!(error = %e, "computer search failed");
+                None
+            }
+        }
+    }
+
+    async fn finish_computer(
+        self: &Arc<Self>,
+        entry: &Arc<Entry>,
+        version: u64,
+        mv: Option<String>,
+    ) {
+        let mut guard = entry.state.lock().await;
+        let Some(live) = guard.as_mut() else { return };
+        if live.version != version {
+            // The game changed while the computer thought (a takeback): its
+            // search is void; the change started a new one if needed.
+            return;
+        }
+        live.thinking = None;
+        if self.is_closing() {
+            return;
+        }
+        let Some(mv) = mv else {
+            Self::broadcast(entry, live);
+            return;
+        };
+        let ply = live.board.ply();
+        let mut next = live.board.clone();
+        if let Err(e) = next.play(&mv) {
+            tracing::error!(game = entry.id, %mv, error = %e, "the computer chose an illegal move");
+            Self::broadcast(entry, live);
+            return;
+        }
+        let now = now_rfc3339();
+        let meta = live.meta(&next, &now);
+        match self
+            .storage
+            .update_game(entry.id, ply, MoveChange::Append(mv.clone()), meta)
+            .await
+        {
+            Ok(()) => {
+                live.board = next;
+                live.updated_at = now;
+                live.version = self.next_version();
+                tracing::debug!(game = entry.id, %mv, "computer move");
+            }
+            Err(e) => {
+                // Not stored, not played; the next request retries.
+                tracing::error!(game = entry.id, error = %e, "storing the computer's move failed");
+                live.stale = true;
+                return;
+            }
+        }
+        Self::broadcast(entry, live);
+    }
+
+    /// Store a change prepared on `next` and take it over; then broadcast
+    /// and let the computer move if it is its turn. Returns the new state.
+    async fn commit(
+        self: &Arc<Self>,
+        entry: &Arc<Entry>,
+        live: &mut Live,
+        next: Board,
+        change: MoveChange,
+    ) -> Result<Value, ApiError> {
+        let now = now_rfc3339();
+        let meta = live.meta(&next, &now);
+        if let Err(e) = self
+            .storage
+            .update_game(entry.id, live.board.ply(), change, meta)
+            .await
+        {
+            if matches!(e, StorageError::Conflict | StorageError::NotFound) {
+                live.stale = true;
+            }
+            return Err(e.into());
+        }
+        live.board = next;
+        live.updated_at = now;
+        live.version = self.next_version();
+        self.start_computer(entry, live);
+        Self::broadcast(entry, live);
+        Ok(live.state(entry.id))
+    }
+
+    /// Create a game.
+    pub async fn create(self: &Arc<Self>, req: CreateGame) -> Result<Created, ApiError> {
+        let mut seats: Seats = Default::default();
+        let mut tokens = Vec::new();
+        let mut invite = None;
+        let mut new_seat =
+            |side: Side, name: Option<String>, joined: bool| -> Result<String, ApiError> {
+                let token = util::new_token().map_err(ApiError::internal)?;
+                seats[side.index()] = Seat {
+                    token_hash: Some(token_hash(&token)),
+                    name,
+                    joined,
+                    level: None,
+                };
+                Ok(token)
+            };
+        match req.kind {
+            Kind::Computer => {
+                tokens.push((req.color, new_seat(req.color, req.name, true)?));
+            }
+            Kind::Local => {
+                tokens.push((Side::White, new_seat(Side::White, req.name, true)?));
+                tokens.push((Side::Black, new_seat(Side::Black, None, true)?));
+            }
+            Kind::Online => {
+                tokens.push((req.color, new_seat(req.color, req.name, true)?));
+                let other = req.color.other();
+                invite = Some((other, new_seat(other, None, false)?));
+            }
+            Kind::Imported => {
+                return Err(ApiError::BadRequest(
+                    "kind is computer, local or online (imports go to /api/games/import)".into(),
+                ));
+            }
+        }
+        if req.kind == Kind::Computer {
+            seats[req.color.other().index()] = Seat {
+                token_hash: None,
+                name: None,
+                joined: true,
+                level: Some(req.level),
+            };
+        }
+        let now = now_rfc3339();
+        let mut live = Live {
+            board: req.board,
+            kind: req.kind,
+            seats,
+            tags: Vec::new(),
+            created_at: now.clone(),
+            updated_at: now.clone(),
+            version: self.next_version(),
+            stale: false,
+            thinking: None,
+        };
+        let meta = live.meta(&live.board, &now);
+        let id = self
+            .storage
+            .create_game(NewGame {
+                game: live.board.game_type().name().to_string(),
+                kind: req.kind.name().to_string(),
+                rules: live.board.rules_text(),
+                start_position: live.board.start_position(),
+                moves: live.board.moves(),
+                meta,
+                seats: live.seats.clone(),
+                tags: Vec::new(),
+                created_at: now,
+            })
+            .await?;
+        let entry = self.entry(id);
+        let mut guard = entry.state.lock().await;
+        if guard.is_none() {
+            self.start_computer(&entry, &mut live);
+            *guard = Some(live);
+        }
+        let live = self.load(&entry, &mut guard).await?;
+        Ok(Created {
+            id,
+            tokens,
+            invite,
+            state: live.state(id),
+        })
+    }
+
+    /// Import a game record as an archived game.
+    pub async fn import(&self, game: GameType, record: &str) -> Result<i64, ApiError> {
+        let board = Board::from_record(game, record)?;
+        let tags = board.tags();
+        let tag = |k: &str| {
+            tags.iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.as_str())
+        };
+        let seat = |k: &str| Seat {
+            token_hash: None,
+            name: import_name(tag(k)),
+            joined: false,
+            level: None,
+        };
+        let seats = [seat("White"), seat("Black")];
+        let now = now_rfc3339();
+        let ending = board.ending();
+        let meta = GameMeta {
+            status: if ending.is_some() { "over" } else { "ongoing" }.to_string(),
+            result: ending.as_ref().map(|e| e.result().to_string()),
+            reason: ending.as_ref().map(|e| e.reason.to_string()),
+            draw_offer: board.draw_offer().map(|s| s.name().to_string()),
+            updated_at: now.clone(),
+        };
+        let id = self
+            .storage
+            .create_game(NewGame {
+                game: board.game_type().name().to_string(),
+                kind: Kind::Imported.name().to_string(),
+                rules: board.rules_text(),
+                start_position: board.start_position(),
+                moves: board.moves(),
+                meta,
+                seats,
+                tags,
+                created_at: now,
+            })
+            .await?;
+        Ok(id)
+    }
+
+    /// The state of game `id`; with a token, also the seat it holds.
+    pub async fn state(self: &Arc<Self>, id: i64) -> Result<Value, ApiError> {
+        let entry = self.entry(id);
+        let mut guard = entry.state.lock().await;
+        let live = self.load(&entry, &mut guard).await?;
+        Ok(live.state(id))
+    }
+
+    /// The seat `token` holds in game `id` (`None`: none).
+    pub async fn seat(self: &Arc<Self>, id: i64, token: &str) -> Result<Option<Side>, ApiError> {
+        let entry = self.entry(id);
+        let mut guard = entry.state.lock().await;
+        let live = self.load(&entry, &mut guard).await?;
+        Ok(live.seat_of(Some(token)).ok())
+    }
+
+    /// Subscribe to game `id`: its entry (to keep it alive), a receiver of
+    /// its changes and the state now (taken after subscribing, so no change
+    /// is missed).
+    pub async fn watch(
+        self: &Arc<Self>,
+        id: i64,
+    ) -> Result<(Arc<Entry>, broadcast::Receiver<Utf8Bytes>, Value), ApiError> {
+        let entry = self.entry(id);
+        let mut guard = entry.state.lock().await;
+        let live = self.load(&entry, &mut guard).await?;
+        let rx = entry.tx.subscribe();
+        let state = live.state(id);
+        drop(guard);
+        Ok((entry, rx, state))
+    }
+
+    /// The state now of a watched game (after a socket fell behind).
+    pub async fn current_state(self: &Arc<Self>, entry: &Arc<Entry>) -> Result<Value, ApiError> {
+        let mut guard = entry.state.lock().await;
+        let live = self.load(entry, &mut guard).await?;
+        Ok(live.state(entry.id))
+    }
+
+    /// Play a move for the seat of `token`; `ply` must be the current ply.
+    pub async fn play(
+        self: &Arc<Self>,
+        id: i64,
+        token: Option<&str>,
+        ply: u64,
+        mv: &str,
+    ) -> Result<(Side, Value), ApiError> {
+        let entry = self.entry(id);
+        let mut guard = entry.state.lock().await;
+        let live = self.load(&entry, &mut guard).await?;
+        let side = live.seat_of(token)?;
+        let now_ply = live.board.ply();
+        if ply != now_ply as u64 {
+            return Err(ApiError::StalePly(format!(
+                "ply {ply} is not the current ply {now_ply}: the position has changed (or the move was already played)"
+            )));
+        }
+        if let Some(e) = live.board.ending() {
+            return Err(ApiError::GameOver(format!("the game is over: {}", e.text)));
+        }
+        let turn = live.board.turn();
+        if turn != side {
+            return Err(ApiError::NotYourTurn(format!(
+                "it is {}'s turn; your seat is {}",
+                turn.name(),
+                side.name()
+            )));
+        }
+        let mut next = live.board.clone();
+        let played = next.play(mv)?;
+        let state = self
+            .commit(&entry, live, next, MoveChange::Append(played))
+            .await?;
+        Ok((side, state))
+    }
+
+    /// Offer, accept or decline a draw.
+    pub async fn draw(
+        self: &Arc<Self>,
+        id: i64,
+        token: Option<&str>,
+        action: DrawAction,
+    ) -> Result<(Side, Value), ApiError> {
+        let entry = self.entry(id);
+        let mut guard = entry.state.lock().await;
+        let live = self.load(&entry, &mut guard).await?;
+        let side = live.seat_of(token)?;
+        let mut next = live.board.clone();
+        match action {
+            DrawAction::Offer => {
+                if next.draw_offer() != Some(side) {
+                    next.offer_draw(side)?;
+                }
+                // The computer declines.
+                let opponent = side.other();
+                if live.seats[opponent.index()].level.is_some() && next.ending().is_none() {
+                    next.decline_draw(opponent)?;
+                }
+            }
+            DrawAction::Accept => next.accept_draw(side)?,
+            DrawAction::Decline => next.decline_draw(side)?,
+        }
+        let state = self.commit(&entry, live, next, MoveChange::Keep).await?;
+        Ok((side, state))
+    }
+
+    /// Resign for the seat of `token`.
+    pub async fn resign(
+        self: &Arc<Self>,
+        id: i64,
+        token: Option<&str>,
+    ) -> Result<(Side, Value), ApiError> {
+        let entry = self.entry(id);
+        let mut guard = entry.state.lock().await;
+        let live = self.load(&entry, &mut guard).await?;
+        let side = live.seat_of(token)?;
+        let mut next = live.board.clone();
+        next.resign(side)?;
+        if let Some(stop) = live.thinking.take() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        let state = self.commit(&entry, live, next, MoveChange::Keep).await?;
+        Ok((side, state))
+    }
+
+    /// Take back the player's last move and the computer's reply (games
+    /// against the computer only). A search in progress is stopped and
+    /// its move discarded.
+    pub async fn takeback(
+        self: &Arc<Self>,
+        id: i64,
+        token: Option<&str>,
+    ) -> Result<(Side, Value), ApiError> {
+        let entry = self.entry(id);
+        let mut guard = entry.state.lock().await;
+        let live = self.load(&entry, &mut guard).await?;
+        let side = live.seat_of(token)?;
+        if live.kind != Kind::Computer {
+            return Err(ApiError::NotAllowed(
+                "moves can be taken back only in games against the computer".into(),
+            ));
+        }
+        if let Some(e) = live.board.ending() {
+            return Err(ApiError::GameOver(format!("the game is over: {}", e.text)));
+        }
+        let ply = live.board.ply();
+        let Some(back_to) = (0..ply)
+            .rev()
+            .find(|&i| live.board.mover_of(i) == Some(side))
+        else {
+            return Err(ApiError::NotAllowed("you have no move to take back".into()));
+        };
+        let mut next = live.board.clone();
+        next.undo_to(back_to);
+        // Whatever the computer is thinking about is void now. The version
+        // changes on commit, so its result is discarded even if it comes in
+        // while this change is being stored.
+        let stopped = live.thinking.take();
+        if let Some(stop) = &stopped {
+            stop.store(true, Ordering::Relaxed);
+        }
+        match self
+            .commit(&entry, live, next, MoveChange::Truncate(back_to))
+            .await
+        {
+            Ok(state) => Ok((side, state)),
+            Err(e) => {
+                // Nothing changed: let the computer think again if it was.
+                live.version = self.next_version();
+                self.start_computer(&entry, live);
+                Err(e)
+            }
+        }
+    }
+
+    /// Mark the seat of `token` joined and set its name (online games).
+    pub async fn join(
+        self: &Arc<Self>,
+        id: i64,
+        token: Option<&str>,
+        name: Option<String>,
+    ) -> Result<(Side, Value), ApiError> {
+        let entry = self.entry(id);
+        let mut guard = entry.state.lock().await;
+        let live = self.load(&entry, &mut guard).await?;
+        let side = live.seat_of(token)?;
+        if live.kind != Kind::Online {
+            return Err(ApiError::NotAllowed(
+                "only seats of online games are joined".into(),
+            ));
+        }
+        let now = now_rfc3339();
+        let name = name.or_else(|| live.seats[side.index()].name.clone());
+        self.storage
+            .update_seat(id, side.index(), name.clone(), true, now.clone())
+            .await?;
+        let seat = &mut live.seats[side.index()];
+        seat.name = name;
+        seat.joined = true;
+        live.updated_at = now;
+        Self::broadcast(&entry, live);
+        Ok((side, live.state(id)))
+    }
+
+    /// The game record of game `id`.
+    pub async fn record(self: &Arc<Self>, id: i64) -> Result<String, ApiError> {
+        let entry = self.entry(id);
+        let mut guard = entry.state.lock().await;
+        let live = self.load(&entry, &mut guard).await?;
+        Ok(live.board.record(&live.record_tags()))
+    }
+
+    /// The archive, newest first.
+    pub async fn archive(&self, limit: u32, offset: u32) -> Result<Value, ApiError> {
+        let (games, total) = self.storage.list_games(limit, offset).await?;
+        let games: Vec<Value> = games.iter().map(summary_json).collect();
+        Ok(json!({"games": games, "total": total}))
+    }
+
+    /// Analyse `board` (blocking work on a blocking thread; the search
+    /// stops if the request goes away).
+    pub async fn analyze(
+        &self,
+        board: Board,
+        time: Duration,
+        lines: usize,
+    ) -> Result<crate::board::Analysis, ApiError> {
+        let _permit = self
+            .engine_slots
+            .acquire()
+            .await
+            .map_err(|_| ApiError::Unavailable("the server is shutting down".into()))?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let guard = self.register_search(stop.clone());
+        let result = tokio::task::spawn_blocking(move || board.analyze(time, lines, &stop))
+            .await
+            .map_err(ApiError::internal);
+        drop(guard);
+        result
+    }
+
+    /// Ids of ongoing computer games: on startup each is loaded, so the
+    /// computer moves where it is its turn.
+    pub async fn resume_computer_games(self: &Arc<Self>) -> Result<usize, ApiError> {
+        let ids = self.storage.ongoing_computer_games().await?;
+        let mut resumed = 0;
+        for id in ids {
+            let entry = self.entry(id);
+            let mut guard = entry.state.lock().await;
+            match self.load(&entry, &mut guard).await {
+                Ok(live) if live.thinking.is_some() => resumed += 1,
+                Ok(_) => {}
+                Err(e) => tracing::warn!(game = id, error = %e, "could not resume game"),
+            }
+        }
+        Ok(resumed)
+    }
+}
+
+fn summary_json(g: &GameSummary) -> Value {
+    let name = |i: usize| match g.seats[i].level {
+        Some(level) => Some(computer_name(level)),
+        None => g.seats[i].name.clone(),
+    };
+    json!({
+        "id": g.id,
+        "game": g.game,
+        "kind": g.kind,
+        "rules": g.rules,
+        "white": name(0),
+        "black": name(1),
+        "status": g.meta.status,
+        "result": g.meta.result,
+        "reason": g.meta.reason,
+        "ply": g.ply,
+        "created_at": g.created_at,
+        "updated_at": g.meta.updated_at,
+    })
+}
