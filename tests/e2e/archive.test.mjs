@@ -35,7 +35,7 @@ test('archive: list, export, import, replay', async () => {
   // Export: the record as text.
   const [download] = await Promise.all([page.waitForEvent('download'), row.locator('a[download]').click()]);
   const record = await (await fetch(`${server.url}/api/games/${created.id}/record`)).text();
-  assert.match(download.suggestedFilename(), /muehle-\d+\.txt/);
+  assert.match(download.suggestedFilename(), /\.txt$/);
   assert.match(record, /1\. d6 f4 2\. d2 b4/);
 
   // Import it back, land in the imported game, replay it.
@@ -61,32 +61,40 @@ test('analysis board: set up, analyse, follow a line', async () => {
   const { page } = await newPage(browser, { locale: 'en-US', width: 375, height: 740 });
   await page.goto(`${server.url}/analysis`);
   await page.waitForSelector('svg.board');
-  // Set up: White a7, d7 and Black b6; White to move, hands 6 and 7.
+  // Set up: White a7, d7 and Black b6, f6; White to move, seven stones in each hand.
   await page.click('.board [data-point=a7]');
   await page.click('.board [data-point=d7]');
-  await page.click('.board [data-point=b6]');
-  await page.click('.board [data-point=b6]');
-  await page.fill('#hand-white', '6');
+  for (const p of ['b6', 'b6', 'f6', 'f6']) await page.click(`.board [data-point=${p}]`);
+  await page.fill('#hand-white', '7');
   await page.press('#hand-white', 'Tab');
   await page.fill('#hand-black', '7');
   await page.press('#hand-black', 'Tab');
-  assert.equal(await page.inputValue('#position-text'), 'WW./B../.../....../.../.../... w 6 7 0 1');
+  assert.equal(await page.inputValue('#position-text'), 'WW./B.B/.../....../.../.../... w 7 7 0 1');
   await page.selectOption('#analysis-time', '300');
   await page.click('#analyze-btn');
   await page.waitForSelector('.lines .line', { timeout: 30000 });
-  const first = await page.textContent('.lines .line .pv .move');
-  assert.match(first, /^g7/, 'the engine closes the mill');
+  // Three lines with scores and reasons; one of them closes the mill at g7.
+  assert.equal(await page.locator('.lines .line').count(), 3);
+  const heads = await page.$$eval('.lines .line .pv', (els) => els.map((e) => e.querySelector('.move').textContent));
+  assert.ok(heads.some((m) => /^g7x(b6|f6)$/.test(m)), `lines ${heads}`);
+  assert.match(await page.textContent('.lines .line .score'), /^[+-]\d+\.\d\d$|win|loss/);
+  assert.ok((await page.textContent('.lines .why')).length > 0);
+  // Clicking a move of a line shows the position after it.
+  const first = heads[0].replace(/x.*/, '');
   await page.click('.lines .line .pv .move >> nth=0');
-  await page.waitForSelector('.board [data-point=g7].has-stone.white');
+  await page.waitForSelector(`.board [data-point=${first.slice(-2)}].has-stone.white`);
   await shot(page, 'g-analysis');
 
   // Play mode: moves on the board by the rules.
   await page.click('.lines .line .pv .move >> nth=0'); // keep the line shown
   await page.click('button:has-text("Back to the position")');
   await page.click('#mode-play');
-  // g7 closes the mill; b6 is Black's only stone, so it goes at once.
+  // g7 closes the mill; b6 and f6 may be removed.
   await page.click('.board [data-point=g7]');
+  await page.waitForSelector('.board .pt.is-removable');
+  assert.deepEqual(await page.$$eval('.board .pt.is-removable', (els) => els.map((e) => e.dataset.point).sort()), ['b6', 'f6']);
+  await page.click('.board [data-point=b6]');
   await page.waitForSelector('.board [data-point=b6]:not(.has-stone)');
-  assert.equal(await page.inputValue('#position-text'), 'WWW/.../.../....../.../.../... b 5 7 0 1');
+  assert.equal(await page.inputValue('#position-text'), 'WWW/..B/.../....../.../.../... b 6 7 0 1');
   assert.deepEqual(page.errors, []);
 });
