@@ -707,6 +707,7 @@ export class GameView {
     const showInvite = st.kind === 'online' && inv && st.players[inv.color] && !st.players[inv.color].joined && st.status === 'ongoing';
     const show = st.kind !== 'imported' && (showInvite || st.kind === 'online' || this.hasSeat());
     e.shareBox.hidden = !show;
+    e.shareBox.classList.toggle('inviting', !!showInvite);
     if (!show) return;
     const origin = location.origin;
     const linkRow = (id, url) => {
