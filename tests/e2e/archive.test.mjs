@@ -1,0 +1,100 @@
+// Archive and analysis: the list of games, export and import of a record,
+// replay of the imported game, and the analysis board with the engine's lines.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPage, shot, api, waitMoves, gameIdOf } from './helpers.mjs';
+
+let server;
+let browser;
+before(async () => { server = await startServer('archive'); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.stop(); });
+
+test('archive: list, export, import, replay', async () => {
+  // A short finished local game, made through the API.
+  const { data: created } = await api(server.url, 'POST', '/api/games', { game: 'muehle', kind: 'local', rules: 'standard', name: 'Dora <b>' });
+  const tok = created.tokens;
+  const moves = ['d6', 'f4', 'd2', 'b4'];
+  for (const [i, mv] of moves.entries()) {
+    const r = await api(server.url, 'POST', `/api/games/${created.id}/moves`, { move: mv, token: i % 2 ? tok.black : tok.white, ply: i });
+    assert.equal(r.status, 200, JSON.stringify(r.data));
+  }
+  const res = await api(server.url, 'POST', `/api/games/${created.id}/resign`, { token: tok.white });
+  assert.equal(res.status, 200, JSON.stringify(res.data));
+
+  const { page } = await newPage(browser, { locale: 'de-DE' });
+  await page.goto(`${server.url}/archive`);
+  const row = page.locator(`tr[data-id="${created.id}"]`);
+  await row.waitFor();
+  const text = await row.textContent();
+  assert.match(text, new RegExp(`Partie ${created.id}`));
+  assert.match(text, /Dora <b>/);
+  assert.match(text, /gibt auf/);
+  assert.match(text, /Standard/);
+  await shot(page, 'f-archive');
+
+  // Export: the record as text.
+  const [download] = await Promise.all([page.waitForEvent('download'), row.locator('a[download]').click()]);
+  const record = await (await fetch(`${server.url}/api/games/${created.id}/record`)).text();
+  assert.match(download.suggestedFilename(), /\.txt$/);
+  assert.match(record, /1\. d6 f4 2\. d2 b4/);
+
+  // Import it back, land in the imported game, replay it.
+  await page.fill('#import-text', record);
+  await page.click('#import-btn');
+  await page.waitForURL(/\/game\/\d+$/);
+  const imported = gameIdOf(page);
+  assert.notEqual(imported, created.id);
+  await waitMoves(page, 4);
+  await page.click('#nav-first');
+  await page.waitForSelector('.replay-info:has-text("Anfangsstellung")');
+  assert.equal(await page.$$eval('.board .pt.has-stone', (els) => els.length), 0);
+  await page.click('#nav-next');
+  await page.click('#nav-next');
+  await page.waitForSelector('.board [data-point=f4].has-stone.black');
+  await page.click('#move-list button.move[data-ply="4"]');
+  await page.waitForSelector('.board [data-point=b4].has-stone.black');
+  await shot(page, 'f-imported-replay');
+  assert.deepEqual(page.errors, []);
+});
+
+test('analysis board: set up, analyse, follow a line', async () => {
+  const { page } = await newPage(browser, { locale: 'en-US', width: 375, height: 740 });
+  await page.goto(`${server.url}/analysis`);
+  await page.waitForSelector('svg.board');
+  // Set up: White a7, d7 and Black b6, f6; White to move, seven stones in each hand.
+  await page.click('.board [data-point=a7]');
+  await page.click('.board [data-point=d7]');
+  for (const p of ['b6', 'b6', 'f6', 'f6']) await page.click(`.board [data-point=${p}]`);
+  await page.fill('#hand-white', '7');
+  await page.press('#hand-white', 'Tab');
+  await page.fill('#hand-black', '7');
+  await page.press('#hand-black', 'Tab');
+  assert.equal(await page.inputValue('#position-text'), 'WW./B.B/.../....../.../.../... w 7 7 0 1');
+  await page.selectOption('#analysis-time', '300');
+  await page.click('#analyze-btn');
+  await page.waitForSelector('.lines .line', { timeout: 30000 });
+  // Three lines with scores and reasons; one of them closes the mill at g7.
+  assert.equal(await page.locator('.lines .line').count(), 3);
+  const heads = await page.$$eval('.lines .line .pv', (els) => els.map((e) => e.querySelector('.move').textContent));
+  assert.ok(heads.some((m) => /^g7x(b6|f6)$/.test(m)), `lines ${heads}`);
+  assert.match(await page.textContent('.lines .line .score'), /^[+-]\d+\.\d\d$|win|loss/);
+  assert.ok((await page.textContent('.lines .why')).length > 0);
+  // Clicking a move of a line shows the position after it.
+  const first = heads[0].replace(/x.*/, '');
+  await page.click('.lines .line .pv .move >> nth=0');
+  await page.waitForSelector(`.board [data-point=${first.slice(-2)}].has-stone.white`);
+  await shot(page, 'g-analysis');
+
+  // Play mode: moves on the board by the rules.
+  await page.click('.lines .line .pv .move >> nth=0'); // keep the line shown
+  await page.click('button:has-text("Back to the position")');
+  await page.click('#mode-play');
+  // g7 closes the mill; b6 and f6 may be removed.
+  await page.click('.board [data-point=g7]');
+  await page.waitForSelector('.board .pt.is-removable');
+  assert.deepEqual(await page.$$eval('.board .pt.is-removable', (els) => els.map((e) => e.dataset.point).sort()), ['b6', 'f6']);
+  await page.click('.board [data-point=b6]');
+  await page.waitForSelector('.board [data-point=b6]:not(.has-stone)');
+  assert.equal(await page.inputValue('#position-text'), 'WWW/..B/.../....../.../.../... b 6 7 0 1');
+  assert.deepEqual(page.errors, []);
+});

@@ -1,0 +1,180 @@
+// Shared helpers of the end-to-end tests: start and stop `brett serve` on a
+// free port with a fresh database, launch headless Chromium, talk to the API.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const ROOT = path.resolve(here, '..', '..');
+export const ARTIFACTS = path.join(here, 'artifacts');
+fs.mkdirSync(ARTIFACTS, { recursive: true });
+
+const BIN = process.env.BRETT_BIN || path.join(ROOT, 'target', 'release', 'brett');
+// The computer's thinking time in tests (ms); empty: the server's default.
+const MOVETIME = process.env.BRETT_E2E_MOVETIME ?? '60';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Starts the server; returns {url, stop(), restart()}. restart() stops it
+ * and starts it again on the same port with the same database.
+ */
+export async function startServer(name = 'server') {
+  if (!fs.existsSync(BIN)) throw new Error(`no server binary at ${BIN} (cargo build --release -p brett, or set BRETT_BIN)`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brett-e2e-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let child = null;
+  let runs = 0;
+
+  async function launch() {
+    runs += 1;
+    const args = ['serve', '--listen', `127.0.0.1:${port}`, '--database', `sqlite://${dir}/e2e.db`];
+    if (MOVETIME) args.push('--computer-movetime', MOVETIME);
+    const log = fs.openSync(path.join(ARTIFACTS, `${name}-${runs}.log`), 'w');
+    child = spawn(BIN, args, { stdio: ['ignore', log, log], env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'info' } });
+    fs.closeSync(log);
+    const started = Date.now();
+    let exited = false;
+    child.once('exit', () => { exited = true; });
+    for (;;) {
+      if (exited) throw new Error(`server exited early; see ${name}-${runs}.log`);
+      try {
+        const res = await fetch(`${url}/api/games?limit=1`);
+        if (res.ok) return;
+      } catch { /* not up yet */ }
+      if (Date.now() - started > 30000) throw new Error('server did not start within 30 s');
+      await sleep(100);
+    }
+  }
+
+  async function stop() {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const c = child;
+    const done = new Promise((r) => c.once('exit', r));
+    c.kill('SIGTERM');
+    const timer = setTimeout(() => c.kill('SIGKILL'), 8000);
+    await done;
+    clearTimeout(timer);
+  }
+
+  await launch();
+  return {
+    url,
+    dir,
+    stop: async () => { await stop(); fs.rmSync(dir, { recursive: true, force: true }); },
+    restart: async ({ downMs = 800 } = {}) => { await stop(); await sleep(downMs); await launch(); },
+    kill: stop,
+    start: launch,
+  };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A new browser context and page; page errors are collected in page.errors. */
+export async function newPage(browser, { locale = 'de-DE', width = 1280, height = 800 } = {}) {
+  const context = await browser.newContext({ locale, viewport: { width, height } });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(`console: ${m.text()}`); });
+  page.setDefaultTimeout(15000);
+  if (process.env.E2E_DEBUG) {
+    page.on('console', (m) => console.log('console:', m.text()));
+    page.on('request', (r) => console.log('req', r.method(), r.url()));
+    page.on('requestfinished', (r) => console.log('done', r.method(), r.url()));
+    page.on('requestfailed', (r) => console.log('failed', r.method(), r.url()));
+  }
+  return { context, page };
+}
+
+export async function shot(page, name) {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: false });
+  const board = page.locator('svg.board');
+  if (await board.count()) await board.first().screenshot({ path: path.join(ARTIFACTS, `${name}-board.png`) });
+}
+
+export async function api(base, method, p, body) {
+  const res = await fetch(base + p, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  let data = text;
+  try { data = JSON.parse(text); } catch { /* text */ }
+  return { status: res.status, data };
+}
+
+export const gameIdOf = (page) => Number(new URL(page.url()).pathname.split('/').pop());
+
+export async function getState(base, id) {
+  const { status, data } = await api(base, 'GET', `/api/games/${id}`);
+  if (status !== 200) throw new Error(`GET state ${status}`);
+  return data;
+}
+
+/** Waits until the server state satisfies fn. */
+export async function waitState(base, id, fn, timeout = 20000) {
+  const start = Date.now();
+  for (;;) {
+    const st = await getState(base, id);
+    if (fn(st)) return st;
+    if (Date.now() - start > timeout) throw new Error(`state condition not met; ply ${st.ply}, status ${st.status}`);
+    await sleep(80);
+  }
+}
+
+/** The moves shown in the page's move list. */
+export const shownMoves = (page) => page.$$eval('#move-list button.move', (els) => els.map((e) => e.textContent));
+
+/** Waits until the page's move list shows n moves. */
+export async function waitMoves(page, n) {
+  await page.waitForFunction((k) => document.querySelectorAll('#move-list button.move').length === k, n);
+}
+
+/**
+ * Plays a move through the board by clicks: from (if any), to, and the
+ * removal when more than one stone could be removed (legal: the state's legal_moves).
+ */
+export async function clickMove(page, move, legal = []) {
+  const m = move.match(/^(?:([a-g][1-7])-)?([a-g][1-7])(?:x([a-g][1-7]))?$/);
+  if (!m) throw new Error(`bad move ${move}`);
+  const [, from, to, remove] = m;
+  if (from) {
+    await page.click(`.board [data-point=${from}]`);
+    await page.waitForSelector(`.board [data-point=${from}].selected`);
+  }
+  await page.click(`.board [data-point=${to}]`);
+  const base = `${from ? `${from}-` : ''}${to}x`;
+  if (remove && legal.filter((x) => x.startsWith(base)).length > 1) {
+    await page.waitForSelector(`.board [data-point=${remove}].is-removable`);
+    await page.click(`.board [data-point=${remove}]`);
+  }
+}
+
+export { sleep };

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The browser tests: headless Chromium drives the app served by the release
+# binary (build it first: cargo build --release -p brett; or set BRETT_BIN).
+# Needs node (>= 20) and Debian's chromium (apt-get install -y chromium).
+set -euo pipefail
+cd "$(dirname "$0")"
+CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+if [ ! -x "$CHROMIUM" ]; then
+  echo "tests/e2e: no Chromium at $CHROMIUM (apt-get install -y chromium, or set CHROMIUM)" >&2
+  exit 1
+fi
+if [ ! -d node_modules/playwright-core ]; then
+  npm ci --no-audit --no-fund
+fi
+mkdir -p artifacts
+exec node --test --test-concurrency=1 .

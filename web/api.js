@@ -1,0 +1,130 @@
+// The JSON API of docs/API.md, and the live game socket.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code || `HTTP ${status}`);
+    this.status = status;
+    this.code = code || 'network';
+  }
+}
+
+async function request(method, path, body) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: body !== undefined ? { 'Content-Type': 'application/json' } : {},
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+      cache: 'no-store',
+    });
+  } catch (e) {
+    throw new ApiError(0, 'network', e.message);
+  }
+  const type = res.headers.get('content-type') || '';
+  const data = type.includes('application/json') ? await res.json().catch(() => null) : await res.text();
+  if (!res.ok) {
+    throw new ApiError(res.status, data && data.code, (data && data.error) || res.statusText);
+  }
+  return data;
+}
+
+export const api = {
+  createGame: (body) => request('POST', '/api/games', body),
+  state: (id) => request('GET', `/api/games/${id}`),
+  move: (id, token, move, ply) => request('POST', `/api/games/${id}/moves`, { move, token, ply }),
+  draw: (id, token, action) => request('POST', `/api/games/${id}/draw`, { token, action }),
+  resign: (id, token) => request('POST', `/api/games/${id}/resign`, { token }),
+  takeback: (id, token) => request('POST', `/api/games/${id}/takeback`, { token }),
+  join: (id, token, name) => request('POST', `/api/games/${id}/join`, { token, name }),
+  archive: (limit, offset) => request('GET', `/api/games?limit=${limit}&offset=${offset}`),
+  record: (id) => request('GET', `/api/games/${id}/record`),
+  importRecord: (record) => request('POST', '/api/games/import', { record }),
+  analyze: (body) => request('POST', '/api/analyze', body),
+};
+
+/**
+ * The live socket of a game. Reconnects by itself with a growing delay
+ * (0.5 s … 10 s) and calls onOpen after every (re)connection so the caller
+ * can refetch the state; onStatus gets 'connecting' | 'online' | 'offline'.
+ */
+export class GameSocket {
+  constructor(id, { onState, onOpen, onStatus }) {
+    this.id = id;
+    this.onState = onState;
+    this.onOpen = onOpen;
+    this.onStatus = onStatus;
+    this.delay = 500;
+    this.closed = false;
+    this.ws = null;
+    this.timer = null;
+    this.pinger = null;
+    this.kick = () => { if (!this.closed && (!this.ws || this.ws.readyState > 1)) this.reconnectNow(); };
+    window.addEventListener('online', this.kick);
+    document.addEventListener('visibilitychange', this.kick);
+    this.connect();
+  }
+
+  connect() {
+    if (this.closed) return;
+    this.onStatus?.('connecting');
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    let ws;
+    try {
+      ws = new WebSocket(`${proto}//${location.host}/api/games/${this.id}/ws`);
+    } catch {
+      this.schedule();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.delay = 500;
+      this.onStatus?.('online');
+      this.onOpen?.();
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => {
+        if (ws.readyState === 1) ws.send('{"type":"ping"}');
+      }, 25000);
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      if (msg && msg.type === 'state' && msg.state) this.onState?.(msg.state);
+    };
+    ws.onclose = () => {
+      clearInterval(this.pinger);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (!this.closed) {
+        this.onStatus?.('offline');
+        this.schedule();
+      }
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  schedule() {
+    clearTimeout(this.timer);
+    const wait = this.delay * (0.8 + Math.random() * 0.4);
+    this.delay = Math.min(this.delay * 2, 10000);
+    this.timer = setTimeout(() => this.connect(), wait);
+  }
+
+  reconnectNow() {
+    clearTimeout(this.timer);
+    this.delay = 500;
+    this.connect();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    window.removeEventListener('online', this.kick);
+    document.removeEventListener('visibilitychange', this.kick);
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.close();
+    }
+  }
+}

@@ -1,0 +1,54 @@
+// What the browser remembers: the seats (tokens) it holds per game, the
+// invite of games it created, the player's name, and its games list.
+// Tokens are secrets: they stay in localStorage and in URL fragments only.
+
+const PREFIX = 'brett.';
+
+function read(key, fallback) {
+  try {
+    const raw = localStorage.getItem(PREFIX + key);
+    return raw ? JSON.parse(raw) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key, value) {
+  try { localStorage.setItem(PREFIX + key, JSON.stringify(value)); } catch { /* storage full or off */ }
+}
+
+/** {white?: token, black?: token} */
+export const seats = (id) => read(`seats.${id}`, {});
+
+export function addSeat(id, color, token) {
+  if (color !== 'white' && color !== 'black') return;
+  write(`seats.${id}`, { ...seats(id), [color]: token });
+}
+
+/** A token whose colour is not known yet (a link without a colour). */
+export const looseToken = (id) => read(`loose.${id}`, null);
+export const setLooseToken = (id, token) => write(`loose.${id}`, token);
+export function dropLooseToken(id) {
+  try { localStorage.removeItem(`${PREFIX}loose.${id}`); } catch { /* ignore */ }
+}
+
+export const invite = (id) => read(`invite.${id}`, null);
+export const setInvite = (id, inv) => write(`invite.${id}`, inv);
+
+export const playerName = () => read('name', '');
+export const setPlayerName = (name) => write('name', name);
+
+export const flipped = (id) => read(`flip.${id}`, null);
+export const setFlipped = (id, v) => write(`flip.${id}`, v);
+
+/** Games this browser plays in, newest first: [{id, kind, colors, created}]. */
+export const myGames = () => read('games', []);
+
+export function rememberGame(entry) {
+  const list = myGames().filter((g) => g.id !== entry.id);
+  list.unshift({ ...entry, created: entry.created || new Date().toISOString() });
+  write('games', list.slice(0, 30));
+}
+
+export const lastSettings = () => read('settings', null);
+export const setLastSettings = (v) => write('settings', v);

@@ -1,0 +1,122 @@
+// Archive: every game (number, players, rules, result with reason, date),
+// paging, open to replay, export the record, import a record.
+
+import { h, mount, toast } from '../dom.js';
+import { t, fmtDate, endText, colorName } from '../i18n.js';
+import { api } from '../api.js';
+import { navigate } from '../nav.js';
+import { parseRules, rulesLabel } from '../rules.js';
+
+const PAGE = 20;
+
+export class ArchiveView {
+  constructor(root) {
+    this.root = root;
+    const q = new URLSearchParams(location.search);
+    this.offset = Math.max(0, Number(q.get('offset')) || 0);
+    this.data = null;
+    this.error = null;
+    this.importText = '';
+    this.render();
+    this.load();
+  }
+
+  destroy() {}
+
+  relabel() { this.render(); }
+
+  async load() {
+    try {
+      this.data = await api.archive(PAGE, this.offset);
+      this.error = null;
+    } catch (e) {
+      this.error = e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message });
+    }
+    this.render();
+  }
+
+  page(offset) {
+    this.offset = Math.max(0, offset);
+    history.replaceState(null, '', this.offset ? `/archive?offset=${this.offset}` : '/archive');
+    this.load();
+  }
+
+  result(g) {
+    if (g.status !== 'over') return t('archive.ongoing');
+    const { options } = parseRules(g.rules);
+    const text = endText({ status: 'over', result: g.result, reason: g.reason, rule_options: options });
+    return text;
+  }
+
+  players(g) {
+    const name = (n, c) => {
+      const m = /^Computer \(level (\d+)\)$/.exec(n || '');
+      if (m) return t('game.computer', { n: m[1] });
+      return n || colorName(c);
+    };
+    return [h('span', { class: 'pw' }, h('span', { class: 'swatch white', 'aria-hidden': 'true' }), h('span', { text: name(g.white, 'white') })),
+      h('span', { class: 'vs', text: ' – ' }),
+      h('span', { class: 'pb' }, h('span', { class: 'swatch black', 'aria-hidden': 'true' }), h('span', { text: name(g.black, 'black') }))];
+  }
+
+  render() {
+    document.title = `${t('archive.title')} – brett`;
+    let body;
+    if (this.error) body = h('p', { class: 'error', text: this.error });
+    else if (!this.data) body = h('p', { class: 'muted', text: '…' });
+    else if (this.data.games.length === 0) body = h('p', { class: 'muted', text: t('archive.empty') });
+    else {
+      body = h('table', { class: 'archive-table' },
+        h('thead', {}, h('tr', {},
+          ...['game', 'players', 'rules', 'result', 'moves', 'date'].map((k) => h('th', { scope: 'col', text: t(`archive.${k}`) })),
+          h('th', { scope: 'col' }, h('span', { class: 'visually-hidden', text: t('archive.export') })))),
+        h('tbody', {}, ...this.data.games.map((g) => h('tr', { 'data-id': g.id },
+          h('td', { 'data-label': t('archive.game') },
+            h('a', { href: `/game/${g.id}`, 'data-link': true, class: 'game-link', text: t('game.title', { id: g.id }) }),
+            h('span', { class: 'kind muted small', text: t(`kind.${g.kind}.short`) === `kind.${g.kind}.short` ? t(`kind.${g.kind}`) : t(`kind.${g.kind}.short`) })),
+          h('td', { 'data-label': t('archive.players'), class: 'players' }, ...this.players(g)),
+          h('td', { 'data-label': t('archive.rules'), text: rulesLabel(g.rules) }),
+          h('td', { 'data-label': t('archive.result'), class: `result ${g.status}` },
+            g.status === 'over' && g.result ? h('strong', { class: 'score', text: g.result.replace('1/2-1/2', '½–½') }) : null,
+            h('span', { text: ` ${this.result(g)}` })),
+          h('td', { 'data-label': t('archive.moves'), class: 'num', text: String(g.ply ?? '') }),
+          h('td', { 'data-label': t('archive.date'), text: fmtDate(g.created_at) }),
+          h('td', { class: 'actions' },
+            h('a', { class: 'btn small', href: `/api/games/${g.id}/record`, download: `muehle-${g.id}.txt`, text: t('archive.export') }))))));
+    }
+    const total = this.data ? this.data.total : 0;
+    const pager = this.data && total > 0 ? h('div', { class: 'pager' },
+      h('button', { class: 'btn', type: 'button', disabled: this.offset === 0, onclick: () => this.page(this.offset - PAGE), text: `← ${t('archive.prev')}` }),
+      h('span', { class: 'muted', text: t('archive.range', { from: this.offset + 1, to: Math.min(total, this.offset + PAGE), total }) }),
+      h('button', { class: 'btn', type: 'button', disabled: this.offset + PAGE >= total, onclick: () => this.page(this.offset + PAGE), text: `${t('archive.next')} →` })) : null;
+
+    const ta = h('textarea', {
+      id: 'import-text', rows: 8, spellcheck: 'false',
+      placeholder: '[White "Anna"]\n[Black "Ben"]\n[Rules "standard"]\n\n1. d6 f4 2. d2 b4 …',
+      oninput: (e) => { this.importText = e.target.value; },
+    });
+    ta.value = this.importText;
+    const importForm = h('form', { class: 'card import', onsubmit: (e) => { e.preventDefault(); this.doImport(); } },
+      h('h2', { text: t('archive.import') }),
+      h('label', { for: 'import-text', text: t('archive.import.label') }),
+      ta,
+      h('div', { class: 'row end' }, h('button', { class: 'btn primary', type: 'submit', id: 'import-btn', text: t('archive.import.button') })));
+
+    mount(this.root, h('div', { class: 'archive' },
+      h('div', { class: 'card' }, h('h1', { text: t('archive.title') }), body, pager),
+      importForm));
+  }
+
+  async doImport() {
+    const text = this.importText.trim();
+    if (!text) return;
+    try {
+      const res = await api.importRecord(text);
+      toast(t('archive.import.done', { id: res.id }));
+      this.importText = '';
+      navigate(`/game/${res.id}`);
+    } catch (e) {
+      toast(e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message }), 'error');
+    }
+  }
+}

@@ -1,0 +1,784 @@
+// The game view: board, players, status, move list with replay, controls,
+// invite / watch links, live updates through the socket.
+
+import { h, s, mount, toast, confirmDialog, copyText } from '../dom.js';
+import { t, colorName, endText, fmtDate } from '../i18n.js';
+import { api, GameSocket } from '../api.js';
+import { Board, miniStone } from '../board.js';
+import * as M from '../muehle.js';
+import { parseRules, describeOptions, rulesLabel } from '../rules.js';
+import * as store from '../store.js';
+import { navigate } from '../nav.js';
+
+/** Takes the token out of the URL fragment (#token=…&color=…) into storage. */
+function adoptFragmentToken(id) {
+  const frag = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const token = frag.get('token');
+  if (!token) return;
+  const color = frag.get('color');
+  const mine = store.seats(id);
+  if (color === 'white' || color === 'black') {
+    store.addSeat(id, color, token);
+  } else if (!Object.values(mine).includes(token)) {
+    store.setLooseToken(id, token);
+  }
+  // Keep the secret out of the address bar (and out of screenshots and shares).
+  history.replaceState(null, '', location.pathname + location.search);
+}
+
+export class GameView {
+  constructor(root, { id }) {
+    this.root = root;
+    this.id = id;
+    this.state = null;
+    this.positions = null;
+    this.posKey = '';
+    this.selected = null;
+    this.pendingMill = null;
+    this.optimistic = null;
+    this.viewPly = null;
+    this.busy = false;
+    this.conn = 'connecting';
+    this.lastAnnounced = '';
+    adoptFragmentToken(id);
+    this.seats = store.seats(id);
+    const f = store.flipped(id);
+    this.flipped = f;
+    this.build();
+    this.load();
+    this.socket = new GameSocket(id, {
+      onState: (st) => this.applyState(st, 'socket'),
+      onOpen: () => this.load(),
+      onStatus: (s) => { this.conn = s; this.renderConn(); },
+    });
+    this.onKey = (ev) => this.globalKey(ev);
+    document.addEventListener('keydown', this.onKey);
+  }
+
+  destroy() {
+    this.socket.close();
+    document.removeEventListener('keydown', this.onKey);
+  }
+
+  // ---------------------------------------------------------------- data
+
+  async load() {
+    try {
+      const st = await api.state(this.id);
+      this.applyState(st, 'fetch');
+    } catch (e) {
+      if (e.code === 'not_found') {
+        this.socket.close();
+        mount(this.root, h('div', { class: 'card narrow' },
+          h('h1', { text: t('game.title', { id: this.id }) }),
+          h('p', { text: t('game.notFound') }),
+          h('a', { class: 'btn primary', href: '/', 'data-link': true, text: t('game.newGame') })));
+      } else if (!this.state) {
+        this.els.status.textContent = e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message });
+      }
+    }
+  }
+
+  /** Takes a state from the server. A move answer older than what we show is ignored. */
+  applyState(st, source) {
+    if (!st || st.id !== this.id) return;
+    const cur = this.state;
+    if (cur && source === 'answer' && st.ply < cur.ply && st.moves.every((m, i) => cur.moves[i] === m)) {
+      this.update();
+      return;
+    }
+    const firstTime = !cur;
+    this.state = st;
+    this.optimistic = null;
+    const key = `${st.start_position}|${st.moves.join(' ')}`;
+    if (key !== this.posKey) {
+      this.posKey = key;
+      try {
+        this.positions = M.positionsAlong(st.start_position, st.moves);
+      } catch {
+        this.positions = null;
+      }
+      if (!cur || st.ply !== cur.ply || st.moves[st.ply - 1] !== cur.moves[cur.ply - 1]) {
+        this.selected = null;
+        this.pendingMill = null;
+      }
+    }
+    if (this.viewPly !== null && this.viewPly > st.ply) this.viewPly = null;
+    this.resolveLooseToken();
+    if (firstTime) {
+      if (this.flipped === null) this.flipped = this.defaultFlip();
+      if (st.status === 'over' && !this.hasSeat()) this.viewPly = null;
+    }
+    this.update();
+  }
+
+  /** A token from a link without a colour: the seat not yet joined is ours. */
+  resolveLooseToken() {
+    const tok = store.looseToken(this.id);
+    if (!tok || !this.state) return;
+    const open = ['white', 'black'].filter((c) => this.state.players[c] && !this.state.players[c].joined && this.state.players[c].type !== 'computer');
+    const held = Object.keys(this.seats);
+    const candidates = open.filter((c) => !held.includes(c));
+    let color = candidates.length === 1 ? candidates[0] : null;
+    if (!color && held.length === 1) color = M.other(held[0]);
+    if (color) {
+      store.addSeat(this.id, color, tok);
+      store.dropLooseToken(this.id);
+      this.seats = store.seats(this.id);
+      this.remember();
+    }
+  }
+
+  remember() {
+    if (!this.state) return;
+    store.rememberGame({
+      id: this.id, kind: this.state.kind, colors: Object.keys(this.seats), rules: this.state.rules,
+      created: this.state.created_at,
+    });
+  }
+
+  defaultFlip() {
+    const held = Object.keys(this.seats);
+    return this.state.kind !== 'local' && held.length === 1 && held[0] === 'black';
+  }
+
+  // ---------------------------------------------------------------- who am I
+
+  hasSeat() { return Object.keys(this.seats).length > 0; }
+
+  /** The colour whose token acts now (local: the side to move). */
+  actingColor() {
+    const st = this.state;
+    if (!st) return null;
+    if (this.seats.white && this.seats.black) return st.turn;
+    const held = Object.keys(this.seats);
+    return held.length === 1 ? held[0] : null;
+  }
+
+  myColor() {
+    const held = Object.keys(this.seats);
+    return held.length === 1 ? held[0] : null;
+  }
+
+  needsJoin() {
+    const c = this.myColor();
+    const st = this.state;
+    return !!(c && st && st.kind === 'online' && st.players[c] && !st.players[c].joined);
+  }
+
+  canMoveNow() {
+    const st = this.state;
+    return !!(st && st.status === 'ongoing' && this.viewPly === null && !this.busy && this.seats[st.turn]
+      && !this.needsJoin() && !st.thinking);
+  }
+
+  // ---------------------------------------------------------------- moves
+
+  legal() {
+    return (this.state?.legal_moves || []).map((text) => ({ text, ...M.parseMove(text) })).filter((m) => m.to);
+  }
+
+  onPoint(p) {
+    if (!this.canMoveNow()) {
+      if (this.state && this.state.status === 'ongoing' && this.viewPly === null && !this.seats[this.state.turn] && this.hasSeat()) {
+        toast(t('game.notYourTurn'));
+      }
+      return;
+    }
+    const legal = this.legal();
+    if (this.pendingMill) {
+      const pm = this.pendingMill;
+      if (pm.removable.has(p)) {
+        this.play(M.formatMove({ from: pm.from, to: pm.to, remove: p }));
+        return;
+      }
+      this.pendingMill = null;
+      if (p === pm.to) { this.selected = null; this.update(); return; }
+    }
+    const board = this.currentPosition().board;
+    const side = this.state.turn;
+    const placing = legal.some((m) => !m.from);
+    if (placing) {
+      if (legal.some((m) => m.to === p)) this.choose(null, p);
+      else this.update();
+      return;
+    }
+    if (this.selected && legal.some((m) => m.from === this.selected && m.to === p)) {
+      this.choose(this.selected, p);
+      return;
+    }
+    if (board[p] === side && legal.some((m) => m.from === p)) {
+      this.selected = this.selected === p ? null : p;
+    } else {
+      this.selected = null;
+    }
+    this.update();
+  }
+
+  choose(from, to) {
+    const cands = this.legal().filter((m) => m.from === from && m.to === to);
+    if (cands.length === 0) return;
+    if (cands.length === 1) {
+      this.play(cands[0].text);
+      return;
+    }
+    this.pendingMill = { from, to, removable: new Set(cands.map((m) => m.remove).filter(Boolean)) };
+    this.selected = null;
+    this.update();
+    this.announce(t('game.chooseRemoval'));
+  }
+
+  async play(text) {
+    const st = this.state;
+    const tok = this.seats[st.turn];
+    if (!tok) return;
+    this.busy = true;
+    this.selected = null;
+    this.pendingMill = null;
+    try {
+      this.optimistic = { ply: st.ply, move: text, position: M.applyMove(this.currentPosition(), text) };
+    } catch {
+      this.optimistic = null;
+    }
+    this.update();
+    try {
+      const res = await api.move(this.id, tok, text, st.ply);
+      this.busy = false;
+      this.applyState(res, 'answer');
+    } catch (e) {
+      this.busy = false;
+      this.optimistic = null;
+      this.update();
+      this.reportError(e);
+      this.load();
+    }
+  }
+
+  reportError(e) {
+    if (e.code === 'network') toast(t('error.network'), 'error');
+    else toast(t('error.generic', { message: e.message }), 'error');
+  }
+
+  /** The position the board shows (live, optimistic or replayed). */
+  currentPosition() {
+    const st = this.state;
+    if (this.viewPly !== null && this.positions) return this.positions[this.viewPly];
+    if (this.optimistic && this.optimistic.ply === st.ply) return this.optimistic.position;
+    try {
+      return M.parsePosition(st.position);
+    } catch {
+      return this.positions ? this.positions[this.positions.length - 1] : { board: {}, hand: { white: 0, black: 0 }, turn: st.turn };
+    }
+  }
+
+  async action(fn) {
+    if (this.busy) return;
+    this.busy = true;
+    this.update();
+    try {
+      const res = await fn();
+      this.busy = false;
+      this.applyState(res, 'action');
+    } catch (e) {
+      this.busy = false;
+      this.update();
+      this.reportError(e);
+      this.load();
+    }
+  }
+
+  async resign() {
+    const c = this.actingColor();
+    if (!c) return;
+    const local = this.seats.white && this.seats.black;
+    const ok = await confirmDialog({
+      title: t('game.resign'),
+      text: local ? t('game.resign.confirmLocal', { color: colorName(c) }) : t('game.resign.confirm'),
+      ok: t('game.resign'),
+      cancel: t('game.cancel'),
+    });
+    if (ok) this.action(() => api.resign(this.id, this.seats[c]));
+  }
+
+  draw(action) {
+    const st = this.state;
+    let c = this.actingColor();
+    if (this.seats.white && this.seats.black && st.draw_offer && action !== 'offer') c = M.other(st.draw_offer);
+    if (!c) return;
+    this.action(() => api.draw(this.id, this.seats[c], action));
+  }
+
+  takeback() {
+    const c = this.myColor();
+    if (c) this.action(() => api.takeback(this.id, this.seats[c]));
+  }
+
+  async join() {
+    const c = this.myColor();
+    const name = this.els.joinName.value.trim().slice(0, 40);
+    store.setPlayerName(name);
+    await this.action(() => api.join(this.id, this.seats[c], name || undefined));
+    this.remember();
+  }
+
+  typedMove(ev) {
+    ev.preventDefault();
+    const input = this.els.moveInput;
+    const raw = input.value.trim();
+    if (!raw) return;
+    const m = M.parseMove(raw);
+    if (!this.canMoveNow()) {
+      toast(t('game.notYourTurn'));
+      return;
+    }
+    const legal = this.legal();
+    if (m) {
+      const exact = legal.find((x) => x.text === M.formatMove(m));
+      if (exact) {
+        input.value = '';
+        this.play(exact.text);
+        return;
+      }
+      if (!m.remove) {
+        const cands = legal.filter((x) => x.from === m.from && x.to === m.to);
+        if (cands.length > 1) {
+          toast(t('game.moveInput.needRemoval', { example: cands[0].text }));
+          input.value = '';
+          this.choose(m.from, m.to);
+          return;
+        }
+      }
+    }
+    toast(t('game.moveInput.illegal', { move: raw }), 'error');
+  }
+
+  // ---------------------------------------------------------------- replay
+
+  setView(ply) {
+    const st = this.state;
+    if (!st) return;
+    if (ply === null || ply >= st.ply) this.viewPly = null;
+    else this.viewPly = Math.max(0, ply);
+    this.selected = null;
+    this.pendingMill = null;
+    this.update();
+  }
+
+  shownPly() { return this.viewPly === null ? this.state.ply : this.viewPly; }
+
+  globalKey(ev) {
+    if (!this.state || ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const tag = (ev.target.tagName || '').toLowerCase();
+    if (['input', 'textarea', 'select', 'button'].includes(tag) || ev.target.closest?.('.board, dialog')) return;
+    const p = this.shownPly();
+    if (ev.key === 'ArrowLeft') this.setView(p - 1);
+    else if (ev.key === 'ArrowRight') this.setView(p + 1);
+    else if (ev.key === 'Home') this.setView(0);
+    else if (ev.key === 'End') this.setView(null);
+    else if (ev.key === 'f') this.flip();
+    else return;
+    ev.preventDefault();
+  }
+
+  flip() {
+    this.flipped = !this.flipped;
+    store.setFlipped(this.id, this.flipped);
+    this.update();
+  }
+
+  // ---------------------------------------------------------------- DOM
+
+  build() {
+    const els = {};
+    this.els = els;
+    els.boardWrap = h('div', { class: 'board-wrap' });
+    this.board = new Board(els.boardWrap, {
+      onPoint: (p) => this.onPoint(p),
+      canDrag: (p) => this.canMoveNow() && !this.pendingMill
+        && this.currentPosition().board[p] === this.state.turn && this.legal().some((m) => m.from === p),
+      onDragStart: (p) => { this.selected = p; this.update(); },
+      onDrag: (from, to) => {
+        if (this.legal().some((m) => m.from === from && m.to === to)) this.choose(from, to);
+        else { this.selected = null; this.update(); }
+      },
+      onDragCancel: () => { this.update(); },
+      onEscape: () => { this.selected = null; this.pendingMill = null; this.update(); },
+    });
+    els.top = h('div', { class: 'player-bar top' });
+    els.bottom = h('div', { class: 'player-bar bottom' });
+    els.banner = h('div', { class: 'end-banner', hidden: true });
+    els.mobileStatus = h('p', { class: 'mobile-status', 'aria-hidden': 'true' });
+    els.offline = h('div', { class: 'offline-banner', hidden: true, role: 'alert' });
+
+    const navBtn = (label, d, fn, id) => h('button', {
+      class: 'btn icon', type: 'button', 'aria-label': label, title: label, id, onclick: fn,
+    }, s('svg', { viewBox: '0 0 24 24', class: 'icon', 'aria-hidden': 'true' }, s('path', { d })));
+    els.first = navBtn(t('game.replay.first'), 'M5 5h2.5v14H5zM19 5v14L8.5 12z', () => this.setView(0), 'nav-first');
+    els.prev = navBtn(t('game.replay.prev'), 'M17 5v14L6 12z', () => this.setView(this.shownPly() - 1), 'nav-prev');
+    els.next = navBtn(t('game.replay.next'), 'M7 5v14l11-7z', () => this.setView(this.shownPly() + 1), 'nav-next');
+    els.last = navBtn(t('game.replay.last'), 'M16.5 5H19v14h-2.5zM5 5v14l10.5-7z', () => this.setView(null), 'nav-last');
+    els.live = h('button', { class: 'btn live', type: 'button', id: 'back-live', hidden: true, onclick: () => this.setView(null) });
+    els.replayInfo = h('div', { class: 'replay-info', 'aria-live': 'polite' });
+    els.replayNav = h('div', { class: 'replay-nav' }, els.first, els.prev, els.next, els.last);
+
+    els.title = h('h1', { class: 'game-title' });
+    els.conn = h('span', { class: 'conn', role: 'status' });
+    els.status = h('p', { class: 'status-line', id: 'status' });
+    els.hint = h('p', { class: 'hint', id: 'hint' });
+    els.live_region = h('div', { class: 'visually-hidden', 'aria-live': 'polite', id: 'announce' });
+    els.drawBox = h('div', { class: 'draw-box', hidden: true });
+    els.joinName = h('input', { id: 'join-name', type: 'text', maxlength: 40, autocomplete: 'nickname', value: store.playerName() });
+    els.joinBox = h('form', { class: 'card join-box', hidden: true, onsubmit: (e) => { e.preventDefault(); this.join(); } });
+    els.shareBox = h('div', { class: 'card share-box', hidden: true });
+    els.moveList = h('ol', { class: 'move-list', id: 'move-list', 'aria-label': t('game.moves') });
+    els.movesTitle = h('h2', { class: 'section-title' });
+    els.moveInput = h('input', {
+      id: 'move-input', type: 'text', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', enterkeyhint: 'go',
+    });
+    els.moveInputLabel = h('label', { for: 'move-input', class: 'visually-hidden' });
+    els.moveInputBtn = h('button', { class: 'btn', type: 'submit' });
+    els.moveForm = h('form', { class: 'move-form', onsubmit: (e) => this.typedMove(e) }, els.moveInputLabel, els.moveInput, els.moveInputBtn);
+
+    const btn = (id, fn, cls = 'btn') => h('button', { class: cls, type: 'button', id, onclick: fn });
+    els.flip = btn('flip', () => this.flip());
+    els.takeback = btn('takeback', () => this.takeback());
+    els.offerDraw = btn('offer-draw', () => this.draw('offer'));
+    els.resign = btn('resign', () => this.resign(), 'btn danger');
+    els.analyze = h('a', { class: 'btn', id: 'analyze', 'data-link': true, href: '/analysis' });
+    els.exportLink = h('a', { class: 'btn', id: 'export', href: `/api/games/${this.id}/record`, download: `muehle-${this.id}.txt` });
+    els.newGame = h('a', { class: 'btn primary', id: 'new-game', href: '/', 'data-link': true, hidden: true });
+    els.controls = h('div', { class: 'controls' }, els.flip, els.takeback, els.offerDraw, els.resign);
+    els.tools = h('div', { class: 'controls tools' }, els.newGame, els.analyze, els.exportLink);
+    els.rulesBox = h('div', { class: 'rules-box' });
+    els.thinking = h('span', { class: 'thinking', hidden: true }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', { class: 'thinking-text' }));
+
+    mount(this.root, h('div', { class: 'game-page' },
+      h('div', { class: 'board-col' }, els.offline, els.top, els.boardWrap, els.bottom, els.mobileStatus,
+        h('div', { class: 'under-board' }, els.replayNav, els.live, els.replayInfo)),
+      h('aside', { class: 'side-col' },
+        h('div', { class: 'card status-card' },
+          h('div', { class: 'title-row' }, els.title, els.conn),
+          els.status, els.thinking, els.hint, els.banner, els.drawBox, els.live_region),
+        els.joinBox,
+        els.shareBox,
+        h('div', { class: 'card moves-card' }, els.movesTitle, els.moveList, els.moveForm),
+        h('div', { class: 'card controls-card' }, els.controls, els.tools),
+        h('div', { class: 'card rules-card' }, els.rulesBox))));
+    this.relabel();
+  }
+
+  relabel() {
+    const e = this.els;
+    e.first.setAttribute('aria-label', t('game.replay.first'));
+    e.first.title = t('game.replay.first');
+    e.prev.setAttribute('aria-label', t('game.replay.prev'));
+    e.prev.title = t('game.replay.prev');
+    e.next.setAttribute('aria-label', t('game.replay.next'));
+    e.next.title = t('game.replay.next');
+    e.last.setAttribute('aria-label', t('game.replay.last'));
+    e.last.title = t('game.replay.last');
+    e.live.textContent = t('game.live');
+    e.movesTitle.textContent = t('game.moves');
+    e.moveList.setAttribute('aria-label', t('game.moves'));
+    e.moveInputLabel.textContent = t('game.moveInput');
+    e.moveInput.placeholder = t('game.moveInput.placeholder');
+    e.moveInputBtn.textContent = t('game.moveInput.play');
+    e.flip.textContent = `⇅ ${t('game.flip')}`;
+    e.takeback.textContent = `↶ ${t('game.takeback')}`;
+    e.offerDraw.textContent = `½ ${t('game.offerDraw')}`;
+    e.resign.textContent = `⚑ ${t('game.resign')}`;
+    e.analyze.textContent = t('game.analyze');
+    e.exportLink.textContent = t('game.export');
+    e.newGame.textContent = t('game.newGame');
+    e.thinking.querySelector('.thinking-text').textContent = t('game.thinking');
+    this.lastAnnounced = '';
+    this.update();
+  }
+
+  renderConn() {
+    const e = this.els.conn;
+    e.className = `conn ${this.conn}`;
+    e.textContent = t(`conn.${this.conn}`);
+    this.els.offline.hidden = this.conn !== 'offline';
+    this.els.offline.textContent = t('conn.offline');
+  }
+
+  announce(text) {
+    this.els.live_region.textContent = text;
+  }
+
+  update() {
+    this.renderConn();
+    const st = this.state;
+    const e = this.els;
+    e.title.textContent = t('game.title', { id: this.id });
+    if (!st) {
+      e.status.textContent = t('game.loading');
+      this.board.render({ board: {}, interactive: false });
+      return;
+    }
+    const myTurn = st.status === 'ongoing' && this.seats[st.turn] && !(this.seats.white && this.seats.black);
+    document.title = `${myTurn ? `● ${t('game.yourMove')} – ` : ''}${t('game.title', { id: this.id })} – brett`;
+    this.board.setFlipped(this.flipped);
+    const pos = this.currentPosition();
+    const replay = this.viewPly !== null;
+    const canMove = this.canMoveNow();
+    const legal = canMove ? this.legal() : [];
+
+    // Board
+    let board = pos.board;
+    let targets = new Set();
+    let movable = new Set();
+    let removable = new Set();
+    let selected = this.selected;
+    if (canMove) {
+      if (this.pendingMill) {
+        const pm = this.pendingMill;
+        board = { ...board };
+        if (pm.from) delete board[pm.from];
+        board[pm.to] = st.turn;
+        removable = pm.removable;
+        selected = pm.to;
+      } else if (legal.some((m) => !m.from)) {
+        targets = new Set(legal.map((m) => m.to));
+      } else {
+        movable = new Set(legal.map((m) => m.from));
+        if (this.selected) targets = new Set(legal.filter((m) => m.from === this.selected).map((m) => m.to));
+      }
+    }
+    let lastText = null;
+    if (replay) lastText = this.viewPly > 0 ? st.moves[this.viewPly - 1] : null;
+    else if (this.optimistic && this.optimistic.ply === st.ply) lastText = this.optimistic.move;
+    else lastText = st.last_move || st.moves[st.ply - 1] || null;
+    const last = lastText ? M.parseMove(lastText) : null;
+    this.board.render({
+      board, selected, targets, movable, removable, last, interactive: canMove,
+      animate: true, ply: replay ? this.viewPly : st.ply,
+    });
+    e.boardWrap.classList.toggle('replaying', replay);
+
+    // Players
+    const bottomColor = this.flipped ? 'black' : 'white';
+    this.renderPlayer(e.bottom, bottomColor, pos);
+    this.renderPlayer(e.top, M.other(bottomColor), pos);
+
+    // Status
+    const over = st.status === 'over';
+    let status;
+    if (over) status = endText(st);
+    else if (st.kind === 'online' && Object.values(st.players).some((p) => !p.joined) && this.hasSeat() && !this.needsJoin()) status = t('game.waitingJoin');
+    else if (this.seats.white && this.seats.black) status = t('game.toMove', { color: colorName(st.turn) });
+    else if (this.seats[st.turn]) status = t('game.yourMove');
+    else status = t('game.theirMove', { name: this.playerName(st.turn) });
+    e.status.textContent = status;
+    e.status.classList.toggle('over', over);
+    e.mobileStatus.textContent = this.pendingMill ? t('game.chooseRemoval') : status;
+    e.mobileStatus.classList.toggle('over', over);
+    e.mobileStatus.classList.toggle('mill', !!this.pendingMill);
+    e.thinking.hidden = !st.thinking || over;
+    e.banner.hidden = !over;
+    if (over) {
+      mount(e.banner, h('strong', { text: t('game.over') }), h('span', { text: ` · ${st.result}` }));
+    }
+    let hint = '';
+    if (this.pendingMill) hint = t('game.chooseRemoval');
+    else if (!this.hasSeat() && !over) hint = t('game.spectator');
+    else if (this.myColor() && !over && !this.needsJoin()) hint = t('game.yourSeat', { color: colorName(this.myColor()) });
+    e.hint.textContent = hint;
+    e.hint.classList.toggle('mill', !!this.pendingMill);
+    const announceText = over ? status : `${status}${lastText && !replay ? ` – ${lastText}` : ''}`;
+    if (announceText !== this.lastAnnounced) {
+      this.lastAnnounced = announceText;
+      this.announce(announceText);
+    }
+
+    // Draw offer
+    const offer = !over && st.draw_offer;
+    e.drawBox.hidden = !offer;
+    if (offer) {
+      const local = this.seats.white && this.seats.black;
+      const mineOffer = !local && this.seats[offer];
+      const canAnswer = local || (this.seats[M.other(offer)] && !this.seats[offer]);
+      mount(e.drawBox,
+        h('p', { text: mineOffer ? t('game.drawOffered') : t('game.drawOfferedBy', { color: colorName(offer) }) }),
+        canAnswer ? h('div', { class: 'row' },
+          h('button', { class: 'btn primary', type: 'button', id: 'accept-draw', onclick: () => this.draw('accept'), text: t('game.accept') }),
+          h('button', { class: 'btn', type: 'button', id: 'decline-draw', onclick: () => this.draw('decline'), text: t('game.decline') })) : null);
+    }
+
+    this.renderJoin();
+    this.renderShare();
+    this.renderMoves();
+
+    // Replay navigation
+    const shown = this.shownPly();
+    e.first.disabled = shown === 0;
+    e.prev.disabled = shown === 0;
+    e.next.disabled = shown >= st.ply;
+    e.last.disabled = shown >= st.ply;
+    e.live.hidden = !replay || over;
+    e.replayInfo.textContent = replay ? (this.viewPly === 0 ? t('game.replay.start') : t('game.replay.viewing', { n: this.viewPly })) : '';
+
+    // Controls
+    const acting = this.actingColor();
+    const playing = !over && acting && !this.needsJoin();
+    e.moveForm.hidden = over || !this.hasSeat() || this.needsJoin();
+    e.moveInput.disabled = !canMove;
+    e.moveInputBtn.disabled = !canMove;
+    e.resign.hidden = !playing;
+    e.resign.disabled = this.busy;
+    e.offerDraw.hidden = !playing || !!st.draw_offer || st.kind === 'computer';
+    e.offerDraw.disabled = this.busy;
+    const mine = this.myColor();
+    const hasOwnMove = st.kind === 'computer' && mine && this.positions
+      && this.positions.slice(0, st.ply).some((p) => p.turn === mine);
+    e.takeback.hidden = st.kind !== 'computer' || over || !mine;
+    e.takeback.disabled = this.busy || !hasOwnMove;
+    e.newGame.hidden = !over;
+    const analysisParams = new URLSearchParams({ position: M.formatPosition(pos), rules: st.rules || 'standard', game: String(this.id), ply: String(shown) });
+    e.analyze.href = `/analysis?${analysisParams}`;
+
+    // Rules
+    const { options } = parseRules(st.rules);
+    const opts = { ...options, ...(st.rule_options || {}) };
+    mount(e.rulesBox,
+      h('h2', { class: 'section-title', text: t('game.rules') }),
+      h('p', {}, h('strong', { text: rulesLabel(st.rules) })),
+      h('ul', { class: 'rule-list' }, ...describeOptions(opts).map((x) => h('li', { text: x }))),
+      h('p', { class: 'muted small' },
+        h('span', { text: `${t('game.kind')}: ${t(`kind.${st.kind}`)}` }),
+        h('br'),
+        h('span', { text: `${t('game.started')}: ${fmtDate(st.created_at)}` })));
+  }
+
+  playerName(c) {
+    const p = this.state.players[c];
+    if (!p) return colorName(c);
+    if (p.type === 'computer') return t('game.computer', { n: p.level ?? '?' });
+    return p.name || colorName(c);
+  }
+
+  renderPlayer(el, c, pos) {
+    const st = this.state;
+    const p = st.players[c] || {};
+    const onBoard = M.onBoard(pos, c);
+    const inHand = pos.hand[c];
+    const removed = this.viewPly === null && !this.optimistic && st.removed ? st.removed[c] : M.removedCount(pos)[c];
+    const phase = M.phaseOf(pos, c, (st.rule_options || {}).flying !== false);
+    const toMove = st.status === 'ongoing' && pos.turn === c;
+    el.className = `player-bar ${el.classList.contains('top') ? 'top' : 'bottom'} ${c}${toMove ? ' to-move' : ''}`;
+    el.dataset.color = c;
+    const hand = h('div', { class: 'hand', 'aria-label': t('game.inHand', { n: inHand }), title: t('game.inHand', { n: inHand }) });
+    for (let i = 0; i < inHand; i++) hand.append(miniStone(c));
+    const lost = h('div', { class: 'lost', title: t('game.removed', { n: removed }) });
+    for (let i = 0; i < removed; i++) lost.append(miniStone(c, 'taken'));
+    const you = this.seats[c] && !(this.seats.white && this.seats.black);
+    mount(el,
+      h('div', { class: 'who' },
+        h('span', { class: `swatch ${c}`, 'aria-hidden': 'true' }),
+        h('span', { class: 'name', text: this.playerName(c) }),
+        you ? h('span', { class: 'tag', text: t('game.you') }) : null,
+        p.type === 'human' && st.kind === 'online' && !p.joined ? h('span', { class: 'tag muted', text: '…' }) : null),
+      h('div', { class: 'facts' },
+        h('span', { class: `phase ${phase}`, text: `${colorName(c)} ${t(`game.phase.${phase}`)}` }),
+        h('span', { class: 'count', text: `${t('game.inHand', { n: inHand })} · ${t('game.removed', { n: removed })}`, title: t('game.onBoard', { n: onBoard }) })),
+      h('div', { class: 'stones' }, hand, lost));
+  }
+
+  renderJoin() {
+    const e = this.els;
+    const show = this.needsJoin() && this.state.status === 'ongoing';
+    e.joinBox.hidden = !show;
+    if (!show) return;
+    const c = this.myColor();
+    if (e.joinBox.dataset.lang === document.documentElement.lang) return;
+    e.joinBox.dataset.lang = document.documentElement.lang;
+    mount(e.joinBox,
+      h('h2', { text: t('game.join.title') }),
+      h('p', { text: t('game.join.text', { color: colorName(c) }) }),
+      h('div', { class: 'field' }, h('label', { for: 'join-name', text: t('home.name') }), e.joinName),
+      h('button', { class: 'btn primary', type: 'submit', id: 'join', text: t('game.join.button') }));
+  }
+
+  renderShare() {
+    const st = this.state;
+    const e = this.els;
+    const inv = store.invite(this.id);
+    const showInvite = st.kind === 'online' && inv && st.players[inv.color] && !st.players[inv.color].joined && st.status === 'ongoing';
+    const show = st.kind !== 'imported' && (showInvite || st.kind === 'online' || this.hasSeat());
+    e.shareBox.hidden = !show;
+    e.shareBox.classList.toggle('inviting', !!showInvite);
+    if (!show) return;
+    const origin = location.origin;
+    const linkRow = (id, url) => {
+      const input = h('input', { type: 'text', readonly: true, value: url, id, 'aria-label': url, onfocus: (ev) => ev.target.select() });
+      return h('div', { class: 'link-row' }, input,
+        h('button', {
+          class: 'btn', type: 'button', id: `${id}-copy`,
+          onclick: async (ev) => {
+            await copyText(url).catch(() => {});
+            ev.target.textContent = t('game.copied');
+            setTimeout(() => { ev.target.textContent = t('game.copy'); }, 1500);
+          },
+          text: t('game.copy'),
+        }));
+    };
+    const parts = [];
+    if (showInvite) {
+      const url = `${origin}${inv.url}${inv.url.includes('#') ? '&' : '#'}color=${inv.color}`;
+      parts.push(h('h2', { text: t('game.invite') }),
+        h('p', { class: 'small', text: t('game.invite.text', { color: colorName(inv.color) }) }),
+        linkRow('invite-link', url));
+    }
+    parts.push(h('h2', { text: t('game.watch') }),
+      h('p', { class: 'small', text: t('game.watch.text') }),
+      linkRow('watch-link', `${origin}/game/${this.id}`));
+    const key = JSON.stringify([showInvite, document.documentElement.lang]);
+    if (e.shareBox.dataset.key === key) return;
+    e.shareBox.dataset.key = key;
+    mount(e.shareBox, ...parts);
+  }
+
+  renderMoves() {
+    const st = this.state;
+    const e = this.els;
+    const shown = this.shownPly();
+    const key = `${st.moves.join(' ')}|${shown}|${document.documentElement.lang}`;
+    if (e.moveList.dataset.key === key) return;
+    e.moveList.dataset.key = key;
+    const items = [];
+    const positions = this.positions;
+    if (st.moves.length === 0) {
+      mount(e.moveList, h('li', { class: 'muted empty', text: t('game.noMoves') }));
+      return;
+    }
+    let row = null;
+    st.moves.forEach((mv, i) => {
+      const before = positions ? positions[i] : null;
+      const mover = before ? before.turn : (i % 2 === 0 ? 'white' : 'black');
+      const no = before ? before.moveNo : Math.floor(i / 2) + 1;
+      if (!row || mover === 'white') {
+        row = h('li', { class: 'move-row' }, h('span', { class: 'move-no', text: `${no}.` }));
+        if (mover === 'black') row.append(h('span', { class: 'move empty', text: '…' }));
+        items.push(row);
+      }
+      const current = shown === i + 1;
+      row.append(h('button', {
+        type: 'button', class: ['move', mv.includes('x') ? 'mill' : '', current ? 'current' : ''],
+        'data-ply': i + 1, 'aria-current': current ? 'step' : null,
+        'aria-label': t('game.played', { color: colorName(mover), move: mv }),
+        onclick: () => this.setView(i + 1),
+        text: mv,
+      }));
+    });
+    mount(e.moveList, ...items);
+    const cur = e.moveList.querySelector('.current');
+    if (cur) {
+      const list = e.moveList;
+      const top = cur.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 30) list.scrollTop = top - list.clientHeight / 2;
+    }
+  }
+}
+
+export { navigate };

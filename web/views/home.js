@@ -1,0 +1,195 @@
+// Home: create a game (kind, rules and every option, level, colour, name),
+// the games this browser plays in, links to archive and analysis.
+
+import { h, mount, toast } from '../dom.js';
+import { t, fmtDate, colorName, endText } from '../i18n.js';
+import { api } from '../api.js';
+import { navigate } from '../nav.js';
+import { PRESETS, presetName, overrides, rulesLabel } from '../rules.js';
+import * as store from '../store.js';
+
+export class HomeView {
+  constructor(root) {
+    this.root = root;
+    const saved = store.lastSettings() || {};
+    this.form = {
+      kind: saved.kind || 'computer',
+      level: saved.level || 3,
+      color: saved.color || 'white',
+      preset: saved.preset || 'standard',
+      options: { ...(PRESETS[saved.preset] || PRESETS.standard), ...(saved.options || {}) },
+      name: store.playerName() || '',
+    };
+    this.busy = false;
+    this.states = {};
+    this.render();
+    this.loadStates();
+  }
+
+  /** The state of each remembered game: whose turn, or the result. */
+  async loadStates() {
+    const games = store.myGames().slice(0, 8);
+    await Promise.all(games.map(async (g) => {
+      try {
+        this.states[g.id] = await api.state(g.id);
+      } catch (e) {
+        if (e.code === 'not_found') this.states[g.id] = null;
+      }
+    }));
+    if (!this.dead) this.render();
+  }
+
+  relabel() { this.render(); }
+
+  destroy() { this.dead = true; }
+
+  gameStatus(g) {
+    const st = this.states[g.id];
+    if (!st) return null;
+    if (st.status === 'over') return h('span', { class: 'badge', text: endText(st) });
+    const mine = store.seats(g.id);
+    if (mine[st.turn] && !(mine.white && mine.black)) return h('span', { class: 'badge turn', text: t('game.yourMove') });
+    return h('span', { class: 'badge', text: t('game.toMove', { color: colorName(st.turn) }) });
+  }
+
+  render() {
+    document.title = `brett – ${t('home.title')}`;
+    const f = this.form;
+    const radio = (name, value, label, checked, onchange, extra = {}) => h('label', { class: 'choice' },
+      h('input', { type: 'radio', name, value, checked, onchange, ...extra }),
+      h('span', { class: 'choice-body' }, label));
+
+    const kinds = h('fieldset', { class: 'kinds' },
+      h('legend', { text: t('home.kind') }),
+      ...['computer', 'local', 'online'].map((k) => radio('kind', k,
+        [h('span', { class: `kind-icon kind-${k}`, 'aria-hidden': 'true' }), h('span', { text: t(`kind.${k}`) })],
+        f.kind === k, () => { f.kind = k; this.render(); this.root.querySelector(`input[name=kind][value=${k}]`)?.focus(); })));
+
+    const levelOut = h('output', { id: 'level-out', for: 'level', text: t('home.level.value', { n: f.level }) });
+    const level = f.kind === 'computer' ? h('div', { class: 'field' },
+      h('label', { for: 'level', text: t('home.level') }),
+      h('div', { class: 'range-row' },
+        h('input', {
+          id: 'level', type: 'range', min: 1, max: 10, step: 1, value: f.level,
+          oninput: (e) => { f.level = Number(e.target.value); levelOut.textContent = t('home.level.value', { n: f.level }); },
+        }),
+        levelOut)) : null;
+
+    const colour = f.kind !== 'local' ? h('fieldset', { class: 'colours' },
+      h('legend', { text: t('home.color') }),
+      ...['white', 'black', 'random'].map((c) => radio('color', c,
+        [h('span', { class: `swatch ${c}`, 'aria-hidden': 'true' }), h('span', { text: t(`color.${c}`) })],
+        f.color === c, () => { f.color = c; }))) : null;
+
+    const name = h('div', { class: 'field' },
+      h('label', { for: 'name', text: t('home.name') }),
+      h('input', {
+        id: 'name', type: 'text', maxlength: 40, autocomplete: 'nickname', value: f.name,
+        placeholder: t('home.name.placeholder'), oninput: (e) => { f.name = e.target.value; },
+      }));
+
+    const o = f.options;
+    const presetSel = h('select', {
+      id: 'preset',
+      onchange: (e) => { f.preset = e.target.value; f.options = { ...PRESETS[f.preset] }; this.render(); this.root.querySelector('#preset').focus(); },
+    }, ...Object.keys(PRESETS).map((p) => h('option', { value: p, selected: p === f.preset, text: presetName(p) })));
+
+    const noMillNum = h('input', {
+      id: 'no-mill', type: 'number', min: 1, max: 65535, value: o.no_mill ?? 100, disabled: o.no_mill == null,
+      'aria-label': `${t('opt.no_mill')} (${t('opt.plies')})`,
+      oninput: (e) => { const v = Number(e.target.value); if (v >= 1) o.no_mill = v; },
+    });
+    const repNum = h('input', {
+      id: 'repetition', type: 'number', min: 2, max: 255, value: o.repetition ?? 3, disabled: o.repetition == null,
+      'aria-label': `${t('opt.repetition')} (${t('opt.times')})`,
+      oninput: (e) => { const v = Number(e.target.value); if (v >= 2) o.repetition = v; },
+    });
+
+    const rules = h('fieldset', { class: 'rules' },
+      h('legend', { text: t('home.rules') }),
+      h('div', { class: 'field' }, h('label', { for: 'preset', text: t('home.preset') }), presetSel),
+      h('div', { class: 'field' },
+        h('label', { for: 'removal', text: t('opt.removal') }),
+        h('select', { id: 'removal', onchange: (e) => { o.removal = e.target.value; } },
+          h('option', { value: 'tournament', selected: o.removal === 'tournament', text: t('opt.removal.tournament') }),
+          h('option', { value: 'strict', selected: o.removal === 'strict', text: t('opt.removal.strict') }))),
+      h('label', { class: 'check' },
+        h('input', { id: 'flying', type: 'checkbox', checked: o.flying, onchange: (e) => { o.flying = e.target.checked; } }),
+        h('span', { text: t('opt.flying') })),
+      h('div', { class: 'check-num' },
+        h('label', { class: 'check' },
+          h('input', {
+            id: 'no-mill-on', type: 'checkbox', checked: o.no_mill != null,
+            onchange: (e) => { o.no_mill = e.target.checked ? Number(noMillNum.value) || 100 : null; noMillNum.disabled = !e.target.checked; },
+          }),
+          h('span', { text: t('opt.no_mill') })),
+        noMillNum, h('span', { class: 'unit', text: t('opt.plies') })),
+      h('div', { class: 'check-num' },
+        h('label', { class: 'check' },
+          h('input', {
+            id: 'repetition-on', type: 'checkbox', checked: o.repetition != null,
+            onchange: (e) => { o.repetition = e.target.checked ? Number(repNum.value) || 3 : null; repNum.disabled = !e.target.checked; },
+          }),
+          h('span', { text: t('opt.repetition') })),
+        repNum, h('span', { class: 'unit', text: t('opt.times') })));
+
+    const start = h('button', { type: 'submit', class: 'btn primary big', id: 'start', disabled: this.busy },
+      this.busy ? t('home.starting') : t('home.start'));
+
+    const form = h('form', { class: 'card create', onsubmit: (e) => { e.preventDefault(); this.create(); } },
+      h('h1', { text: t('home.title') }),
+      h('p', { class: 'muted', text: t('app.tagline') }),
+      kinds, level, colour, name,
+      h('details', { class: 'rules-details', open: f.preset !== 'standard' || Object.keys(overrides(f.preset, o)).length > 0 },
+        h('summary', {}, h('span', { text: t('home.rules') }), h('span', { class: 'muted', text: ` – ${presetName(f.preset)}` })),
+        rules),
+      start);
+
+    const games = store.myGames().slice(0, 8);
+    const mine = h('section', { class: 'card my-games', 'aria-labelledby': 'my-games-h' },
+      h('h2', { id: 'my-games-h', text: t('home.yourGames') }),
+      games.length === 0 ? h('p', { class: 'muted', text: t('home.noGames') })
+        : h('ul', { class: 'game-links' }, ...games.map((g) => h('li', {},
+          h('a', { href: `/game/${g.id}`, 'data-link': true },
+            h('strong', { text: t('game.title', { id: g.id }) }),
+            h('span', { class: 'muted', text: ` · ${t(`kind.${g.kind}.short`)}${g.colors && g.colors.length === 1 ? ` · ${colorName(g.colors[0])}` : ''} · ${rulesLabel(g.rules)} · ${fmtDate(g.created)}` }),
+            this.gameStatus(g))))));
+
+    const more = h('section', { class: 'card more', 'aria-labelledby': 'more-h' },
+      h('h2', { id: 'more-h', text: t('home.more') }),
+      h('a', { class: 'more-link', href: '/archive', 'data-link': true },
+        h('strong', { text: t('nav.archive') }), h('span', { class: 'muted', text: t('home.archive.text') })),
+      h('a', { class: 'more-link', href: '/analysis', 'data-link': true },
+        h('strong', { text: t('nav.analysis') }), h('span', { class: 'muted', text: t('home.analysis.text') })));
+
+    mount(this.root, h('div', { class: 'home' }, form, h('div', { class: 'home-side' }, mine, more)));
+  }
+
+  async create() {
+    if (this.busy) return;
+    const f = this.form;
+    const name = f.name.trim().slice(0, 40);
+    store.setPlayerName(name);
+    store.setLastSettings({ kind: f.kind, level: f.level, color: f.color, preset: f.preset, options: overrides(f.preset, f.options) });
+    const body = { game: 'muehle', kind: f.kind, rules: f.preset };
+    const opts = overrides(f.preset, f.options);
+    if (Object.keys(opts).length) body.options = opts;
+    if (f.kind === 'computer') body.level = f.level;
+    if (f.kind !== 'local') body.color = f.color;
+    if (name) body.name = name;
+    this.busy = true;
+    this.render();
+    try {
+      const res = await api.createGame(body);
+      for (const [c, tok] of Object.entries(res.tokens || {})) store.addSeat(res.id, c, tok);
+      if (res.invite) store.setInvite(res.id, res.invite);
+      const ruleText = [f.preset, ...Object.entries(opts).map(([k, v]) => `${k.replace('_', '-')}=${v === null ? 'off' : v === true ? 'on' : v === false ? 'off' : v}`)].join(',');
+      store.rememberGame({ id: res.id, kind: f.kind, colors: Object.keys(res.tokens || {}), rules: ruleText });
+      navigate(`/game/${res.id}`);
+    } catch (e) {
+      this.busy = false;
+      this.render();
+      toast(e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message }), 'error');
+    }
+  }
+}
