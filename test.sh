@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Runs all tests: the Rust workspace and the browser tests (headless Chromium).
+# Installs what the browser tests need when it is missing (Debian's chromium
+# via apt-get when run as root; playwright-core via npm ci).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+echo "== Rust tests (cargo test --workspace --release)"
+cargo test --workspace --release
+
+echo "== browser tests (tests/e2e)"
+if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "test.sh: the browser tests need Chromium: apt-get install -y chromium" >&2
+    exit 1
+  fi
+fi
+cargo build --release -p brett
+BRETT_BIN="$PWD/target/release/brett" tests/e2e/run.sh
