@@ -214,3 +214,54 @@ fn match_between_levels_writes_records() {
         muehle::Game::from_record(&text).expect("record reads back");
     }
 }
+
+#[test]
+fn dame_perft_play_and_analyze() {
+    let (ok, out, _) = brett(&["perft", "--game", "dame", "5"], "");
+    assert!(ok);
+    assert!(
+        out.lines()
+            .nth(4)
+            .is_some_and(|l| l.starts_with("depth 5 nodes 7361 ")),
+        "{out}"
+    );
+    let (ok, out, _) = brett(&["perft", "--game", "international", "3"], "");
+    assert!(ok);
+    assert!(
+        out.lines()
+            .nth(2)
+            .is_some_and(|l| l.starts_with("depth 3 nodes 658 ")),
+        "{out}"
+    );
+    let (ok, out, _) = brett(
+        &["play", "--game", "dame"],
+        "c3-d4\nf6-e5\nc3-b4\nd4xf6\nresign\nquit\n",
+    );
+    assert!(ok);
+    assert!(out.contains("White played d4xf6."), "{out}");
+    assert!(
+        out.contains("capture"),
+        "the non-capture c3-b4 is refused: {out}"
+    );
+    assert!(
+        out.contains("*** Black resigns: White wins (1-0) ***"),
+        "{out}"
+    );
+    let (ok, out, _) = brett(
+        &[
+            "analyze",
+            "--game",
+            "dame",
+            "--depth",
+            "4",
+            "--lines",
+            "1",
+            "--moves",
+            "c3-d4 f6-e5",
+        ],
+        "",
+    );
+    assert!(ok);
+    assert!(out.contains(" 1. d4xf6"), "{out}");
+    assert!(out.contains("why: captures 1 piece(s)"), "{out}");
+}

@@ -11,9 +11,13 @@ use search::{Engine, Limits};
 /// Arguments of `brett analyze`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Position string (default: the start position).
+    /// Position: a Mühle position string or a Dame FEN (default: the start).
     position: Option<String>,
-    /// Rule set (preset and options).
+    /// The game.
+    #[arg(long, value_enum, default_value_t = super::GameKind::Muehle)]
+    game: super::GameKind,
+    /// Rule set: for Mühle a preset with options; for Dame a preset or options
+    /// applied to the game's preset.
     #[arg(long, default_value = "standard", long_help = super::RULES_HELP)]
     rules: String,
     /// Thinking time in seconds.
@@ -40,6 +44,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
+    if args.game != super::GameKind::Muehle {
+        return run_dame(args);
+    }
     let rules = super::parse_rules(&args.rules)?;
     let start = super::start_position(rules, args.position.as_deref())?;
     let mut game = muehle::Game::from_position(start);
@@ -106,6 +113,90 @@ pub fn run(args: Args) -> Result<()> {
             "    why: {}",
             explain_move(&pos, mv, Some(*score)).join("; ")
         );
+    }
+    Ok(())
+}
+
+fn run_dame(args: Args) -> Result<()> {
+    let rules_arg = (args.rules != "standard").then_some(args.rules.as_str());
+    let rules = super::dame_rules(args.game, rules_arg)?;
+    let start = super::dame_position(rules, args.position.as_deref())?;
+    let mut game = dame::Game::from_position(start);
+    if let Some(moves) = &args.moves {
+        for text in moves.split_whitespace() {
+            game.play_str(text)
+                .map_err(|e| anyhow::anyhow!("--moves: '{text}': {e}"))?;
+        }
+    }
+    let pos = *game.position();
+    print!("{}", crate::board::render_dame(&pos));
+    print!("{}", crate::board::dame_status(&pos));
+    if let Some(o) = game.outcome() {
+        println!("\nThe game is over: {}.", o.describe());
+        return Ok(());
+    }
+    let engine = Engine::new(args.hash, args.threads);
+    let limits = match args.depth {
+        Some(d) => Limits::depth(d),
+        None => Limits::movetime(Duration::from_secs_f64(args.time.max(0.01))),
+    };
+    let history: Vec<u64> = (0..game.ply())
+        .filter_map(|i| game.position_at(i).map(|p| p.hash()))
+        .collect();
+    let stop = AtomicBool::new(false);
+    let verbose = args.verbose;
+    let result = engine.search(
+        &engine::DameState(pos),
+        &history,
+        limits,
+        args.lines.max(1),
+        &stop,
+        &mut |i| {
+            if verbose {
+                println!("{}", super::engine::info_line(i));
+            }
+        },
+    );
+    println!(
+        "\nBest moves for {} (depth {}, {:.2} s, {} nodes):",
+        if pos.turn() == dame::Color::White {
+            "White"
+        } else {
+            "Black"
+        },
+        result.depth,
+        result.time.as_secs_f64(),
+        result.nodes
+    );
+    for (n, (score, pv)) in result.lines.iter().enumerate() {
+        let Some(mv) = pv.first() else { continue };
+        let line: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
+        println!(
+            "{:>2}. {:<12} {:>10}   {}",
+            n + 1,
+            mv.to_string(),
+            score.to_string(),
+            line.join(" ")
+        );
+        let mut why = Vec::new();
+        if mv.is_capture() {
+            why.push(format!("captures {} piece(s)", mv.capture_count()));
+        }
+        if pos.promotes(mv) {
+            why.push("crowns a king".to_string());
+        }
+        match score {
+            search::Score::Mate(m) if *m > 0 => why.push(format!("wins by force in {m} move(s)")),
+            search::Score::Mate(m) => why.push(format!(
+                "the best defence, but loses by force in {} move(s)",
+                -m
+            )),
+            _ => {}
+        }
+        if why.is_empty() {
+            why.push("the best continuation found".to_string());
+        }
+        println!("    why: {}", why.join("; "));
     }
     Ok(())
 }

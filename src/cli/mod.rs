@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod dame_play;
 pub mod engine;
 pub mod hub;
 pub mod matches;

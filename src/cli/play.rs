@@ -15,10 +15,14 @@ use crate::board;
 /// Arguments of `brett play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Rule set (preset and options).
+    /// The game.
+    #[arg(long, value_enum, default_value_t = super::GameKind::Muehle)]
+    game: super::GameKind,
+    /// Rule set: for Mühle a preset with options; for Dame a preset or options
+    /// applied to the game's preset (e.g. 'huffing=on').
     #[arg(long, default_value = "standard", long_help = super::RULES_HELP)]
     rules: String,
-    /// Start from this position string instead of the start position.
+    /// Start from this position (Mühle position string or Dame FEN).
     #[arg(long)]
     position: Option<String>,
     /// The computer plays this side: white, black or random (default: nobody,
@@ -39,6 +43,7 @@ pub struct Args {
 impl Default for Args {
     fn default() -> Args {
         Args {
+            game: super::GameKind::Muehle,
             rules: "standard".to_string(),
             position: None,
             computer: None,
@@ -101,37 +106,22 @@ fn side(c: Color) -> &'static str {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let rules = super::parse_rules(&args.rules)?;
-    let start = super::start_position(rules, args.position.as_deref())?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64)
     });
-    let computer = match args.computer.as_deref() {
-        None | Some("none") => None,
-        Some(s) => {
-            let side = match s {
-                "random" => {
-                    if seed.is_multiple_of(2) {
-                        Color::White
-                    } else {
-                        Color::Black
-                    }
-                }
-                s => match Color::from_name(s) {
-                    Some(c) => c,
-                    None => bail!("--computer: '{s}' is not white, black, random or none"),
-                },
-            };
-            Some(Computer {
-                side,
-                player: LevelPlayer::new(args.level, seed),
-                engine: Engine::new(32, 1),
-                time: Duration::from_secs_f64(args.time.clamp(0.01, 600.0)),
-            })
-        }
-    };
+    if args.game != super::GameKind::Muehle {
+        return run_dame(args, seed);
+    }
+    let rules = super::parse_rules(&args.rules)?;
+    let start = super::start_position(rules, args.position.as_deref())?;
+    let computer = computer_side(args.computer.as_deref(), seed)?.map(|side| Computer {
+        side,
+        player: LevelPlayer::new(args.level, seed),
+        engine: Engine::new(32, 1),
+        time: Duration::from_secs_f64(args.time.clamp(0.01, 600.0)),
+    });
     let stdin = io::stdin();
     let stdout = io::stdout();
     play_loop(
@@ -337,4 +327,45 @@ fn announce(game: &Game, out: &mut impl Write) -> Result<()> {
         writeln!(out, "*** {} ({}) ***\n", o.describe(), o.result_str())?;
     }
     Ok(())
+}
+
+/// The computer's side from `--computer`.
+fn computer_side(arg: Option<&str>, seed: u64) -> Result<Option<Color>> {
+    Ok(match arg {
+        None | Some("none") => None,
+        Some("random") => Some(if seed.is_multiple_of(2) {
+            Color::White
+        } else {
+            Color::Black
+        }),
+        Some(s) => match Color::from_name(s) {
+            Some(c) => Some(c),
+            None => bail!("--computer: '{s}' is not white, black, random or none"),
+        },
+    })
+}
+
+fn run_dame(args: Args, seed: u64) -> Result<()> {
+    let rules_arg = (args.rules != "standard").then_some(args.rules.as_str());
+    let rules = super::dame_rules(args.game, rules_arg)?;
+    let start = super::dame_position(rules, args.position.as_deref())?;
+    let computer =
+        computer_side(args.computer.as_deref(), seed)?.map(|side| super::dame_play::DameComputer {
+            side: if side == Color::White {
+                dame::Color::White
+            } else {
+                dame::Color::Black
+            },
+            player: LevelPlayer::new(args.level, seed),
+            engine: Engine::new(32, 1),
+            time: Duration::from_secs_f64(args.time.clamp(0.01, 600.0)),
+        });
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    super::dame_play::play_loop(
+        dame::Game::from_position(start),
+        computer,
+        stdin.lock(),
+        stdout.lock(),
+    )
 }
