@@ -66,54 +66,13 @@ pub fn run(args: Args) -> Result<()> {
         println!("\nThe game is over: {}.", o.describe());
         return Ok(());
     }
-    let engine = Engine::new(args.hash, args.threads);
-    let limits = match args.depth {
-        Some(d) => Limits::depth(d),
-        None => Limits::movetime(Duration::from_secs_f64(args.time.max(0.01))),
-    };
     let history: Vec<u64> = (0..game.ply())
         .filter_map(|i| game.position_at(i).map(|p| p.hash()))
         .collect();
-    let stop = AtomicBool::new(false);
-    let verbose = args.verbose;
-    let result = engine.search(
-        &MuehleState(pos),
-        &history,
-        limits,
-        args.lines.max(1),
-        &stop,
-        &mut |i| {
-            if verbose {
-                println!("{}", super::engine::info_line(i));
-            }
-        },
-    );
-    println!(
-        "\nBest moves for {} (depth {}, {:.2} s, {} nodes):",
-        if pos.turn() == muehle::Color::White {
-            "White"
-        } else {
-            "Black"
-        },
-        result.depth,
-        result.time.as_secs_f64(),
-        result.nodes
-    );
-    for (n, (score, pv)) in result.lines.iter().enumerate() {
-        let Some(&mv) = pv.first() else { continue };
-        let line: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
-        println!(
-            "{:>2}. {:<10} {:>10}   {}",
-            n + 1,
-            mv.to_string(),
-            score.to_string(),
-            line.join(" ")
-        );
-        println!(
-            "    why: {}",
-            explain_move(&pos, mv, Some(*score)).join("; ")
-        );
-    }
+    let white = pos.turn() == muehle::Color::White;
+    report(&args, &MuehleState(pos), &history, white, |mv, score| {
+        explain_move(&pos, *mv, Some(score))
+    });
     Ok(())
 }
 
@@ -135,35 +94,65 @@ fn run_dame(args: Args) -> Result<()> {
         println!("\nThe game is over: {}.", o.describe());
         return Ok(());
     }
+    let history: Vec<u64> = (0..game.ply())
+        .filter_map(|i| game.position_at(i).map(|p| p.hash()))
+        .collect();
+    let white = pos.turn() == dame::Color::White;
+    report(
+        &args,
+        &engine::DameState(pos),
+        &history,
+        white,
+        |mv, score| {
+            let mut why = Vec::new();
+            if mv.is_capture() {
+                why.push(format!("captures {} piece(s)", mv.capture_count()));
+            }
+            if pos.promotes(mv) {
+                why.push("crowns a king".to_string());
+            }
+            match score {
+                search::Score::Mate(m) if m > 0 => {
+                    why.push(format!("wins by force in {m} move(s)"))
+                }
+                search::Score::Mate(m) => why.push(format!(
+                    "the best defence, but loses by force in {} move(s)",
+                    -m
+                )),
+                search::Score::Cp(_) => {}
+            }
+            if why.is_empty() {
+                why.push("the best continuation found".to_string());
+            }
+            why
+        },
+    );
+    Ok(())
+}
+
+/// Search `root` as `args` say and print the best lines with their reasons.
+fn report<G: search::Game>(
+    args: &Args,
+    root: &G,
+    history: &[u64],
+    white_to_move: bool,
+    why: impl Fn(&G::Move, search::Score) -> Vec<String>,
+) {
     let engine = Engine::new(args.hash, args.threads);
     let limits = match args.depth {
         Some(d) => Limits::depth(d),
         None => Limits::movetime(Duration::from_secs_f64(args.time.max(0.01))),
     };
-    let history: Vec<u64> = (0..game.ply())
-        .filter_map(|i| game.position_at(i).map(|p| p.hash()))
-        .collect();
     let stop = AtomicBool::new(false);
     let verbose = args.verbose;
-    let result = engine.search(
-        &engine::DameState(pos),
-        &history,
-        limits,
-        args.lines.max(1),
-        &stop,
-        &mut |i| {
-            if verbose {
-                println!("{}", super::engine::info_line(i));
-            }
-        },
-    );
+    let result = engine.search(root, history, limits, args.lines.max(1), &stop, &mut |i| {
+        if verbose {
+            println!("{}", super::engine::info_line(i));
+        }
+    });
     println!(
         "\nBest moves for {} (depth {}, {:.2} s, {} nodes):",
-        if pos.turn() == dame::Color::White {
-            "White"
-        } else {
-            "Black"
-        },
+        if white_to_move { "White" } else { "Black" },
         result.depth,
         result.time.as_secs_f64(),
         result.nodes
@@ -178,25 +167,6 @@ fn run_dame(args: Args) -> Result<()> {
             score.to_string(),
             line.join(" ")
         );
-        let mut why = Vec::new();
-        if mv.is_capture() {
-            why.push(format!("captures {} piece(s)", mv.capture_count()));
-        }
-        if pos.promotes(mv) {
-            why.push("crowns a king".to_string());
-        }
-        match score {
-            search::Score::Mate(m) if *m > 0 => why.push(format!("wins by force in {m} move(s)")),
-            search::Score::Mate(m) => why.push(format!(
-                "the best defence, but loses by force in {} move(s)",
-                -m
-            )),
-            _ => {}
-        }
-        if why.is_empty() {
-            why.push("the best continuation found".to_string());
-        }
-        println!("    why: {}", why.join("; "));
+        println!("    why: {}", why(mv, *score).join("; "));
     }
-    Ok(())
 }
