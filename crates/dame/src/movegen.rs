@@ -65,15 +65,51 @@ const fn fwd<const W: bool>() -> [usize; 2] {
     if W { [0, 1] } else { [2, 3] }
 }
 
-/// The directions men of the side to move capture in (`B`: backward too).
-#[inline(always)]
-const fn man_capture_dirs<const W: bool, const B: bool>() -> &'static [usize] {
-    match (W, B) {
-        (true, false) => &[0, 1],
-        (false, false) => &[2, 3],
-        (true, true) => &[0, 1, 2, 3],
-        (false, true) => &[2, 3, 0, 1],
-    }
+/// Run `$body` once per direction men of the side to move capture in
+/// (`$w`: White; `$b`: backward too), forward directions first, with `$d` a
+/// constant (so the shifts compile to single instructions).
+macro_rules! for_man_capture_dirs {
+    ($w:expr, $b:expr, $d:ident => $body:block) => {{
+        if $w {
+            {
+                const $d: usize = 0;
+                $body
+            }
+            {
+                const $d: usize = 1;
+                $body
+            }
+            if $b {
+                {
+                    const $d: usize = 2;
+                    $body
+                }
+                {
+                    const $d: usize = 3;
+                    $body
+                }
+            }
+        } else {
+            {
+                const $d: usize = 2;
+                $body
+            }
+            {
+                const $d: usize = 3;
+                $body
+            }
+            if $b {
+                {
+                    const $d: usize = 0;
+                    $body
+                }
+                {
+                    const $d: usize = 1;
+                    $body
+                }
+            }
+        }
+    }};
 }
 
 /// Call `$f::<G, W, B>` for the side to move and the backward-capture option
@@ -113,6 +149,15 @@ impl Sides {
     }
 }
 
+/// The men in `men` that can jump an `opp` piece in direction `D` onto an
+/// empty square (the direction is a constant, so every shift is one
+/// instruction).
+#[inline(always)]
+fn jumpers_d<G: Geo, const D: usize>(men: u64, opp: u64, empty: u64) -> u64 {
+    let back = opposite(D);
+    men & shift::<G>(opp, back) & shift::<G>(shift::<G>(empty, back), back)
+}
+
 /// The men of the side to move that can jump in some allowed direction.
 #[inline(always)]
 fn man_jumpers<G: Geo, const W: bool, const B: bool>(s: &Sides) -> u64 {
@@ -121,12 +166,27 @@ fn man_jumpers<G: Geo, const W: bool, const B: bool>(s: &Sides) -> u64 {
         return 0;
     }
     let empty = s.empty::<G>();
-    let mut j = 0;
-    for &d in man_capture_dirs::<W, B>() {
-        let back = opposite(d);
-        j |= men & shift::<G>(s.opp, back) & shift::<G>(shift::<G>(empty, back), back);
+    let up = || jumpers_d::<G, 0>(men, s.opp, empty) | jumpers_d::<G, 1>(men, s.opp, empty);
+    let down = || jumpers_d::<G, 2>(men, s.opp, empty) | jumpers_d::<G, 3>(men, s.opp, empty);
+    match (W, B) {
+        (true, false) => up(),
+        (false, false) => down(),
+        _ => up() | down(),
     }
-    j
+}
+
+/// Whether a king in `kings` can capture in direction `D`: slide over empty
+/// squares, then an opponent piece with an empty square behind it.
+#[inline(always)]
+fn king_captures_d<G: Geo, const D: usize>(kings: u64, opp: u64, empty: u64) -> bool {
+    let mut fill = kings;
+    let mut x = shift::<G>(kings, D) & empty;
+    while x != 0 {
+        fill |= x;
+        x = shift::<G>(x, D) & empty;
+    }
+    let targets = shift::<G>(fill, D) & opp;
+    shift::<G>(targets, D) & empty != 0
 }
 
 /// Whether some king of the side to move can capture.
@@ -137,19 +197,10 @@ fn kings_can_capture<G: Geo>(s: &Sides) -> bool {
         return false;
     }
     let empty = s.empty::<G>();
-    for d in ALL_DIRS {
-        let mut fill = kings;
-        let mut x = shift::<G>(kings, d) & empty;
-        while x != 0 {
-            fill |= x;
-            x = shift::<G>(x, d) & empty;
-        }
-        let targets = shift::<G>(fill, d) & s.opp;
-        if shift::<G>(targets, d) & empty != 0 {
-            return true;
-        }
-    }
-    false
+    king_captures_d::<G, 0>(kings, s.opp, empty)
+        || king_captures_d::<G, 1>(kings, s.opp, empty)
+        || king_captures_d::<G, 2>(kings, s.opp, empty)
+        || king_captures_d::<G, 3>(kings, s.opp, empty)
 }
 
 #[inline(always)]
@@ -163,22 +214,33 @@ pub(crate) fn capture_exists<G: Geo>(s: &Sides, rules: &RuleSet) -> bool {
     dispatch!(capture_exists_c::<G>(s, rules))
 }
 
+/// The number of king moves without capture in direction `D`.
+#[inline(always)]
+fn king_quiet_d<G: Geo, const D: usize>(kings: u64, empty: u64) -> u32 {
+    let mut n = 0;
+    let mut x = shift::<G>(kings, D) & empty;
+    while x != 0 {
+        n += x.count_ones();
+        x = shift::<G>(x, D) & empty;
+    }
+    n
+}
+
 #[inline(always)]
 fn count_quiet_c<G: Geo, const W: bool>(s: &Sides) -> u64 {
     let empty = s.empty::<G>();
     let men = s.men();
-    let [a, b] = fwd::<W>();
-    let mut n =
-        (shift::<G>(men, a) & empty).count_ones() + (shift::<G>(men, b) & empty).count_ones();
+    let mut n = if W {
+        (shift::<G>(men, 0) & empty).count_ones() + (shift::<G>(men, 1) & empty).count_ones()
+    } else {
+        (shift::<G>(men, 2) & empty).count_ones() + (shift::<G>(men, 3) & empty).count_ones()
+    };
     let kings = s.own_kings();
     if kings != 0 {
-        for d in ALL_DIRS {
-            let mut x = shift::<G>(kings, d) & empty;
-            while x != 0 {
-                n += x.count_ones();
-                x = shift::<G>(x, d) & empty;
-            }
-        }
+        n += king_quiet_d::<G, 0>(kings, empty)
+            + king_quiet_d::<G, 1>(kings, empty)
+            + king_quiet_d::<G, 2>(kings, empty)
+            + king_quiet_d::<G, 3>(kings, empty);
     }
     u64::from(n)
 }
@@ -220,6 +282,34 @@ fn gen_quiet<G: Geo, const W: bool>(s: &Sides, list: &mut MoveList) {
             let mut x = shift::<G>(k, d) & empty;
             while x != 0 {
                 list.push(Move::quiet_raw(G::SIZE, kb, x.trailing_zeros() as u8));
+                x = shift::<G>(x, d) & empty;
+            }
+        }
+    }
+}
+
+/// Call `f(from, to)` (single bits) for every move without capture.
+#[inline(always)]
+pub(crate) fn for_each_quiet<G: Geo>(s: &Sides, mut f: impl FnMut(u64, u64)) {
+    let empty = s.empty::<G>();
+    let men = s.men();
+    for d in forward(s.us) {
+        let back = opposite(d);
+        let mut targets = shift::<G>(men, d) & empty;
+        while targets != 0 {
+            let t = targets & targets.wrapping_neg();
+            targets ^= t;
+            f(shift::<G>(t, back), t);
+        }
+    }
+    let mut kings = s.own_kings();
+    while kings != 0 {
+        let k = kings & kings.wrapping_neg();
+        kings ^= k;
+        for d in ALL_DIRS {
+            let mut x = shift::<G>(k, d) & empty;
+            while x != 0 {
+                f(k, x & x.wrapping_neg());
                 x = shift::<G>(x, d) & empty;
             }
         }
@@ -328,12 +418,12 @@ impl<G: Geo, S: CaptureSink, const W: bool, const B: bool> Capturer<'_, G, S, W,
         if self.rules.promotion == Promotion::Immediate && sq & self.promo != 0 {
             return false;
         }
-        for &d in man_capture_dirs::<W, B>() {
-            let v = shift::<G>(sq, d);
-            if v & self.opp & !captured != 0 && shift::<G>(v, d) & self.empty != 0 {
+        for_man_capture_dirs!(W, B, D => {
+            let v = shift::<G>(sq, D);
+            if v & self.opp & !captured != 0 && shift::<G>(v, D) & self.empty != 0 {
                 return true;
             }
-        }
+        });
         false
     }
 
@@ -341,15 +431,15 @@ impl<G: Geo, S: CaptureSink, const W: bool, const B: bool> Capturer<'_, G, S, W,
     /// emitted at once; the others continue in [`Capturer::man`].
     #[inline]
     fn men(&mut self, men: u64, empty: u64) {
-        for &d in man_capture_dirs::<W, B>() {
-            let back = opposite(d);
+        for_man_capture_dirs!(W, B, D => {
+            let back = opposite(D);
             let mut j =
                 men & shift::<G>(self.opp, back) & shift::<G>(shift::<G>(empty, back), back);
             while j != 0 {
                 let jb = j & j.wrapping_neg();
                 j ^= jb;
-                let v = shift::<G>(jb, d);
-                let l = shift::<G>(v, d);
+                let v = shift::<G>(jb, D);
+                let l = shift::<G>(v, D);
                 let lb = l.trailing_zeros() as u8;
                 self.path[0] = jb.trailing_zeros() as u8;
                 self.path[1] = lb;
@@ -360,31 +450,27 @@ impl<G: Geo, S: CaptureSink, const W: bool, const B: bool> Capturer<'_, G, S, W,
                     self.emit(v, 2);
                 }
             }
-        }
+        });
     }
 
     /// Continue a man's capture from bit `cur`; `n` squares are in the path.
     fn man(&mut self, cur: u8, captured: u64, n: usize) {
         let cur_bb = 1u64 << cur;
         let mut found = false;
-        for &d in man_capture_dirs::<W, B>() {
-            let v = shift::<G>(cur_bb, d);
-            if v & self.opp & !captured == 0 {
-                continue;
+        for_man_capture_dirs!(W, B, D => {
+            let v = shift::<G>(cur_bb, D);
+            let l = shift::<G>(v, D);
+            if v & self.opp & !captured != 0 && l & self.empty != 0 {
+                found = true;
+                let lb = l.trailing_zeros() as u8;
+                self.path[n] = lb;
+                if self.man_can_continue(l, captured | v) {
+                    self.man(lb, captured | v, n + 1);
+                } else {
+                    self.emit(captured | v, n + 1);
+                }
             }
-            let l = shift::<G>(v, d);
-            if l & self.empty == 0 {
-                continue;
-            }
-            found = true;
-            let lb = l.trailing_zeros() as u8;
-            self.path[n] = lb;
-            if self.man_can_continue(l, captured | v) {
-                self.man(lb, captured | v, n + 1);
-            } else {
-                self.emit(captured | v, n + 1);
-            }
-        }
+        });
         if !found && captured != 0 {
             self.emit(captured, n);
         }

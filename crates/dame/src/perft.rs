@@ -12,6 +12,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         0 => 1,
         1 => pos.count_legal_moves(),
         2 => pos.perft2(),
+        3 => pos.perft3(),
         _ => {
             let mut total = 0;
             let mut list = MoveList::new();

@@ -788,6 +788,54 @@ impl Position {
             .sum()
     }
 
+    /// perft(3): when the side to move has no capture (and huffing is off),
+    /// the moves are applied straight from the bitboards, without building
+    /// a move list; otherwise move by move.
+    pub(crate) fn perft3(&self) -> u64 {
+        if self.ended_by_material_or_draw() {
+            return 0;
+        }
+        let s = self.sides();
+        if !self.rules.huffing && !on_board!(self.size(), capture_exists(&s, &self.rules)) {
+            let mut total = 0;
+            let promo = self.size().promotion_row(self.turn).0;
+            let us = self.turn.index();
+            let black = self.turn == Color::Black;
+            let mut visit = |from: u64, to: u64| {
+                let mut c = *self;
+                let was_king = c.kings.0 & from != 0;
+                c.pieces[us].0 ^= from | to;
+                if was_king || promo & to != 0 {
+                    c.kings.0 = (c.kings.0 & !from) | to;
+                }
+                c.king_moves = if was_king {
+                    c.king_moves.saturating_add(1)
+                } else {
+                    0
+                };
+                if black {
+                    c.move_number = c.move_number.saturating_add(1);
+                }
+                c.turn = !c.turn;
+                total += c.perft2();
+            };
+            match self.size() {
+                BoardSize::Eight => movegen::for_each_quiet::<G8>(&s, &mut visit),
+                BoardSize::Ten => movegen::for_each_quiet::<G10>(&s, &mut visit),
+            }
+            return total;
+        }
+        let mut list = MoveList::new();
+        self.legal_moves_into(&mut list);
+        list.iter()
+            .map(|m| {
+                let mut child = *self;
+                child.play_unhashed(m);
+                child.perft2()
+            })
+            .sum()
+    }
+
     /// Whether the side to move can capture.
     #[inline]
     pub fn has_capture(&self) -> bool {
