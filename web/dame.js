@@ -103,7 +103,10 @@ export function parseFen(text, size = null) {
   if (parts.length < 3) throw new Error('FEN: side, white and black pieces expected');
   const side = parts[0].toUpperCase();
   if (side !== 'W' && side !== 'B') throw new Error('FEN: the side to move must be W or B');
-  if (!size) size = /[a-h]/i.test(parts.slice(1).join('').replace(/^[WB]|:[WB]/gi, '').replace(/K/gi, '')) ? 8 : 10;
+  if (!size) {
+    const items = parts.slice(1).filter((f) => /^[WB]/i.test(f)).map((f) => f.slice(1).replace(/K/gi, '')).join(',');
+    size = /[a-h]/i.test(items) ? 8 : 10;
+  }
   const pos = emptyPos(size);
   pos.turn = side === 'W' ? 'white' : 'black';
   const seen = new Set();
@@ -369,8 +372,6 @@ export function matchClicks(moves, sel) {
   const next = new Set();
   for (const m of candidates) {
     // The squares after the last clicked one (in path order) are what is left.
-    let k = 0;
-    for (let i = 0; i < m.landings.length && k < sel.clicks.length; i++) if (m.landings[i] === sel.clicks[k]) k++;
     let idx = -1;
     let kk = 0;
     for (let i = 0; i < m.landings.length && kk < sel.clicks.length; i++) if (m.landings[i] === sel.clicks[kk]) { kk++; idx = i; }

@@ -3,7 +3,7 @@
 // back to English.
 
 const de = {
-  'app.tagline': 'Mühle spielen – gegen den Computer, zu zweit oder online',
+  'app.tagline': 'Mühle und Dame spielen – gegen den Computer, zu zweit oder online',
   'nav.play': 'Spielen',
   'nav.archive': 'Archiv',
   'nav.analysis': 'Analyse',
@@ -286,7 +286,7 @@ const de = {
 };
 
 const en = {
-  'app.tagline': 'Play Nine Men\'s Morris – against the computer, face to face or online',
+  'app.tagline': 'Play Nine Men\'s Morris and draughts – against the computer, face to face or online',
   'nav.play': 'Play',
   'nav.archive': 'Archive',
   'nav.analysis': 'Analysis',
@@ -569,7 +569,7 @@ const en = {
 };
 
 const fr = {
-  'app.tagline': 'Jouer au moulin – contre l\'ordinateur, à deux ou en ligne',
+  'app.tagline': 'Jouer au moulin et aux dames – contre l\'ordinateur, à deux ou en ligne',
   'nav.play': 'Jouer',
   'nav.archive': 'Archives',
   'nav.analysis': 'Analyse',
@@ -842,7 +842,7 @@ const fr = {
 };
 
 const it = {
-  'app.tagline': 'Gioca a mulino – contro il computer, in due o online',
+  'app.tagline': 'Gioca a mulino e a dama – contro il computer, in due o online',
   'nav.play': 'Gioca',
   'nav.archive': 'Archivio',
   'nav.analysis': 'Analisi',
