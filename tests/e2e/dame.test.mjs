@@ -222,3 +222,48 @@ test('huffing: a skipped capture is offered to the opponent, a click removes the
   await shot(page, 'dame-c-huffed');
   assert.deepEqual(page.errors, []);
 });
+
+test('online Dame through the invite link: the guest plays Black on a turned board, moves arrive live', async (t) => {
+  const { page: host } = await newPage(browser, { locale: 'fr-FR' });
+  const { page: guest } = await newPage(browser, { locale: 'it-IT', width: 390, height: 800 });
+  t.after(() => {
+    if (host.errors.length) console.log('host errors', host.errors);
+    if (guest.errors.length) console.log('guest errors', guest.errors);
+  });
+  await host.goto(server.url);
+  await host.selectOption('#lang-select', 'fr');
+  await host.click('input[name=game][value=international]');
+  await host.click('input[name=kind][value=online]');
+  await host.check('input[name=color][value=white]');
+  await host.click('#start');
+  await host.waitForURL(/\/game\/\d+$/);
+  const id = gameIdOf(host);
+  await host.waitForSelector('#invite-link');
+  assert.match(await host.textContent('.rules-box'), /Jeu de dames international/);
+  const invite = await host.inputValue('#invite-link');
+  await guest.goto(invite);
+  await guest.selectOption('#lang-select', 'it');
+  await guest.waitForSelector('#join');
+  await guest.click('#join');
+  await guest.waitForSelector('.player-bar.bottom[data-color=black]');
+  // Square 1 is at the guest's bottom right (the board is turned).
+  const b1 = await guest.locator(sq('1')).boundingBox();
+  const b50 = await guest.locator(sq('50')).boundingBox();
+  assert.ok(b1.y > b50.y, 'Black at the bottom');
+  await host.waitForSelector('svg.dame-board.interactive');
+  await clickDameMove(host, '32-28');
+  await waitMoves(guest, 1);
+  await guest.waitForSelector('svg.dame-board.interactive');
+  await clickDameMove(guest, '19-23');
+  await waitMoves(host, 2);
+  // White must take 23: the French hint, and the capture.
+  await host.waitForSelector('#hint:has-text("prise est obligatoire")');
+  await clickDameMove(host, '28x19');
+  await waitMoves(guest, 3);
+  const st = await getState(server.url, id);
+  assert.deepEqual(st.moves, ['32-28', '19-23', '28x19']);
+  assert.match(await guest.textContent('#hint'), /presa è obbligatoria/);
+  await shot(guest, 'dame-online-guest');
+  assert.deepEqual(host.errors, []);
+  assert.deepEqual(guest.errors, []);
+});

@@ -624,7 +624,7 @@ export class GameView {
     e.movesTitle.textContent = t('game.moves');
     e.moveList.setAttribute('aria-label', t('game.moves'));
     e.moveInputLabel.textContent = t('game.moveInput');
-    e.moveInput.placeholder = t('game.moveInput.placeholder');
+    e.moveInput.placeholder = this.dame ? t(this.size === 8 ? 'dame.moveInput.placeholder8' : 'dame.moveInput.placeholder10') : t('game.moveInput.placeholder');
     e.moveInputBtn.textContent = t('game.moveInput.play');
     e.flip.textContent = `⇅ ${t('game.flip')}`;
     e.takeback.textContent = `↶ ${t('game.takeback')}`;

@@ -1,0 +1,37 @@
+import { launchBrowser, newPage, api } from './helpers.mjs';
+const base = 'http://127.0.0.1:8799';
+const browser = await launchBrowser();
+const { page } = await newPage(browser, { locale: 'de-DE' });
+// White to move could capture d4 with c3 but plays a1-b2; black may huff c3.
+const { data } = await api(base, 'POST', '/api/games', { game: 'dame', kind: 'local', options: { huffing: true }, position: 'W:Wc3,a1,g3:Bd4,h8,b8' });
+await page.goto(base + '/');
+await page.evaluate((id) => localStorage.setItem(`brett.seats.${id}`, JSON.stringify({ white: 'w', black: 'b' })), data.id);
+await page.goto(`${base}/game/${data.id}`);
+await page.waitForSelector('.dame-board .sq.movable');
+await page.click('.dame-board [data-square=g3]');
+await page.click('.dame-board [data-square=h4]');
+await page.waitForSelector('.dame-board .sq.is-huffable');
+await page.screenshot({ path: '/tmp/mock/h1.png' });
+console.log(await page.textContent('#huff-box'));
+await page.click('.dame-board [data-square=c3]');
+await page.waitForSelector('.dame-board [data-square=c3]:not(.has-piece)');
+await page.click('.dame-board [data-square=d4]');
+await page.click('.dame-board [data-square=e3]');
+await page.waitForFunction(() => document.querySelectorAll('#move-list button.move').length === 2);
+console.log(await page.$$eval('#move-list button.move', (e) => e.map((x) => x.textContent)));
+await page.screenshot({ path: '/tmp/mock/h2.png' });
+// 10x10 board
+const r2 = await api(base, 'POST', '/api/games', { game: 'dame-100', kind: 'local' });
+await page.evaluate((id) => localStorage.setItem(`brett.seats.${id}`, JSON.stringify({ white: 'w', black: 'b' })), r2.data.id);
+await page.goto(`${base}/game/${r2.data.id}`);
+await page.waitForSelector('.dame-board .sq.movable');
+await page.click('.dame-board [data-square="32"]');
+await page.screenshot({ path: '/tmp/mock/t1.png' });
+await page.goto(`${base}/`);
+await page.click('input[name=game][value=dame-fr]');
+await page.screenshot({ path: '/tmp/mock/home.png', fullPage: true });
+await page.goto(`${base}/analysis?variant=international`);
+await page.waitForSelector('.dame-board');
+await page.screenshot({ path: '/tmp/mock/an.png' });
+console.log(page.errors.filter((e) => !e.includes('WebSocket')));
+await browser.close();
