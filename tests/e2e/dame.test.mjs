@@ -267,3 +267,60 @@ test('online Dame through the invite link: the guest plays Black on a turned boa
   assert.deepEqual(host.errors, []);
   assert.deepEqual(guest.errors, []);
 });
+
+test('Dame record (PDN) export and import, analysis from the game', async (t) => {
+  const { data: created } = await api(server.url, 'POST', '/api/games', { game: 'dame', kind: 'local', name: 'Dora' });
+  const tok = created.tokens;
+  const moves = ['c3-d4', 'f6-e5', 'd4xf6', 'g7xe5'];
+  for (const [i, mv] of moves.entries()) {
+    const r = await api(server.url, 'POST', `/api/games/${created.id}/moves`, { move: mv, token: i % 2 ? tok.black : tok.white, ply: i });
+    assert.equal(r.status, 200, JSON.stringify(r.data));
+  }
+  const { page } = await newPage(browser, { locale: 'de-DE' });
+  t.after(() => { if (page.errors.length) console.log(page.errors); });
+  await page.goto(`${server.url}/archive`);
+  const row = page.locator(`tr[data-id="${created.id}"]`);
+  await row.waitFor();
+  assert.match(await row.textContent(), /Dame 8×8/);
+  assert.match(await row.locator('a[download]').getAttribute('download'), /\.pdn$/);
+  const record = await (await fetch(`${server.url}/api/games/${created.id}/record`)).text();
+  assert.match(record, /c3-d4 f6-e5/);
+  assert.match(record, /d4xf6 g7xe5/);
+
+  // Import the PDN back and replay it.
+  await page.fill('#import-text', record);
+  await page.click('#import-btn');
+  await page.waitForURL(/\/game\/\d+$/);
+  assert.notEqual(gameIdOf(page), created.id);
+  await page.waitForSelector('.dame-board');
+  await waitMoves(page, 4);
+  await page.click('#move-list button.move[data-ply="3"]');
+  await page.waitForSelector(`${sq('f6')}.has-piece.white`);
+  assert.equal(await page.$(`${sq('e5')}.has-piece`), null);
+  await page.click('#nav-next');
+  await page.waitForSelector(`${sq('e5')}.has-piece.black`);
+
+  // Analysis of the position after move 2, from the game's link.
+  await page.click('#move-list button.move[data-ply="2"]');
+  await page.click('#analyze');
+  await page.waitForURL(/\/analysis\?/);
+  await page.waitForSelector('.dame-board');
+  assert.equal(await page.inputValue('#position-text'), 'W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3,d4:Be5,b6,d6,h6,a7,c7,e7,g7,b8,d8,f8,h8:F2');
+  await page.selectOption('#analysis-time', '300');
+  await page.click('#analyze-btn');
+  await page.waitForSelector('.lines .line', { timeout: 30000 });
+  // Capture is compulsory: the only move is d4xf6.
+  const heads = await page.$$eval('.lines .line .pv', (els) => els.map((e) => e.querySelector('.move').textContent));
+  assert.deepEqual(heads, ['d4xf6']);
+  await page.click('.lines .line .pv .move >> nth=0');
+  await page.waitForSelector(`${sq('f6')}.has-piece.white`);
+  // Play mode on the analysis board: the capture by clicks.
+  await page.click('button:has-text("Zurück zur Stellung")');
+  await page.click('#mode-play');
+  await page.click(sq('d4'));
+  await page.click(sq('f6'));
+  await page.waitForSelector(`${sq('e5')}:not(.has-piece)`);
+  assert.match(await page.inputValue('#position-text'), /^B:W.*f6.*:B/);
+  await shot(page, 'dame-analysis');
+  assert.deepEqual(page.errors, []);
+});
