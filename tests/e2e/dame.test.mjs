@@ -72,7 +72,7 @@ test('a local Dame game by clicks: multiple capture by its path, capture, move, 
   assert.deepEqual(await pieces(page), ['b4', 'd6', 'g7']);
   await page.waitForSelector(`${sq('d4')}.last-captured`);
   await page.waitForSelector(`${sq('f6')}.last-captured`);
-  assert.match(await page.textContent('.player-bar[data-color=black] .count'), /1 Steine · 0 Damen · 2 verloren/);
+  assert.match(await page.textContent('.player-bar[data-color=black] .count'), /1 Stein · 0 Damen · 2 verloren/);
 
   // Black's ordinary move d6-c5 (click piece, click target).
   await page.waitForSelector(`${sq('d6')}.movable`);

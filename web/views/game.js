@@ -967,7 +967,7 @@ export class GameView {
         p.type === 'human' && st.kind === 'online' && !p.joined ? h('span', { class: 'tag muted', text: '…' }) : null),
       h('div', { class: 'facts' },
         h('span', { class: 'phase', text: colorName(c) }),
-        h('span', { class: 'count', 'data-men': counts.men, 'data-kings': counts.kings, 'data-lost': lost, text: `${t('dame.men', { n: counts.men })} · ${t('dame.kings', { n: counts.kings })} · ${t('dame.lost', { n: lost })}` })),
+        h('span', { class: 'count', 'data-men': counts.men, 'data-kings': counts.kings, 'data-lost': lost, text: `${t(counts.men === 1 ? 'dame.men.1' : 'dame.men', { n: counts.men })} · ${t(counts.kings === 1 ? 'dame.kings.1' : 'dame.kings', { n: counts.kings })} · ${t('dame.lost', { n: lost })}` })),
       h('div', { class: 'stones' }, kings, lostRow));
   }
 
