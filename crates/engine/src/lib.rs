@@ -1,5 +1,6 @@
 pub mod dame_game;
 pub mod explain;
+pub mod explain_dame;
 pub mod level;
 pub mod muehle_game;
 

@@ -23,6 +23,7 @@ pub fn routes() -> Router<AppState> {
         .route("/games/import", post(import))
         .route("/games/{id}", get(state))
         .route("/games/{id}/moves", post(play))
+        .route("/games/{id}/huff", post(huff))
         .route("/games/{id}/draw", post(draw))
         .route("/games/{id}/resign", post(resign))
         .route("/games/{id}/takeback", post(takeback))
@@ -64,8 +65,8 @@ struct CreateRequest {
     #[serde(default = "default_game")]
     game: String,
     kind: String,
-    #[serde(default = "default_rules")]
-    rules: String,
+    #[serde(default)]
+    rules: Option<String>,
     #[serde(default)]
     options: Option<Map<String, Value>>,
     #[serde(default)]
@@ -80,10 +81,6 @@ struct CreateRequest {
 
 fn default_game() -> String {
     "muehle".into()
-}
-
-fn default_rules() -> String {
-    "standard".into()
 }
 
 async fn create(
@@ -123,7 +120,7 @@ async fn create(
     let name = clean_name(req.name.as_deref()).map_err(ApiError::BadRequest)?;
     let board = Board::create(
         game,
-        &req.rules,
+        req.rules.as_deref(),
         req.options.as_ref(),
         req.position.as_deref().map(str::trim),
     )?;
@@ -195,6 +192,32 @@ async fn play(
     let hub = app.hub.clone();
     let (side, state) =
         detached(async move { hub.play(id, req.token.as_deref(), req.ply, &req.mv).await }).await?;
+    Ok(with_you(state, Some(side)))
+}
+
+#[derive(Deserialize)]
+struct HuffRequest {
+    square: String,
+    #[serde(default)]
+    token: Option<String>,
+    ply: u64,
+}
+
+async fn huff(
+    State(app): State<AppState>,
+    GameId(id): GameId,
+    ApiJson(req): ApiJson<HuffRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let square = req.square.trim();
+    if square.is_empty() || square.len() > 8 || square.contains(char::is_whitespace) {
+        return Err(ApiError::BadRequest(
+            "square is the name of one square (e5 on 8×8, 28 on 10×10)".into(),
+        ));
+    }
+    let square = square.to_string();
+    let hub = app.hub.clone();
+    let (side, state) =
+        detached(async move { hub.huff(id, req.token.as_deref(), req.ply, &square).await }).await?;
     Ok(with_you(state, Some(side)))
 }
 
@@ -293,8 +316,8 @@ async fn record(State(app): State<AppState>, GameId(id): GameId) -> Result<Respo
 
 #[derive(Deserialize)]
 struct ImportRequest {
-    #[serde(default = "default_game")]
-    game: String,
+    #[serde(default)]
+    game: Option<String>,
     record: String,
 }
 
@@ -302,7 +325,7 @@ async fn import(
     State(app): State<AppState>,
     ApiJson(req): ApiJson<ImportRequest>,
 ) -> Result<Response, ApiError> {
-    let game = GameType::parse(&req.game)?;
+    let game = req.game.as_deref().map(GameType::parse).transpose()?;
     let hub = app.hub.clone();
     let id = detached(async move { hub.import(game, &req.record).await }).await?;
     Ok((StatusCode::CREATED, Json(json!({"id": id}))).into_response())
@@ -330,8 +353,8 @@ async fn archive(
 struct AnalyzeRequest {
     #[serde(default = "default_game")]
     game: String,
-    #[serde(default = "default_rules")]
-    rules: String,
+    #[serde(default)]
+    rules: Option<String>,
     #[serde(default)]
     options: Option<Map<String, Value>>,
     #[serde(default)]
@@ -362,7 +385,7 @@ async fn analyze(
     let game = GameType::parse(&req.game)?;
     let mut board = Board::create(
         game,
-        &req.rules,
+        req.rules.as_deref(),
         req.options.as_ref(),
         req.position.as_deref().map(str::trim),
     )?;

@@ -1,6 +1,6 @@
 //! The games the server knows, behind one adapter: [`GameType`] names a
-//! game, [`Board`] is a game in progress with its rules. Mühle is the only
-//! game today; Dame becomes another variant of both enums.
+//! game, [`Board`] is a game in progress with its rules: Mühle, or Dame on
+//! 8×8 or 10×10 (with huffing as a rule option).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -64,32 +64,62 @@ impl Side {
             Side::Black => muehle::Color::Black,
         }
     }
+
+    fn from_dame(c: dame::Color) -> Side {
+        match c {
+            dame::Color::White => Side::White,
+            dame::Color::Black => Side::Black,
+        }
+    }
+
+    fn to_dame(self) -> dame::Color {
+        match self {
+            Side::White => dame::Color::White,
+            Side::Black => dame::Color::Black,
+        }
+    }
 }
 
-/// Which game is played.
+/// Which game is played: Mühle, or Dame under one of the presets
+/// (`dame`, `dame-100`, `dame-fr`, `international`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameType {
     Muehle,
+    /// The Dame preset the rules are based on (one of [`dame::PRESETS`]).
+    Dame(&'static str),
 }
 
+/// The games a create request may name.
+const GAME_NAMES: &str = "muehle, dame, dame-100, dame-fr, international";
+
 impl GameType {
-    /// The game's name in the API (`muehle`).
+    /// The game's name in the API (`muehle`, `dame`, `dame-100`, …).
     pub fn name(self) -> &'static str {
         match self {
             GameType::Muehle => "muehle",
+            GameType::Dame(preset) => preset,
         }
     }
 
     /// Parse the API's `game` field.
     pub fn parse(s: &str) -> Result<GameType, ApiError> {
-        match s {
-            "muehle" => Ok(GameType::Muehle),
-            "dame" | "dame-100" | "dame-fr" | "international" => Err(ApiError::BadRequest(
-                format!("the game '{s}' is not available yet (available: muehle)"),
-            )),
-            other => Err(ApiError::BadRequest(format!(
-                "unknown game '{other}' (available: muehle)"
+        if s == "muehle" {
+            return Ok(GameType::Muehle);
+        }
+        match dame::PRESETS.iter().find(|p| **p == s) {
+            Some(p) => Ok(GameType::Dame(p)),
+            None => Err(ApiError::BadRequest(format!(
+                "unknown game '{}' (games: {GAME_NAMES})",
+                s.chars().take(40).collect::<String>()
             ))),
+        }
+    }
+
+    /// The rule preset a game of this type has when no rules are given.
+    pub fn default_rules(self) -> &'static str {
+        match self {
+            GameType::Muehle => "standard",
+            GameType::Dame(preset) => preset,
         }
     }
 }
@@ -98,7 +128,9 @@ impl GameType {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ending {
     pub winner: Option<Side>,
-    /// `two-stones`, `blocked`, `repetition`, `no-mill`, `agreement`, `resignation`.
+    /// Mühle: `two-stones`, `blocked`, `repetition`, `no-mill`, `agreement`,
+    /// `resignation`; Dame: `no-pieces`, `blocked`, `repetition`,
+    /// `king-moves`, `one-king-each`, `agreement`, `resignation`.
     pub reason: &'static str,
     /// The ending in English words.
     pub text: String,
@@ -138,6 +170,97 @@ pub struct Analysis {
 #[derive(Clone, Debug)]
 pub enum Board {
     Muehle(muehle::Game),
+    Dame(dame::Game),
+}
+
+fn dame_error(e: dame::GameError) -> ApiError {
+    use dame::{GameError, MoveError};
+    match e {
+        GameError::Move(MoveError::GameOver(t)) | GameError::Over(t) => {
+            ApiError::GameOver(format!("the game is over: {t}"))
+        }
+        GameError::Move(m) => ApiError::IllegalMove(m.to_string()),
+        GameError::HuffNotAllowed { .. } => ApiError::IllegalMove(e.to_string()),
+        GameError::NoDrawOffer(c) => {
+            ApiError::NoDrawOffer(format!("{c} has no draw offer from the opponent to answer"))
+        }
+        GameError::NothingToUndo => ApiError::NotAllowed("there is no move to take back".into()),
+    }
+}
+
+/// The rule options of the `options` object of a create request for Dame,
+/// applied to `rules`.
+fn apply_dame_options(
+    rules: &mut dame::RuleSet,
+    options: &Map<String, Value>,
+) -> Result<(), ApiError> {
+    let bad = |msg: String| ApiError::BadRequest(msg);
+    let on_off = |b: bool| if b { "on" } else { "off" }.to_string();
+    for (key, value) in options {
+        let (name, text) = match (key.as_str(), value) {
+            ("huffing", Value::Bool(b)) => ("huffing", on_off(*b)),
+            ("men_capture_backward" | "men-capture-backward", Value::Bool(b)) => {
+                ("men-capture-backward", on_off(*b))
+            }
+            ("majority", Value::Bool(b)) => ("majority", on_off(*b)),
+            ("huffing" | "men_capture_backward" | "men-capture-backward" | "majority", _) => {
+                return Err(bad(format!("option '{key}' is true or false")));
+            }
+            ("king_landing" | "king-landing", Value::String(v))
+                if v == "behind" || v == "anywhere" =>
+            {
+                ("king-landing", v.clone())
+            }
+            ("king_landing" | "king-landing", _) => {
+                return Err(bad(
+                    "option 'king_landing' is \"behind\" or \"anywhere\"".into()
+                ));
+            }
+            ("promotion", Value::String(v)) if v == "immediate" || v == "end-of-move" => {
+                ("promotion", v.clone())
+            }
+            ("promotion", _) => {
+                return Err(bad(
+                    "option 'promotion' is \"immediate\" or \"end-of-move\"".into(),
+                ));
+            }
+            ("king_moves" | "king-moves", Value::Null) => ("king-moves", "off".to_string()),
+            ("king_moves" | "king-moves", Value::Number(n)) => ("king-moves", n.to_string()),
+            ("king_moves" | "king-moves", _) => {
+                return Err(bad(
+                    "option 'king_moves' is a number of plies or null".into()
+                ));
+            }
+            ("repetition", Value::Null) => ("repetition", "off".to_string()),
+            ("repetition", Value::Number(n)) => ("repetition", n.to_string()),
+            ("repetition", _) => return Err(bad("option 'repetition' is a count or null".into())),
+            (other, _) => {
+                return Err(bad(format!(
+                    "unknown rule option '{}' (options: huffing, men_capture_backward, majority, king_landing, promotion, king_moves, repetition)",
+                    other.chars().take(40).collect::<String>()
+                )));
+            }
+        };
+        rules
+            .set_option(name, &text)
+            .map_err(|e| bad(e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// A huff token: `H` (or `h`) and a square, `He5`, `H28`.
+fn dame_huff_token(tok: &str, size: dame::BoardSize) -> Option<dame::Square> {
+    let rest = tok.strip_prefix(['H', 'h'])?;
+    if rest.is_empty() || rest.contains(['-', 'x', 'X', ':']) {
+        return None;
+    }
+    dame::Square::parse(rest, size).ok()
+}
+
+fn dame_history(game: &dame::Game) -> Vec<u64> {
+    (0..game.ply())
+        .filter_map(|i| game.position_at(i).map(|p| p.hash()))
+        .collect()
 }
 
 fn game_error(e: muehle::GameError) -> ApiError {
@@ -212,13 +335,18 @@ fn score_json(s: search::Score) -> Value {
 
 impl Board {
     /// A new game of `game` under `rules` (a preset, optionally with
-    /// options in text form) and `options`, from `position` or the start.
+    /// options in text form; `None`: the game's default preset) and
+    /// `options`, from `position` or the start.
     pub fn create(
         game: GameType,
-        rules: &str,
+        rules: Option<&str>,
         options: Option<&Map<String, Value>>,
         position: Option<&str>,
     ) -> Result<Board, ApiError> {
+        let rules = rules
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .unwrap_or(game.default_rules());
         match game {
             GameType::Muehle => {
                 let mut rs: muehle::RuleSet = rules
@@ -234,6 +362,30 @@ impl Board {
                 };
                 Ok(Board::Muehle(muehle::Game::from_position(start)))
             }
+            GameType::Dame(preset) => {
+                let mut rs: dame::RuleSet = rules
+                    .parse()
+                    .map_err(|e: dame::ParseRulesError| ApiError::BadRequest(e.to_string()))?;
+                if let Some(options) = options {
+                    apply_dame_options(&mut rs, options)?;
+                }
+                let size = dame::RuleSet::preset(preset).unwrap_or_default().board;
+                if rs.board != size {
+                    return Err(ApiError::BadRequest(format!(
+                        "the rules '{rs}' are for another board than the game '{preset}' ({})",
+                        match size {
+                            dame::BoardSize::Eight => "8×8",
+                            dame::BoardSize::Ten => "10×10",
+                        }
+                    )));
+                }
+                let start = match position {
+                    None => dame::Position::new(rs),
+                    Some(p) => dame::Position::from_fen(p, rs)
+                        .map_err(|e| ApiError::BadRequest(format!("position: {e}")))?,
+                };
+                Ok(Board::Dame(dame::Game::from_position(start)))
+            }
         }
     }
 
@@ -246,11 +398,23 @@ impl Board {
         meta: &GameMeta,
     ) -> Result<Board, String> {
         let gt = GameType::parse(game).map_err(|e| e.to_string())?;
-        let mut board = Board::create(gt, rules, None, Some(start)).map_err(|e| e.to_string())?;
+        let mut board =
+            Board::create(gt, Some(rules), None, Some(start)).map_err(|e| e.to_string())?;
         for (i, mv) in moves.iter().enumerate() {
-            board
-                .play(mv)
-                .map_err(|e| format!("stored move {} ('{mv}'): {e}", i + 1))?;
+            match board.play(mv) {
+                Ok(Some(_)) => {}
+                Ok(None) => {
+                    return Err(format!("stored move {} ('{mv}') is not a move", i + 1));
+                }
+                Err(e) => return Err(format!("stored move {} ('{mv}'): {e}", i + 1)),
+            }
+        }
+        if let Some(sq) = meta.pending_huff.as_deref() {
+            match board.play(&format!("H{sq}")) {
+                Ok(None) => {}
+                Ok(Some(_)) => return Err(format!("stored huff '{sq}' is not a huff")),
+                Err(e) => return Err(format!("stored huff '{sq}': {e}")),
+            }
         }
         if meta.status == "over" && board.ending().is_none() {
             match (meta.reason.as_deref(), meta.result.as_deref()) {
@@ -280,11 +444,20 @@ impl Board {
         Ok(board)
     }
 
-    /// Read a game record; also returns its header tags.
-    pub fn from_record(game: GameType, text: &str) -> Result<Board, ApiError> {
+    /// Read a game record (its header tags are kept). `game`: the game the
+    /// record is of; `None`: told by the record — a PDN `GameType` tag or a
+    /// Dame `Rules` tag make it Dame, otherwise Mühle.
+    pub fn from_record(game: Option<GameType>, text: &str) -> Result<Board, ApiError> {
+        let game = match game {
+            Some(g) => g,
+            None => detect_record_game(text),
+        };
         match game {
             GameType::Muehle => muehle::Game::from_record(text)
                 .map(Board::Muehle)
+                .map_err(|e| ApiError::BadRequest(format!("the record: {e}"))),
+            GameType::Dame(_) => dame::Game::from_record(text)
+                .map(Board::Dame)
                 .map_err(|e| ApiError::BadRequest(format!("the record: {e}"))),
         }
     }
@@ -292,13 +465,26 @@ impl Board {
     pub fn game_type(&self) -> GameType {
         match self {
             Board::Muehle(_) => GameType::Muehle,
+            Board::Dame(g) => {
+                let text = g.rules().to_string();
+                let base = text.split(',').next().unwrap_or("dame");
+                GameType::Dame(
+                    dame::PRESETS
+                        .iter()
+                        .copied()
+                        .find(|p| *p == base)
+                        .unwrap_or("dame"),
+                )
+            }
         }
     }
 
-    /// The rule set in text form (`standard`, `standard,flying=off`).
+    /// The rule set in text form (`standard`, `standard,flying=off`,
+    /// `dame,huffing=on`).
     pub fn rules_text(&self) -> String {
         match self {
             Board::Muehle(g) => g.rules().to_string(),
+            Board::Dame(g) => g.rules().to_string(),
         }
     }
 
@@ -317,36 +503,89 @@ impl Board {
                     "repetition": r.repetition_draw,
                 })
             }
+            Board::Dame(g) => {
+                let r = g.rules();
+                json!({
+                    "board": match r.board {
+                        dame::BoardSize::Eight => 8,
+                        dame::BoardSize::Ten => 10,
+                    },
+                    "men_capture_backward": r.men_capture_backward,
+                    "majority": r.majority_capture,
+                    "king_landing": match r.king_landing {
+                        dame::KingLanding::DirectlyBehind => "behind",
+                        dame::KingLanding::AnywhereBehind => "anywhere",
+                    },
+                    "promotion": match r.promotion {
+                        dame::Promotion::Immediate => "immediate",
+                        dame::Promotion::EndOfMove => "end-of-move",
+                    },
+                    "huffing": r.huffing,
+                    "king_moves": r.king_move_draw,
+                    "repetition": r.repetition_draw,
+                })
+            }
         }
     }
 
     pub fn start_position(&self) -> String {
         match self {
             Board::Muehle(g) => g.start().fen(),
+            Board::Dame(g) => g.start().fen(),
         }
     }
 
     pub fn position(&self) -> String {
         match self {
             Board::Muehle(g) => g.position().fen(),
+            Board::Dame(g) => g.position().fen(),
         }
     }
 
+    /// The moves in the game's notation (Dame: without huffs).
     pub fn moves(&self) -> Vec<String> {
         match self {
             Board::Muehle(g) => g.moves().iter().map(|m| m.to_string()).collect(),
+            Board::Dame(g) => g.moves().iter().map(|m| m.to_string()).collect(),
+        }
+    }
+
+    /// The moves as stored: Dame moves preceded by a huff carry it
+    /// (`He5 f6xd4`); [`Board::play`] reads them back.
+    pub fn stored_moves(&self) -> Vec<String> {
+        match self {
+            Board::Muehle(_) => self.moves(),
+            Board::Dame(g) => g
+                .moves()
+                .iter()
+                .zip(g.huffs())
+                .map(|(m, h)| match h {
+                    Some(sq) => format!("H{sq} {m}"),
+                    None => m.to_string(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The piece huffed this turn before the move not yet made (Dame).
+    pub fn pending_huff(&self) -> Option<String> {
+        match self {
+            Board::Muehle(_) => None,
+            Board::Dame(g) => g.pending_huff().map(|sq| sq.to_string()),
         }
     }
 
     pub fn last_move(&self) -> Option<String> {
         match self {
             Board::Muehle(g) => g.moves().last().map(|m| m.to_string()),
+            Board::Dame(g) => g.moves().last().map(|m| m.to_string()),
         }
     }
 
     pub fn ply(&self) -> usize {
         match self {
             Board::Muehle(g) => g.ply(),
+            Board::Dame(g) => g.ply(),
         }
     }
 
@@ -354,6 +593,7 @@ impl Board {
     pub fn turn(&self) -> Side {
         match self {
             Board::Muehle(g) => Side::from_muehle(g.position().turn()),
+            Board::Dame(g) => Side::from_dame(g.position().turn()),
         }
     }
 
@@ -361,6 +601,7 @@ impl Board {
     pub fn mover_of(&self, ply: usize) -> Option<Side> {
         match self {
             Board::Muehle(g) => g.position_at(ply).map(|p| Side::from_muehle(p.turn())),
+            Board::Dame(g) => g.position_at(ply).map(|p| Side::from_dame(p.turn())),
         }
     }
 
@@ -371,18 +612,27 @@ impl Board {
                 reason: o.reason.code(),
                 text: o.describe(),
             }),
+            Board::Dame(g) => g.outcome().map(|o| Ending {
+                winner: o.winner.map(Side::from_dame),
+                reason: o.reason.code(),
+                text: o.describe(),
+            }),
         }
     }
 
     pub fn draw_offer(&self) -> Option<Side> {
         match self {
             Board::Muehle(g) => g.draw_offer().map(Side::from_muehle),
+            Board::Dame(g) => g.draw_offer().map(Side::from_dame),
         }
     }
 
-    /// Play a move given in the game's notation (a removal may come as its
-    /// own token: `d6 xb4`). Returns the move in canonical notation.
-    pub fn play(&mut self, text: &str) -> Result<String, ApiError> {
+    /// Play a move given in the game's notation (Mühle: a removal may come
+    /// as its own token, `d6 xb4`; Dame: a huff may come first, `He5 g3-h4`,
+    /// or alone, `He5`). Returns the move as stored (see
+    /// [`Board::stored_moves`]), or `None` when only a piece was huffed (the
+    /// same player is still to move). Nothing changes on an error.
+    pub fn play(&mut self, text: &str) -> Result<Option<String>, ApiError> {
         match self {
             Board::Muehle(g) => {
                 let joined = muehle::join_removal_tokens(text.split_whitespace());
@@ -393,12 +643,57 @@ impl Board {
                         format!("'{text}' is more than one move: send one move at a time")
                     }));
                 };
-                g.play_str(one).map(|m| m.to_string()).map_err(game_error)
+                g.play_str(one)
+                    .map(|m| Some(m.to_string()))
+                    .map_err(game_error)
+            }
+            Board::Dame(g) => {
+                let size = g.position().size();
+                let tokens: Vec<&str> = text.split_whitespace().collect();
+                let (huff, moves) = match tokens.as_slice() {
+                    [] => return Err(ApiError::IllegalMove("empty move".to_string())),
+                    [first, rest @ ..] => match dame_huff_token(first, size) {
+                        Some(sq) => (Some(sq), rest),
+                        None => (None, &tokens[..]),
+                    },
+                };
+                if moves.len() > 1 {
+                    return Err(ApiError::IllegalMove(format!(
+                        "'{text}' is more than one move: send one move at a time (a huff, 'H' and the square, may come first)"
+                    )));
+                }
+                let mut next = g.clone();
+                if let Some(sq) = huff {
+                    next.huff(sq).map_err(dame_error)?;
+                }
+                let Some(mv) = moves.first() else {
+                    *g = next;
+                    return Ok(None);
+                };
+                next.play_str(mv).map_err(dame_error)?;
+                *g = next;
+                Ok(self.stored_moves().pop())
             }
         }
     }
 
-    /// Take back the moves from `ply` on.
+    /// Huff (Dame) the opponent's piece on `square` before moving.
+    pub fn huff(&mut self, square: &str) -> Result<(), ApiError> {
+        match self {
+            Board::Muehle(_) => Err(ApiError::NotAllowed(
+                "huffing is a Dame rule; Mühle has no huffing".into(),
+            )),
+            Board::Dame(g) => {
+                let mut next = g.clone();
+                next.huff_str(square).map_err(dame_error)?;
+                *g = next;
+                Ok(())
+            }
+        }
+    }
+
+    /// Take back the moves from `ply` on (and a huff made before the first
+    /// of them).
     pub fn undo_to(&mut self, ply: usize) {
         match self {
             Board::Muehle(g) => {
@@ -406,6 +701,16 @@ impl Board {
                     if g.undo().is_err() {
                         break;
                     }
+                }
+            }
+            Board::Dame(g) => {
+                while g.ply() > ply {
+                    if g.undo().is_err() {
+                        break;
+                    }
+                }
+                if g.pending_huff().is_some() {
+                    let _ = g.undo();
                 }
             }
         }
@@ -416,29 +721,35 @@ impl Board {
     pub fn offer_draw(&mut self, side: Side) -> Result<bool, ApiError> {
         match self {
             Board::Muehle(g) => g.offer_draw(side.to_muehle()).map_err(game_error),
+            Board::Dame(g) => g.offer_draw(side.to_dame()).map_err(dame_error),
         }
     }
 
     pub fn accept_draw(&mut self, side: Side) -> Result<(), ApiError> {
         match self {
             Board::Muehle(g) => g.accept_draw(side.to_muehle()).map_err(game_error),
+            Board::Dame(g) => g.accept_draw(side.to_dame()).map_err(dame_error),
         }
     }
 
     pub fn decline_draw(&mut self, side: Side) -> Result<(), ApiError> {
         match self {
             Board::Muehle(g) => g.decline_draw(side.to_muehle()).map_err(game_error),
+            Board::Dame(g) => g.decline_draw(side.to_dame()).map_err(dame_error),
         }
     }
 
     pub fn resign(&mut self, side: Side) -> Result<(), ApiError> {
         match self {
             Board::Muehle(g) => g.resign(side.to_muehle()).map_err(game_error),
+            Board::Dame(g) => g.resign(side.to_dame()).map_err(dame_error),
         }
     }
 
-    /// The game-specific fields of the state: `legal_moves`, `in_hand`,
-    /// `on_board`, `removed`, `phase`.
+    /// The game-specific fields of the state (docs/API.md): Mühle
+    /// `legal_moves`, `in_hand`, `on_board`, `removed`, `phase`; Dame
+    /// `legal_moves`, `board_size`, `huffs`, `pending_huff`, `huffable`,
+    /// `pieces`, `captured`.
     pub fn fill_state(&self, state: &mut Map<String, Value>) {
         match self {
             Board::Muehle(g) => {
@@ -460,14 +771,71 @@ impl Board {
                 );
                 state.insert("phase".into(), per_side(&|c| json!(pos.phase(c).name())));
             }
+            Board::Dame(g) => {
+                let pos = g.position();
+                let start = g.start();
+                let size = pos.size();
+                let legal: Vec<String> = if g.is_over() {
+                    Vec::new()
+                } else {
+                    g.legal_moves().iter().map(|m| m.to_string()).collect()
+                };
+                let per_side = |f: &dyn Fn(dame::Color) -> Value| json!({"white": f(dame::Color::White), "black": f(dame::Color::Black)});
+                state.insert("legal_moves".into(), json!(legal));
+                state.insert(
+                    "board_size".into(),
+                    json!(match size {
+                        dame::BoardSize::Eight => 8,
+                        dame::BoardSize::Ten => 10,
+                    }),
+                );
+                let huffs: Vec<Option<String>> = g
+                    .huffs()
+                    .iter()
+                    .map(|h| h.map(|sq| sq.to_string()))
+                    .collect();
+                state.insert("huffs".into(), json!(huffs));
+                state.insert("pending_huff".into(), json!(self.pending_huff()));
+                let huffable: Vec<String> = g
+                    .huffable()
+                    .squares(size)
+                    .map(|sq| sq.to_string())
+                    .collect();
+                state.insert("huffable".into(), json!(huffable));
+                state.insert(
+                    "pieces".into(),
+                    per_side(
+                        &|c| json!({"men": pos.men(c).count(), "kings": pos.kings(c).count()}),
+                    ),
+                );
+                state.insert(
+                    "captured".into(),
+                    per_side(&|c| {
+                        json!(
+                            start
+                                .pieces(c)
+                                .count()
+                                .saturating_sub(pos.pieces(c).count())
+                        )
+                    }),
+                );
+            }
         }
     }
 
     /// The game record with the given header tags (the board adds rules,
-    /// start position, result and termination).
+    /// start position, result and termination): Mühle's record format or
+    /// PDN for Dame.
     pub fn record(&self, tags: &[(String, String)]) -> String {
         match self {
             Board::Muehle(g) => {
+                let mut g = g.clone();
+                for (k, v) in tags {
+                    g.set_tag(k, v);
+                }
+                g.to_record()
+            }
+            Board::Dame(g) => {
                 let mut g = g.clone();
                 for (k, v) in tags {
                     g.set_tag(k, v);
@@ -481,12 +849,14 @@ impl Board {
     pub fn tags(&self) -> Vec<(String, String)> {
         match self {
             Board::Muehle(g) => g.tags().to_vec(),
+            Board::Dame(g) => g.tags().to_vec(),
         }
     }
 
-    /// The computer's move at `level` (1–10) within `movetime`; `None` when
-    /// the game is over or the search was stopped before it found one.
-    /// Blocking: call it on a blocking thread.
+    /// The computer's move at `level` (1–10) within `movetime`, in the form
+    /// [`Board::play`] takes (Dame: with the huff first when the opponent
+    /// skipped a capture); `None` when the game is over or the search was
+    /// stopped before it found one. Blocking: call it on a blocking thread.
     pub fn choose_move(
         &self,
         level: u8,
@@ -512,21 +882,53 @@ impl Board {
                     )
                     .map(|c| c.mv.to_string())
             }
+            Board::Dame(g) => {
+                if g.is_over() {
+                    return None;
+                }
+                let mut g = g.clone();
+                let huff = engine::dame_game::best_huff(&g);
+                if let Some(sq) = huff {
+                    g.huff(sq).ok()?;
+                    if g.is_over() {
+                        // The huff took the opponent's last piece (or left
+                        // them without a move): nothing is left to play.
+                        return Some(format!("H{sq}"));
+                    }
+                }
+                let engine = search::Engine::new(8, 1);
+                let mut player = engine::LevelPlayer::new(level, seed);
+                let mv = player
+                    .choose(
+                        &engine,
+                        &engine::DameState(*g.position()),
+                        &dame_history(&g),
+                        search::Limits::movetime(movetime),
+                        stop,
+                        &mut |_| {},
+                    )
+                    .map(|c| c.mv.to_string())?;
+                Some(match huff {
+                    Some(sq) => format!("H{sq} {mv}"),
+                    None => mv,
+                })
+            }
         }
     }
 
     /// The engine's best `lines` moves within `time`, with reasons.
     /// Blocking: call it on a blocking thread.
     pub fn analyze(&self, time: Duration, lines: usize, stop: &AtomicBool) -> Analysis {
+        let empty = Analysis {
+            depth: 0,
+            nodes: 0,
+            time_ms: 0,
+            lines: Vec::new(),
+        };
         match self {
             Board::Muehle(g) => {
                 if g.is_over() {
-                    return Analysis {
-                        depth: 0,
-                        nodes: 0,
-                        time_ms: 0,
-                        lines: Vec::new(),
-                    };
+                    return empty;
                 }
                 let pos = *g.position();
                 let engine = search::Engine::new(32, 1);
@@ -559,8 +961,68 @@ impl Board {
                     lines,
                 }
             }
+            Board::Dame(g) => {
+                if g.is_over() {
+                    return empty;
+                }
+                let pos = *g.position();
+                let engine = search::Engine::new(32, 1);
+                let result = engine.search(
+                    &engine::DameState(pos),
+                    &dame_history(g),
+                    search::Limits::movetime(time),
+                    lines.max(1),
+                    stop,
+                    &mut |_| {},
+                );
+                let lines = result
+                    .lines
+                    .iter()
+                    .filter_map(|(score, pv)| {
+                        let mv = *pv.first()?;
+                        Some(AnalysisLine {
+                            mv: mv.to_string(),
+                            score: score_json(*score),
+                            score_text: score.to_string(),
+                            pv: pv.iter().map(|m| m.to_string()).collect(),
+                            why: engine::explain_dame::explain_dame_move(&pos, pv, Some(*score)),
+                        })
+                    })
+                    .collect();
+                Analysis {
+                    depth: result.depth,
+                    nodes: result.nodes,
+                    time_ms: result.time.as_millis() as u64,
+                    lines,
+                }
+            }
         }
     }
+}
+
+/// Which game a record is of, when the request does not say: a PDN
+/// `GameType` tag, or a `Rules` tag that names Dame rules, make it Dame
+/// (its preset told by the rules); otherwise Mühle.
+fn detect_record_game(text: &str) -> GameType {
+    let tag = |name: &str| {
+        text.lines().find_map(|l| {
+            let l = l.trim();
+            let rest = l.strip_prefix('[')?.strip_prefix(name)?;
+            let v = rest.trim().strip_suffix(']')?.trim();
+            Some(v.trim_matches('"').to_string())
+        })
+    };
+    if let Some(rules) = tag("Rules")
+        && let Ok(rs) = rules.parse::<dame::RuleSet>()
+        && rules.parse::<muehle::RuleSet>().is_err()
+    {
+        let board = Board::Dame(dame::Game::new(rs));
+        return board.game_type();
+    }
+    if tag("GameType").is_some() {
+        return GameType::Dame("dame");
+    }
+    GameType::Muehle
 }
 
 #[cfg(test)]
@@ -572,22 +1034,22 @@ mod tests {
         let opts: Map<String, Value> =
             serde_json::from_str(r#"{"flying": false, "no_mill": 40, "repetition": null}"#)
                 .unwrap();
-        let b = Board::create(GameType::Muehle, "standard", Some(&opts), None).unwrap();
+        let b = Board::create(GameType::Muehle, Some("standard"), Some(&opts), None).unwrap();
         assert_eq!(b.rules_text(), "no-flying,no-mill=40,repetition=off");
         let bad: Map<String, Value> = serde_json::from_str(r#"{"flying": "yes"}"#).unwrap();
-        assert!(Board::create(GameType::Muehle, "standard", Some(&bad), None).is_err());
+        assert!(Board::create(GameType::Muehle, Some("standard"), Some(&bad), None).is_err());
         let unknown: Map<String, Value> = serde_json::from_str(r#"{"speed": 1}"#).unwrap();
-        assert!(Board::create(GameType::Muehle, "standard", Some(&unknown), None).is_err());
-        assert!(Board::create(GameType::Muehle, "nonsense", None, None).is_err());
+        assert!(Board::create(GameType::Muehle, Some("standard"), Some(&unknown), None).is_err());
+        assert!(Board::create(GameType::Muehle, Some("nonsense"), None, None).is_err());
     }
 
     #[test]
     fn removal_as_its_own_token() {
-        let mut b = Board::create(GameType::Muehle, "standard", None, None).unwrap();
+        let mut b = Board::create(GameType::Muehle, Some("standard"), None, None).unwrap();
         for m in ["a7", "b6", "d7", "d6"] {
             b.play(m).unwrap();
         }
-        assert_eq!(b.play("g7 xb6").unwrap(), "g7xb6");
+        assert_eq!(b.play("g7 xb6").unwrap().as_deref(), Some("g7xb6"));
         assert!(b.play("a1 a4").is_err());
     }
 
@@ -600,6 +1062,7 @@ mod tests {
                     result: result.map(Into::into),
                     reason: reason.map(Into::into),
                     draw_offer: offer.map(Into::into),
+                    pending_huff: None,
                     updated_at: String::new(),
                 }
             };

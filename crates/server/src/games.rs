@@ -108,6 +108,7 @@ impl Live {
             result: ending.as_ref().map(|e| e.result().to_string()),
             reason: ending.as_ref().map(|e| e.reason.to_string()),
             draw_offer: board.draw_offer().map(|s| s.name().to_string()),
+            pending_huff: board.pending_huff(),
             updated_at: updated_at.to_string(),
         }
     }
@@ -530,18 +531,18 @@ impl Hub {
         };
         let ply = live.board.ply();
         let mut next = live.board.clone();
-        if let Err(e) = next.play(&mv) {
-            tracing::error!(game = entry.id, %mv, error = %e, "the computer chose an illegal move");
-            Self::broadcast(entry, live);
-            return;
-        }
+        let change = match next.play(&mv) {
+            Ok(Some(stored)) => MoveChange::Append(stored),
+            Ok(None) => MoveChange::Keep,
+            Err(e) => {
+                tracing::error!(game = entry.id, %mv, error = %e, "the computer chose an illegal move");
+                Self::broadcast(entry, live);
+                return;
+            }
+        };
         let now = now_rfc3339();
         let meta = live.meta(&next, &now);
-        match self
-            .storage
-            .update_game(entry.id, ply, MoveChange::Append(mv.clone()), meta)
-            .await
-        {
+        match self.storage.update_game(entry.id, ply, change, meta).await {
             Ok(()) => {
                 live.board = next;
                 live.updated_at = now;
@@ -660,7 +661,7 @@ impl Hub {
                 kind: req.kind.name().to_string(),
                 rules: live.board.rules_text(),
                 start_position: live.board.start_position(),
-                moves: live.board.moves(),
+                moves: live.board.stored_moves(),
                 meta,
                 seats: live.seats.clone(),
                 tags: Vec::new(),
@@ -683,7 +684,7 @@ impl Hub {
     }
 
     /// Import a game record as an archived game.
-    pub async fn import(&self, game: GameType, record: &str) -> Result<i64, ApiError> {
+    pub async fn import(&self, game: Option<GameType>, record: &str) -> Result<i64, ApiError> {
         let board = Board::from_record(game, record)?;
         let tags = board.tags();
         let tag = |k: &str| {
@@ -705,6 +706,7 @@ impl Hub {
             result: ending.as_ref().map(|e| e.result().to_string()),
             reason: ending.as_ref().map(|e| e.reason.to_string()),
             draw_offer: board.draw_offer().map(|s| s.name().to_string()),
+            pending_huff: board.pending_huff(),
             updated_at: now.clone(),
         };
         let id = self
@@ -714,7 +716,7 @@ impl Hub {
                 kind: Kind::Imported.name().to_string(),
                 rules: board.rules_text(),
                 start_position: board.start_position(),
-                moves: board.moves(),
+                moves: board.stored_moves(),
                 meta,
                 seats,
                 tags,
@@ -771,6 +773,42 @@ impl Hub {
         ply: u64,
         mv: &str,
     ) -> Result<(Side, Value), ApiError> {
+        self.act(id, token, ply, |board| {
+            Ok(match board.play(mv)? {
+                Some(stored) => MoveChange::Append(stored),
+                // Only a huff (Dame): the same player is still to move.
+                None => MoveChange::Keep,
+            })
+        })
+        .await
+    }
+
+    /// Huff (Dame) the opponent's piece on `square` for the seat of
+    /// `token`; `ply` must be the current ply.
+    pub async fn huff(
+        self: &Arc<Self>,
+        id: i64,
+        token: Option<&str>,
+        ply: u64,
+        square: &str,
+    ) -> Result<(Side, Value), ApiError> {
+        self.act(id, token, ply, |board| {
+            board.huff(square)?;
+            Ok(MoveChange::Keep)
+        })
+        .await
+    }
+
+    /// A move or huff for the seat of `token`, checked in the order of
+    /// docs/API.md (token, ply, game over, turn, then the rules by `change`
+    /// on a copy of the board), stored and broadcast.
+    async fn act(
+        self: &Arc<Self>,
+        id: i64,
+        token: Option<&str>,
+        ply: u64,
+        change: impl FnOnce(&mut Board) -> Result<MoveChange, ApiError>,
+    ) -> Result<(Side, Value), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
@@ -793,10 +831,8 @@ impl Hub {
             )));
         }
         let mut next = live.board.clone();
-        let played = next.play(mv)?;
-        let state = self
-            .commit(&entry, live, next, MoveChange::Append(played))
-            .await?;
+        let change = change(&mut next)?;
+        let state = self.commit(&entry, live, next, change).await?;
         Ok((side, state))
     }
 

@@ -63,6 +63,9 @@ pub struct GameMeta {
     pub reason: Option<String>,
     /// `white` or `black`: whose draw offer stands.
     pub draw_offer: Option<String>,
+    /// Dame with huffing: the square of a piece huffed this turn, before
+    /// the move not yet made.
+    pub pending_huff: Option<String>,
     pub updated_at: String,
 }
 

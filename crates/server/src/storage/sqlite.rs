@@ -27,7 +27,7 @@ pub struct SqliteStorage {
 
 const GAME_COLUMNS: &str = "id, game, kind, rules, start_position, ply, status, result, reason, \
      draw_offer, white_token_hash, black_token_hash, white_name, black_name, white_joined, \
-     black_joined, white_level, black_level, tags, created_at, updated_at";
+     black_joined, white_level, black_level, tags, created_at, updated_at, pending_huff";
 
 impl SqliteStorage {
     /// Open `url` (`sqlite:PATH`, `sqlite://PATH`, `sqlite::memory:`),
@@ -92,6 +92,7 @@ fn meta_from_row(row: &SqliteRow) -> Result<GameMeta, sqlx::Error> {
         result: row.try_get("result")?,
         reason: row.try_get("reason")?,
         draw_offer: row.try_get("draw_offer")?,
+        pending_huff: row.try_get("pending_huff")?,
         updated_at: row.try_get("updated_at")?,
     })
 }
@@ -144,8 +145,9 @@ impl Storage for SqliteStorage {
             let row = sqlx::query(
                 "INSERT INTO games (game, kind, rules, start_position, ply, status, result, reason, \
                  draw_offer, white_token_hash, black_token_hash, white_name, black_name, \
-                 white_joined, black_joined, white_level, black_level, tags, created_at, updated_at) \
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                 white_joined, black_joined, white_level, black_level, tags, created_at, updated_at, \
+                 pending_huff) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             )
             .bind(g.game.clone())
             .bind(g.kind.clone())
@@ -167,6 +169,7 @@ impl Storage for SqliteStorage {
             .bind(tags_to_text(&g.tags))
             .bind(g.created_at.clone())
             .bind(g.meta.updated_at.clone())
+            .bind(g.meta.pending_huff.clone())
             .fetch_one(&mut *tx)
             .await?;
             let id: i64 = row.try_get("id")?;
@@ -235,7 +238,7 @@ impl Storage for SqliteStorage {
             // at once (no read-then-upgrade deadlock).
             let done = sqlx::query(
                 "UPDATE games SET ply = ?, status = ?, result = ?, reason = ?, draw_offer = ?, \
-                 updated_at = ? WHERE id = ? AND ply = ?",
+                 updated_at = ?, pending_huff = ? WHERE id = ? AND ply = ?",
             )
             .bind(new_ply as i64)
             .bind(meta.status.clone())
@@ -243,6 +246,7 @@ impl Storage for SqliteStorage {
             .bind(meta.reason.clone())
             .bind(meta.draw_offer.clone())
             .bind(meta.updated_at.clone())
+            .bind(meta.pending_huff.clone())
             .bind(id)
             .bind(expected_ply as i64)
             .execute(&mut *tx)
