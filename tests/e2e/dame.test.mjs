@@ -208,7 +208,7 @@ test('huffing: a skipped capture is offered to the opponent, a click removes the
   await shot(page, 'dame-c-huff-offer');
   await page.click(sq('c3'));
   await page.waitForSelector(`${sq('c3')}:not(.has-piece)`);
-  await page.waitForSelector('#huff-box[hidden]');
+  await page.waitForSelector('#huff-box', { state: 'hidden' });
   let s2 = await waitState(server.url, id, (s) => s.pending_huff === 'c3');
   assert.equal(s2.turn, 'black');
   assert.equal(s2.ply, 1);
