@@ -316,21 +316,17 @@ export class DameBoard {
     this.squares[sq].focus();
   }
 
-  /** The nearest dark square in an arrow direction (diagonal neighbours first). */
+  /**
+   * The square an arrow key leads to, as seen on the screen: Left/Right the
+   * next dark square in the same row, Up/Down the diagonal neighbour one row
+   * up (preferring up-right) or down (preferring down-left).
+   */
   neighbourInDirection(sq, [dx, dy]) {
     const a = this.pos(sq);
-    let best = null;
-    let bestScore = Infinity;
-    for (const q of D.squares(this.size)) {
-      if (q === sq) continue;
-      const b = this.pos(q);
-      const along = (b.gx - a.gx) * dx + (b.gy - a.gy) * dy;
-      if (along <= 0) continue;
-      const perp = Math.abs((b.gx - a.gx) * dy - (b.gy - a.gy) * dx);
-      const score = along * 2 + perp;
-      if (score < bestScore) { bestScore = score; best = q; }
-    }
-    return best;
+    const at = (gx, gy) => D.squares(this.size).find((q) => { const b = this.pos(q); return b.gx === gx && b.gy === gy; }) || null;
+    if (dy === 0) return at(a.gx + 2 * dx, a.gy);
+    const pref = dy < 0 ? 1 : -1;
+    return at(a.gx + pref, a.gy + dy) || at(a.gx - pref, a.gy + dy);
   }
 }
 

@@ -102,7 +102,7 @@ test('a local Dame game by clicks: multiple capture by its path, capture, move, 
   assert.deepEqual(page.errors, []);
 });
 
-test('a Dame game from the new-game form: moves by click and drag, a capture, resignation', async (t) => {
+test('a Dame game from the new-game form: moves by keyboard and drag, a capture, resignation', async (t) => {
   const { page } = await newPage(browser, { locale: 'en-GB' });
   t.after(() => { if (page.errors.length) console.log(page.errors); });
   await page.goto(server.url);
@@ -115,7 +115,13 @@ test('a Dame game from the new-game form: moves by click and drag, a capture, re
   await page.waitForSelector('svg.dame-board.interactive');
   assert.match(await page.textContent('.rules-box'), /Dame 8×8/);
   assert.equal((await pieces(page)).length, 24);
-  await clickDameMove(page, 'c3-d4');
+  // By keyboard: focus c3, Enter selects it, the up arrow leads to d4, Enter plays.
+  await page.focus(sq('c3'));
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`${sq('c3')}.selected`);
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.square), 'd4');
+  await page.keyboard.press('Enter');
   await waitMoves(page, 1);
   // Black by drag and drop.
   const a = await page.locator(sq('f6')).boundingBox();
