@@ -226,6 +226,17 @@ test('huffing: a skipped capture is offered to the opponent, a click removes the
   assert.deepEqual(await shownMoves(page), ['g3-h4', 'H c3 d4-c3']);
   assert.equal(await page.$(`${sq('c3')}.black`) !== null, true);
   await shot(page, 'dame-c-huffed');
+
+  // Against the computer: it huffs the piece that skipped the capture, the move list shows it.
+  const cid = await openGame(page, { game: 'dame', kind: 'computer', level: 1, color: 'white', options: { huffing: true }, position: 'W:Wa1,c3,g3:Bb8,d4,h8' });
+  await page.waitForSelector('svg.dame-board.interactive');
+  await clickDameMove(page, 'g3-h4');
+  const cs = await waitState(server.url, cid, (s) => s.ply >= 2 && !s.thinking, 20000);
+  assert.equal(cs.huffs[1], 'c3');
+  await waitMoves(page, 2);
+  const list = await shownMoves(page);
+  assert.equal(list[1], `H c3 ${cs.moves[1]}`);
+  await page.waitForSelector(`${sq('c3')}:not(.white)`);
   assert.deepEqual(page.errors, []);
 });
 
