@@ -70,8 +70,10 @@ pub fn run(args: Args) -> Result<()> {
         .filter_map(|i| game.position_at(i).map(|p| p.hash()))
         .collect();
     let white = pos.turn() == muehle::Color::White;
-    report(&args, &MuehleState(pos), &history, white, |mv, score| {
-        explain_move(&pos, *mv, Some(score))
+    report(&args, &MuehleState(pos), &history, white, |pv, score| {
+        pv.first()
+            .map(|mv| explain_move(&pos, *mv, Some(score)))
+            .unwrap_or_default()
     });
     Ok(())
 }
@@ -103,29 +105,7 @@ fn run_dame(args: Args) -> Result<()> {
         &engine::DameState(pos),
         &history,
         white,
-        |mv, score| {
-            let mut why = Vec::new();
-            if mv.is_capture() {
-                why.push(format!("captures {} piece(s)", mv.capture_count()));
-            }
-            if pos.promotes(mv) {
-                why.push("crowns a king".to_string());
-            }
-            match score {
-                search::Score::Mate(m) if m > 0 => {
-                    why.push(format!("wins by force in {m} move(s)"))
-                }
-                search::Score::Mate(m) => why.push(format!(
-                    "the best defence, but loses by force in {} move(s)",
-                    -m
-                )),
-                search::Score::Cp(_) => {}
-            }
-            if why.is_empty() {
-                why.push("the best continuation found".to_string());
-            }
-            why
-        },
+        |pv, score| engine::explain_dame::explain_dame_move(&pos, pv, Some(score)),
     );
     Ok(())
 }
@@ -136,7 +116,7 @@ fn report<G: search::Game>(
     root: &G,
     history: &[u64],
     white_to_move: bool,
-    why: impl Fn(&G::Move, search::Score) -> Vec<String>,
+    why: impl Fn(&[G::Move], search::Score) -> Vec<String>,
 ) {
     let engine = Engine::new(args.hash, args.threads);
     let limits = match args.depth {
@@ -167,6 +147,6 @@ fn report<G: search::Game>(
             score.to_string(),
             line.join(" ")
         );
-        println!("    why: {}", why(mv, *score).join("; "));
+        println!("    why: {}", why(pv, *score).join("; "));
     }
 }

@@ -43,11 +43,14 @@ pub fn explain_dame_move(pos: &Position, pv: &[Move], score: Option<Score>) -> V
     if pos.promotes(&mv) {
         why.push(format!("crowns a king on {}", mv.to()));
     }
-    // What the line does to the material within the next few plies.
+    // What the line does to the material: the balance at the first quiet
+    // position (no capture to make) from the fourth ply on, or at the end of
+    // the line.
     let mut p = *pos;
     let mut balance = 0i64;
+    let mut settled = None;
     let mut first_loss: Option<usize> = None;
-    for (i, m) in pv.iter().take(6).enumerate() {
+    for (i, m) in pv.iter().take(16).enumerate() {
         if !p.is_legal(m) {
             break;
         }
@@ -61,12 +64,13 @@ pub fn explain_dame_move(pos: &Position, pv: &[Move], score: Option<Score>) -> V
             }
         }
         p.play_unchecked(m);
+        if i >= 3 && !p.has_capture() {
+            settled = Some(balance);
+            break;
+        }
     }
-    if let Some(i) = first_loss
-        && balance > 0
-        && i <= 1
-        && !mv.is_capture()
-    {
+    let balance = settled.unwrap_or(balance);
+    if first_loss == Some(1) && balance > 0 && !mv.is_capture() {
         why.push(format!(
             "a shot: gives material away and wins more back (+{balance} in the line)"
         ));
@@ -74,7 +78,7 @@ pub fn explain_dame_move(pos: &Position, pv: &[Move], score: Option<Score>) -> V
         why.push(format!("wins material in the line (+{balance})"));
     } else if balance < 0 && !matches!(score, Some(Score::Mate(m)) if m > 0) {
         why.push(format!(
-            "the line loses {} — the others lose more",
+            "the line loses {}: the other moves lose more",
             pieces(balance.unsigned_abs() as u32)
         ));
     }
