@@ -8,7 +8,7 @@ import { Board, miniStone } from '../board.js';
 import { DameBoard, miniPiece } from '../dameboard.js';
 import * as M from '../muehle.js';
 import * as D from '../dame.js';
-import { parseRules, describeOptions, rulesLabel, describeDameOptions, dameRulesSummary, gameName } from '../rules.js';
+import { parseRules, describeOptions, rulesLabel, describeDameOptions, dameRulesSummary } from '../rules.js';
 import * as store from '../store.js';
 import { navigate } from '../nav.js';
 
