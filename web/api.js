@@ -33,6 +33,7 @@ export const api = {
   state: (id) => request('GET', `/api/games/${id}`),
   move: (id, token, move, ply) => request('POST', `/api/games/${id}/moves`, { move, token, ply }),
   draw: (id, token, action) => request('POST', `/api/games/${id}/draw`, { token, action }),
+  huff: (id, token, ply, square) => request('POST', `/api/games/${id}/huff`, { token, ply, square }),
   resign: (id, token) => request('POST', `/api/games/${id}/resign`, { token }),
   takeback: (id, token) => request('POST', `/api/games/${id}/takeback`, { token }),
   join: (id, token, name) => request('POST', `/api/games/${id}/join`, { token, name }),

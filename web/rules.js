@@ -1,5 +1,6 @@
-// Rule presets and options (docs/RULES.md) and their description in words.
+// Rule presets and options (docs/RULES.md, docs/DAME.md) and their description in words.
 import { t } from './i18n.js';
+import { PRESETS as DAME_PRESETS, isDame } from './dame.js';
 
 export const PRESETS = {
   standard: { removal: 'tournament', flying: true, no_mill: 100, repetition: 3 },
@@ -46,8 +47,72 @@ export function describeOptions(o) {
   ];
 }
 
+/** The name of a game: "Mühle", "Dame 8×8", "Internationale Dame", … */
+export const gameName = (game) => t(`game.name.${isDame(game) ? game : 'muehle'}`);
+
+/** "dame,huffing=on,king-moves=off" → {preset, options} (docs/DAME.md). */
+export function parseDameRules(text, game = 'dame') {
+  const [first, ...rest] = String(text || game).split(',').map((x) => x.trim());
+  const preset = DAME_PRESETS[first] ? first : game;
+  const options = { ...DAME_PRESETS[preset] };
+  const bool = (v) => v === 'on' || v === 'true';
+  for (const kv of rest) {
+    const [k, v] = kv.split('=');
+    const key = k.replace(/-/g, '_');
+    if (key === 'board') options.board = Number(v);
+    else if (['huffing', 'men_capture_backward', 'majority'].includes(key)) options[key] = bool(v);
+    else if (key === 'king_landing' || key === 'promotion') options[key] = v;
+    else if (key === 'king_moves' || key === 'repetition') options[key] = v === 'off' ? null : Number(v);
+  }
+  return { preset, options };
+}
+
+/** Dame options that differ from the preset (what to send when creating a game). */
+export function dameOverrides(preset, options) {
+  const base = DAME_PRESETS[preset] || DAME_PRESETS.dame;
+  const out = {};
+  for (const k of Object.keys(base)) if (k !== 'board' && options[k] !== undefined && options[k] !== base[k]) out[k] = options[k];
+  return out;
+}
+
+/** Words for each Dame option. */
+export function describeDameOptions(o) {
+  return [
+    t('dame.rules.board', { n: o.board || 8 }),
+    t(o.men_capture_backward ? 'dame.rules.backward.on' : 'dame.rules.backward.off'),
+    t(o.majority ? 'dame.rules.majority.on' : 'dame.rules.majority.off'),
+    t(o.king_landing === 'anywhere' ? 'dame.rules.landing.anywhere' : 'dame.rules.landing.behind'),
+    t(o.promotion === 'end-of-move' ? 'dame.rules.promotion.end' : 'dame.rules.promotion.immediate'),
+    t(o.huffing ? 'dame.rules.huffing.on' : 'dame.rules.huffing.off'),
+    o.king_moves ? t('dame.rules.kingMoves', { n: o.king_moves }) : t('dame.rules.kingMoves.off'),
+    o.repetition ? t('rules.repetition', { n: o.repetition }) : t('rules.repetition.off'),
+  ];
+}
+
+/** The rules of Dame in a few sentences (docs/DAME.md), for the options in force. */
+export function dameRulesSummary(o) {
+  return [
+    t('dame.sum.board', { n: o.board || 8, men: (o.board || 8) === 8 ? 12 : 20 }),
+    t('dame.sum.men'),
+    t(o.men_capture_backward ? 'dame.sum.capture.backward' : 'dame.sum.capture'),
+    t('dame.sum.multi'),
+    t(o.majority ? 'dame.sum.compulsory.majority' : 'dame.sum.compulsory'),
+    o.huffing ? t('dame.sum.huffing') : null,
+    t(o.promotion === 'end-of-move' ? 'dame.sum.crown.end' : 'dame.sum.crown'),
+    t(o.king_landing === 'anywhere' ? 'dame.sum.king.anywhere' : 'dame.sum.king'),
+    t('dame.sum.end'),
+    t('dame.sum.draw', { n: o.king_moves || 50 }),
+  ].filter(Boolean);
+}
+
 /** Short label of a rules string: "Standard" or "Standard (angepasst)". */
-export function rulesLabel(text) {
+export function rulesLabel(text, game = null) {
+  const first = String(text || '').split(',')[0].trim();
+  if (isDame(first) || isDame(game)) {
+    const { preset } = parseDameRules(text, isDame(game) ? game : first);
+    const custom = String(text || '').includes(',');
+    return custom ? `${gameName(preset)} (${t('preset.custom')})` : gameName(preset);
+  }
   const { preset } = parseRules(text);
   const custom = String(text || '').includes(',');
   return custom ? `${presetName(preset)} (${t('preset.custom')})` : presetName(preset);

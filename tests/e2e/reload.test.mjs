@@ -24,6 +24,8 @@ test('a reload in the middle of a computer game keeps everything', async () => {
   await page.waitForSelector('.player-bar.bottom[data-color=black]');
   for (let i = 0; i < 3; i++) {
     const st = await waitState(server.url, id, (s) => s.turn === 'black' && !s.thinking);
+    await waitMoves(page, st.ply); // the page has the computer's move too
+    await page.waitForSelector('svg.board.interactive');
     await clickMove(page, st.legal_moves[0], st.legal_moves);
     await waitState(server.url, id, (s) => s.ply > st.ply);
   }

@@ -3,6 +3,8 @@
 # binary (build it first: cargo build --release -p brett; or set BRETT_BIN).
 # Needs node (>= 20) and Debian's chromium (apt-get install -y chromium).
 set -euo pipefail
+# A relative BRETT_BIN means relative to where the script was started.
+if [ -n "${BRETT_BIN:-}" ]; then BRETT_BIN="$(realpath -m "$BRETT_BIN")"; export BRETT_BIN; fi
 cd "$(dirname "$0")"
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 if [ ! -x "$CHROMIUM" ]; then

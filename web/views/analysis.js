@@ -7,11 +7,15 @@ import { api } from '../api.js';
 import { Board } from '../board.js';
 import * as M from '../muehle.js';
 import { PRESETS, presetName, parseRules } from '../rules.js';
+import { isDame } from '../dame.js';
+import { DameAnalysisView, gameSelect } from './dame-analysis.js';
 
 export class AnalysisView {
   constructor(root) {
     this.root = root;
     const q = new URLSearchParams(location.search);
+    // Dame positions get the Dame analysis board (the constructor returns it).
+    if (isDame(q.get('variant'))) return new DameAnalysisView(root, q);
     this.rules = q.get('rules') || 'standard';
     this.fromGame = q.get('game') ? { id: q.get('game'), ply: q.get('ply') } : null;
     this.pos = M.parsePosition(M.START);
@@ -222,6 +226,7 @@ export class AnalysisView {
       ...[1, 2, 3, 5].map((n) => h('option', { value: n, selected: n === this.lines, text: String(n) })));
 
     mount(e.side,
+      gameSelect('muehle'),
       h('div', { class: 'row mode-row', role: 'group', 'aria-label': t('analysis.setup') }, modeBtn('setup'), modeBtn('play')),
       h('p', { class: 'small muted', text: this.mode === 'setup' ? t('analysis.setup.hint') : t('analysis.play') }),
       this.mode === 'play' ? h('div', { class: 'row' },

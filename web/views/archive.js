@@ -5,7 +5,8 @@ import { h, mount, toast } from '../dom.js';
 import { t, fmtDate, endText, colorName } from '../i18n.js';
 import { api } from '../api.js';
 import { navigate } from '../nav.js';
-import { parseRules, rulesLabel } from '../rules.js';
+import { parseRules, parseDameRules, rulesLabel, gameName } from '../rules.js';
+import { isDame } from '../dame.js';
 
 const PAGE = 20;
 
@@ -43,7 +44,7 @@ export class ArchiveView {
 
   result(g) {
     if (g.status !== 'over') return t('archive.ongoing');
-    const { options } = parseRules(g.rules);
+    const { options } = isDame(g.game) ? parseDameRules(g.rules, g.game) : parseRules(g.rules);
     const text = endText({ status: 'over', result: g.result, reason: g.reason, rule_options: options });
     return text;
   }
@@ -75,14 +76,16 @@ export class ArchiveView {
             h('a', { href: `/game/${g.id}`, 'data-link': true, class: 'game-link', text: t('game.title', { id: g.id }) }),
             h('span', { class: 'kind muted small', text: t(`kind.${g.kind}.short`) === `kind.${g.kind}.short` ? t(`kind.${g.kind}`) : t(`kind.${g.kind}.short`) })),
           h('td', { 'data-label': t('archive.players'), class: 'players' }, ...this.players(g)),
-          h('td', { 'data-label': t('archive.rules'), text: rulesLabel(g.rules) }),
+          h('td', { 'data-label': t('archive.rules'), class: 'rules-cell', 'data-game': g.game || 'muehle' },
+            isDame(g.game) ? h('strong', { class: 'game-name', text: rulesLabel(g.rules, g.game) })
+              : [h('strong', { class: 'game-name', text: gameName('muehle') }), h('span', { text: ` · ${rulesLabel(g.rules)}` })]),
           h('td', { 'data-label': t('archive.result'), class: `result ${g.status}` },
             g.status === 'over' && g.result ? h('strong', { class: 'score', text: g.result.replace('1/2-1/2', '½–½') }) : null,
             h('span', { text: ` ${this.result(g)}` })),
           h('td', { 'data-label': t('archive.moves'), class: 'num', text: String(g.ply ?? '') }),
           h('td', { 'data-label': t('archive.date'), text: fmtDate(g.created_at) }),
           h('td', { class: 'actions' },
-            h('a', { class: 'btn small', href: `/api/games/${g.id}/record`, download: `muehle-${g.id}.txt`, text: t('archive.export') }))))));
+            h('a', { class: 'btn small', href: `/api/games/${g.id}/record`, download: isDame(g.game) ? `dame-${g.id}.pdn` : `muehle-${g.id}.txt`, text: t('archive.export') }))))));
     }
     const total = this.data ? this.data.total : 0;
     const pager = this.data && total > 0 ? h('div', { class: 'pager' },
@@ -92,7 +95,7 @@ export class ArchiveView {
 
     const ta = h('textarea', {
       id: 'import-text', rows: 8, spellcheck: 'false',
-      placeholder: '[White "Anna"]\n[Black "Ben"]\n[Rules "standard"]\n\n1. d6 f4 2. d2 b4 …',
+      placeholder: '[White "Anna"]\n[Black "Ben"]\n[Rules "standard"]\n\n1. d6 f4 2. d2 b4 …\n\n(PDN: [GameType "20"] 1. 32-28 19-23 …)',
       oninput: (e) => { this.importText = e.target.value; },
     });
     ta.value = this.importText;

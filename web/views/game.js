@@ -5,8 +5,10 @@ import { h, s, mount, toast, confirmDialog, copyText } from '../dom.js';
 import { t, colorName, endText, fmtDate } from '../i18n.js';
 import { api, GameSocket } from '../api.js';
 import { Board, miniStone } from '../board.js';
+import { DameBoard, miniPiece } from '../dameboard.js';
 import * as M from '../muehle.js';
-import { parseRules, describeOptions, rulesLabel } from '../rules.js';
+import * as D from '../dame.js';
+import { parseRules, describeOptions, rulesLabel, describeDameOptions, dameRulesSummary } from '../rules.js';
 import * as store from '../store.js';
 import { navigate } from '../nav.js';
 
@@ -35,6 +37,8 @@ export class GameView {
     this.posKey = '';
     this.selected = null;
     this.pendingMill = null;
+    this.dsel = null;
+    this.dame = false;
     this.optimistic = null;
     this.viewPly = null;
     this.busy = false;
@@ -90,19 +94,24 @@ export class GameView {
     const firstTime = !cur;
     this.state = st;
     this.optimistic = null;
-    const key = `${st.start_position}|${st.moves.join(' ')}`;
+    if (firstTime && D.isDame(st.game)) this.useDameBoard(st.board_size || D.boardSizeOf(st.game));
+    const key = `${st.start_position}|${st.moves.join(' ')}|${(st.huffs || []).join(',')}`;
     if (key !== this.posKey) {
       this.posKey = key;
       try {
-        this.positions = M.positionsAlong(st.start_position, st.moves);
+        this.positions = this.dame
+          ? D.positionsAlong(D.parseFen(st.start_position, this.size), st.moves, st.huffs || [])
+          : M.positionsAlong(st.start_position, st.moves);
       } catch {
         this.positions = null;
       }
       if (!cur || st.ply !== cur.ply || st.moves[st.ply - 1] !== cur.moves[cur.ply - 1]) {
         this.selected = null;
         this.pendingMill = null;
+        this.dsel = null;
       }
     }
+    if (cur && (cur.huffable || []).join() !== (st.huffable || []).join()) this.dsel = null;
     if (this.viewPly !== null && this.viewPly > st.ply) this.viewPly = null;
     this.resolveLooseToken();
     if (firstTime) {
@@ -110,6 +119,24 @@ export class GameView {
       if (st.status === 'over' && !this.hasSeat()) this.viewPly = null;
     }
     this.update();
+  }
+
+  /** Dame: replaces the Mühle board by a Dame board of the game's size. */
+  useDameBoard(size) {
+    this.dame = true;
+    this.size = size;
+    this.els.boardWrap.replaceChildren();
+    this.board = new DameBoard(this.els.boardWrap, size, {
+      onSquare: (sq) => this.onSquare(sq),
+      canDrag: (sq) => this.canMoveNow() && this.currentPosition().board[sq]?.color === this.state.turn
+        && this.legal().some((m) => m.from === sq),
+      onDragStart: (sq) => { this.dsel = { from: sq, clicks: [] }; this.update(); },
+      onDrag: (from, to) => { this.dsel = { from, clicks: [] }; this.onSquare(to, { drag: true }); },
+      onDragCancel: () => { this.update(); },
+      onEscape: () => { this.dsel = null; this.update(); },
+    });
+    this.els.moveInput.placeholder = t(size === 8 ? 'dame.moveInput.placeholder8' : 'dame.moveInput.placeholder10');
+    this.els.exportLink.setAttribute('download', `dame-${this.id}.pdn`);
   }
 
   /** A token from a link without a colour: the seat not yet joined is ours. */
@@ -175,7 +202,77 @@ export class GameView {
   // ---------------------------------------------------------------- moves
 
   legal() {
+    if (this.dame) return D.describeMoves(this.currentPosition(), this.state?.legal_moves || []);
     return (this.state?.legal_moves || []).map((text) => ({ text, ...M.parseMove(text) })).filter((m) => m.to);
+  }
+
+  /** Dame: squares the player to move may huff now (none while a request is on its way). */
+  huffable() {
+    const st = this.state;
+    if (!this.dame || !st || this.optimistic) return new Set();
+    return new Set(st.huffable || []);
+  }
+
+  /** Dame input: a click on a square (piece, landing square or huffable piece). */
+  onSquare(sq, { drag = false } = {}) {
+    const st = this.state;
+    if (!this.canMoveNow()) {
+      if (st && st.status === 'ongoing' && this.viewPly === null && !this.seats[st.turn] && this.hasSeat()) {
+        toast(t('game.notYourTurn'));
+      }
+      return;
+    }
+    if (this.huffable().has(sq)) {
+      this.dsel = null;
+      this.huff(sq);
+      return;
+    }
+    const moves = this.legal();
+    if (this.dsel) {
+      const clicks = [...this.dsel.clicks, sq];
+      const r = D.matchClicks(moves, { from: this.dsel.from, clicks });
+      if (r.candidates.length > 0) {
+        if (r.chosen) { this.play(r.chosen.text); return; }
+        this.dsel = { from: this.dsel.from, clicks };
+        this.update();
+        this.announce(t('dame.choosePath'));
+        return;
+      }
+      if (drag) { this.dsel = null; this.update(); return; }
+    }
+    const pos = this.currentPosition();
+    const piece = pos.board[sq];
+    if (piece && piece.color === st.turn && moves.some((m) => m.from === sq)) {
+      this.dsel = this.dsel && this.dsel.from === sq ? null : { from: sq, clicks: [] };
+    } else {
+      if (piece && piece.color === st.turn && moves.length && moves.every((m) => m.capture)) toast(t('dame.compulsory'));
+      this.dsel = null;
+    }
+    this.update();
+  }
+
+  async huff(sq) {
+    const st = this.state;
+    const tok = this.seats[st.turn];
+    if (!tok) return;
+    this.busy = true;
+    try {
+      this.optimistic = { ply: st.ply, huff: sq, position: D.applyHuff(this.currentPosition(), sq) };
+    } catch {
+      this.optimistic = null;
+    }
+    this.update();
+    try {
+      const res = await api.huff(this.id, tok, st.ply, sq);
+      this.busy = false;
+      this.applyState(res, 'answer');
+    } catch (e) {
+      this.busy = false;
+      this.optimistic = null;
+      this.update();
+      this.reportError(e);
+      this.load();
+    }
   }
 
   onPoint(p) {
@@ -235,8 +332,12 @@ export class GameView {
     this.busy = true;
     this.selected = null;
     this.pendingMill = null;
+    this.dsel = null;
     try {
-      this.optimistic = { ply: st.ply, move: text, position: M.applyMove(this.currentPosition(), text) };
+      this.optimistic = {
+        ply: st.ply, move: text,
+        position: this.dame ? D.applyMove(this.currentPosition(), text) : M.applyMove(this.currentPosition(), text),
+      };
     } catch {
       this.optimistic = null;
     }
@@ -265,7 +366,7 @@ export class GameView {
     if (this.viewPly !== null && this.positions) return this.positions[this.viewPly];
     if (this.optimistic && this.optimistic.ply === st.ply) return this.optimistic.position;
     try {
-      return M.parsePosition(st.position);
+      return this.dame ? D.parseFen(st.position, this.size) : M.parsePosition(st.position);
     } catch {
       return this.positions ? this.positions[this.positions.length - 1] : { board: {}, hand: { white: 0, black: 0 }, turn: st.turn };
     }
@@ -326,11 +427,15 @@ export class GameView {
     const input = this.els.moveInput;
     const raw = input.value.trim();
     if (!raw) return;
-    const m = M.parseMove(raw);
     if (!this.canMoveNow()) {
       toast(t('game.notYourTurn'));
       return;
     }
+    if (this.dame) {
+      this.typedDameMove(raw);
+      return;
+    }
+    const m = M.parseMove(raw);
     const legal = this.legal();
     if (m) {
       const exact = legal.find((x) => x.text === M.formatMove(m));
@@ -352,6 +457,42 @@ export class GameView {
     toast(t('game.moveInput.illegal', { move: raw }), 'error');
   }
 
+  /** Dame: a typed move, with or without its huff (`He5 g3-h4`), path in full or in part. */
+  typedDameMove(raw) {
+    const input = this.els.moveInput;
+    const m = D.parseMove(raw, this.size);
+    const moves = this.legal();
+    if (m) {
+      if (m.huff && !this.huffable().has(m.huff)) {
+        toast(t('dame.huff.notAllowed', { sq: m.huff }), 'error');
+        return;
+      }
+      const r = D.matchClicks(moves, { from: m.path[0], clicks: m.path.slice(1) });
+      const last = m.path[m.path.length - 1];
+      const chosen = r.chosen && r.chosen.to === last ? r.chosen
+        : r.candidates.filter((x) => x.to === last).length === 1 ? r.candidates.find((x) => x.to === last) : null;
+      if (chosen) {
+        input.value = '';
+        if (m.huff) this.play(`H${m.huff} ${chosen.text}`);
+        else this.play(chosen.text);
+        return;
+      }
+      if (r.candidates.length > 1) {
+        toast(t('dame.moveInput.ambiguous', { moves: r.candidates.map((x) => x.text).join(', ') }), 'error');
+        return;
+      }
+    } else {
+      const hm = raw.match(/^h\s*([a-h]?\d+)$/i);
+      const sq = hm && D.normSquare(this.size, hm[1]);
+      if (sq && this.huffable().has(sq)) {
+        input.value = '';
+        this.huff(sq);
+        return;
+      }
+    }
+    toast(t('game.moveInput.illegal', { move: raw }), 'error');
+  }
+
   // ---------------------------------------------------------------- replay
 
   setView(ply) {
@@ -361,6 +502,7 @@ export class GameView {
     else this.viewPly = Math.max(0, ply);
     this.selected = null;
     this.pendingMill = null;
+    this.dsel = null;
     this.update();
   }
 
@@ -427,6 +569,7 @@ export class GameView {
     els.hint = h('p', { class: 'hint', id: 'hint' });
     els.live_region = h('div', { class: 'visually-hidden', 'aria-live': 'polite', id: 'announce' });
     els.drawBox = h('div', { class: 'draw-box', hidden: true });
+    els.huffBox = h('div', { class: 'huff-box', id: 'huff-box', hidden: true, role: 'status' });
     els.joinName = h('input', { id: 'join-name', type: 'text', maxlength: 40, autocomplete: 'nickname', value: store.playerName() });
     els.joinBox = h('form', { class: 'card join-box', hidden: true, onsubmit: (e) => { e.preventDefault(); this.join(); } });
     els.shareBox = h('div', { class: 'card share-box', hidden: true });
@@ -458,7 +601,7 @@ export class GameView {
       h('aside', { class: 'side-col' },
         h('div', { class: 'card status-card' },
           h('div', { class: 'title-row' }, els.title, els.conn),
-          els.status, els.thinking, els.hint, els.banner, els.drawBox, els.live_region),
+          els.status, els.thinking, els.hint, els.huffBox, els.banner, els.drawBox, els.live_region),
         els.joinBox,
         els.shareBox,
         h('div', { class: 'card moves-card' }, els.movesTitle, els.moveList, els.moveForm),
@@ -481,7 +624,7 @@ export class GameView {
     e.movesTitle.textContent = t('game.moves');
     e.moveList.setAttribute('aria-label', t('game.moves'));
     e.moveInputLabel.textContent = t('game.moveInput');
-    e.moveInput.placeholder = t('game.moveInput.placeholder');
+    e.moveInput.placeholder = this.dame ? t(this.size === 8 ? 'dame.moveInput.placeholder8' : 'dame.moveInput.placeholder10') : t('game.moveInput.placeholder');
     e.moveInputBtn.textContent = t('game.moveInput.play');
     e.flip.textContent = `⇅ ${t('game.flip')}`;
     e.takeback.textContent = `↶ ${t('game.takeback')}`;
@@ -526,6 +669,26 @@ export class GameView {
     const legal = canMove ? this.legal() : [];
 
     // Board
+    let lastText = null;
+    if (this.dame) lastText = this.renderDameBoard(pos, canMove, legal, replay);
+    else lastText = this.renderMuehleBoard(pos, canMove, legal, replay);
+    e.boardWrap.classList.toggle('replaying', replay);
+
+    // Players
+    const bottomColor = this.flipped ? 'black' : 'white';
+    if (this.dame) {
+      this.renderDamePlayer(e.bottom, bottomColor, pos);
+      this.renderDamePlayer(e.top, M.other(bottomColor), pos);
+    } else {
+      this.renderPlayer(e.bottom, bottomColor, pos);
+      this.renderPlayer(e.top, M.other(bottomColor), pos);
+    }
+    this.renderStatus(st, canMove, legal, replay, lastText, pos);
+  }
+
+  /** Draws the Mühle board; returns the text of the move marked as last. */
+  renderMuehleBoard(pos, canMove, legal, replay) {
+    const st = this.state;
     let board = pos.board;
     let targets = new Set();
     let movable = new Set();
@@ -555,13 +718,70 @@ export class GameView {
       board, selected, targets, movable, removable, last, interactive: canMove,
       animate: true, ply: replay ? this.viewPly : st.ply,
     });
-    e.boardWrap.classList.toggle('replaying', replay);
+    return lastText;
+  }
 
-    // Players
-    const bottomColor = this.flipped ? 'black' : 'white';
-    this.renderPlayer(e.bottom, bottomColor, pos);
-    this.renderPlayer(e.top, M.other(bottomColor), pos);
+  /** The last move of the shown position as {text, path, captured} (Dame). */
+  dameLast(replay) {
+    const st = this.state;
+    let i;
+    let text;
+    if (replay) { i = this.viewPly - 1; text = i >= 0 ? st.moves[i] : null; }
+    else if (this.optimistic && this.optimistic.ply === st.ply && this.optimistic.move) { i = st.ply; text = this.optimistic.move; }
+    else { i = st.ply - 1; text = st.moves[i] || null; }
+    const extra = [];
+    if (!replay && st.pending_huff) extra.push(st.pending_huff);
+    if (!replay && this.optimistic && this.optimistic.huff) extra.push(this.optimistic.huff);
+    if (!text) return { text: null, path: [], captured: extra };
+    const m = D.parseMove(text, this.size);
+    if (!m) return { text, path: [], captured: extra };
+    let before = null;
+    if (m.huff) extra.push(m.huff);
+    if (i === st.ply) {
+      try { before = D.parseFen(st.position, this.size); } catch { before = null; }
+      if (before && m.huff) before = D.applyHuff(before, m.huff);
+    }
+    else if (this.positions && this.positions[i]) {
+      before = this.positions[i];
+      const hf = (st.huffs || [])[i];
+      if (hf) { before = D.applyHuff(before, hf); extra.push(hf); }
+    }
+    const captured = before && m.capture ? D.capturedBy(before, m.path) : [];
+    return { text, path: m.path, captured: [...captured, ...extra] };
+  }
 
+  /** Draws the Dame board; returns the text of the move marked as last. */
+  renderDameBoard(pos, canMove, legal, replay) {
+    const st = this.state;
+    let targets = new Set();
+    let movable = new Set();
+    let capturing = new Set();
+    let path = [];
+    let selected = null;
+    const huffable = canMove ? this.huffable() : new Set();
+    if (canMove) {
+      movable = new Set(legal.map((m) => m.from));
+      if (this.dsel) {
+        const r = D.matchClicks(legal, this.dsel);
+        selected = this.dsel.from;
+        targets = r.next;
+        if (this.dsel.clicks.length) {
+          capturing = r.common;
+          path = D.chosenPath(legal, this.dsel);
+        }
+      }
+    }
+    const last = this.dameLast(replay);
+    this.board.render({
+      board: pos.board, selected, targets, movable, huffable, capturing, path,
+      last: { path: last.path, captured: last.captured }, interactive: canMove,
+      animate: true, ply: replay ? this.viewPly : st.ply,
+    });
+    return last.text;
+  }
+
+  renderStatus(st, canMove, legal, replay, lastText, pos) {
+    const e = this.els;
     // Status
     const over = st.status === 'over';
     let status;
@@ -581,11 +801,30 @@ export class GameView {
       mount(e.banner, h('strong', { text: t('game.over') }), h('span', { text: ` · ${st.result}` }));
     }
     let hint = '';
-    if (this.pendingMill) hint = t('game.chooseRemoval');
+    const huffs = canMove ? this.huffable() : new Set();
+    const compulsory = this.dame && canMove && legal.length > 0 && legal.every((m) => m.capture);
+    let several = false;
+    if (this.dame && canMove && this.dsel) several = D.matchClicks(legal, this.dsel).candidates.length > 1;
+    if (this.dame && canMove && several && this.dsel.clicks.length) hint = t('dame.choosePath');
+    else if (compulsory) hint = t('dame.compulsory');
+    else if (this.pendingMill) hint = t('game.chooseRemoval');
     else if (!this.hasSeat() && !over) hint = t('game.spectator');
     else if (this.myColor() && !over && !this.needsJoin()) hint = t('game.yourSeat', { color: colorName(this.myColor()) });
     e.hint.textContent = hint;
     e.hint.classList.toggle('mill', !!this.pendingMill);
+    e.hint.classList.toggle('compulsory', compulsory && hint === t('dame.compulsory'));
+    if (huffs.size) e.mobileStatus.textContent = t('dame.huff.short');
+    else if (compulsory) e.mobileStatus.textContent = `${status} – ${t('dame.compulsory')}`;
+
+    // Huff offer
+    e.huffBox.hidden = huffs.size === 0;
+    if (huffs.size) {
+      const local = this.seats.white && this.seats.black;
+      mount(e.huffBox,
+        h('p', {}, h('strong', { text: t('dame.huff.title') })),
+        h('p', { text: local ? t('dame.huff.offerLocal', { color: colorName(st.turn) }) : t('dame.huff.offer') }),
+        h('p', { class: 'small muted', text: t('dame.huff.squares', { squares: [...huffs].join(', ') }) }));
+    }
     const announceText = over ? status : `${status}${lastText && !replay ? ` – ${lastText}` : ''}`;
     if (announceText !== this.lastAnnounced) {
       this.lastAnnounced = announceText;
@@ -635,16 +874,31 @@ export class GameView {
     e.takeback.hidden = st.kind !== 'computer' || over || !mine;
     e.takeback.disabled = this.busy || !hasOwnMove;
     e.newGame.hidden = !over;
-    const analysisParams = new URLSearchParams({ position: M.formatPosition(pos), rules: st.rules || 'standard', game: String(this.id), ply: String(shown) });
+    const analysisParams = this.dame
+      ? new URLSearchParams({ variant: st.game, position: D.formatFen(pos), rules: st.rules || st.game, game: String(this.id), ply: String(shown) })
+      : new URLSearchParams({ position: M.formatPosition(pos), rules: st.rules || 'standard', game: String(this.id), ply: String(shown) });
     e.analyze.href = `/analysis?${analysisParams}`;
 
     // Rules
-    const { options } = parseRules(st.rules);
-    const opts = { ...options, ...(st.rule_options || {}) };
+    let ruleItems;
+    let summary = null;
+    if (this.dame) {
+      const opts = { ...D.PRESETS[st.game], ...(st.rule_options || {}) };
+      ruleItems = describeDameOptions(opts);
+      summary = h('details', { class: 'rules-summary', id: 'rules-summary' },
+        h('summary', { text: t('dame.rules.summary') }),
+        h('ul', {}, ...dameRulesSummary(opts).map((x) => h('li', { text: x }))));
+    } else {
+      const { options } = parseRules(st.rules);
+      ruleItems = describeOptions({ ...options, ...(st.rule_options || {}) });
+    }
+    const openSummary = e.rulesBox.querySelector('#rules-summary')?.open;
+    if (summary && openSummary) summary.open = true;
     mount(e.rulesBox,
       h('h2', { class: 'section-title', text: t('game.rules') }),
-      h('p', {}, h('strong', { text: rulesLabel(st.rules) })),
-      h('ul', { class: 'rule-list' }, ...describeOptions(opts).map((x) => h('li', { text: x }))),
+      h('p', {}, h('strong', { text: this.dame ? rulesLabel(st.rules, st.game) : rulesLabel(st.rules) })),
+      h('ul', { class: 'rule-list' }, ...ruleItems.map((x) => h('li', { text: x }))),
+      summary,
       h('p', { class: 'muted small' },
         h('span', { text: `${t('game.kind')}: ${t(`kind.${st.kind}`)}` }),
         h('br'),
@@ -683,6 +937,38 @@ export class GameView {
         h('span', { class: `phase ${phase}`, text: `${colorName(c)} ${t(`game.phase.${phase}`)}` }),
         h('span', { class: 'count', text: `${t('game.inHand', { n: inHand })} · ${t('game.removed', { n: removed })}`, title: t('game.onBoard', { n: onBoard }) })),
       h('div', { class: 'stones' }, hand, lost));
+  }
+
+  renderDamePlayer(el, c, pos) {
+    const st = this.state;
+    const p = st.players[c] || {};
+    const live = this.viewPly === null && !this.optimistic;
+    const counts = live && st.pieces ? st.pieces[c] : D.pieceCounts(pos)[c];
+    let lost;
+    if (live && st.captured) lost = st.captured[c];
+    else {
+      let start = null;
+      try { start = D.parseFen(st.start_position, this.size); } catch { /* the usual start */ }
+      lost = D.lostCount(pos, start)[c];
+    }
+    const toMove = st.status === 'ongoing' && pos.turn === c;
+    el.className = `player-bar ${el.classList.contains('top') ? 'top' : 'bottom'} ${c}${toMove ? ' to-move' : ''}`;
+    el.dataset.color = c;
+    const you = this.seats[c] && !(this.seats.white && this.seats.black);
+    const kings = h('div', { class: 'kings', title: t('dame.kings', { n: counts.kings }) });
+    for (let i = 0; i < counts.kings; i++) kings.append(miniPiece(c, { king: true }));
+    const lostRow = h('div', { class: 'lost', title: t('dame.lost', { n: lost }) });
+    for (let i = 0; i < lost; i++) lostRow.append(miniPiece(c, { cls: 'taken' }));
+    mount(el,
+      h('div', { class: 'who' },
+        h('span', { class: `swatch ${c}`, 'aria-hidden': 'true' }),
+        h('span', { class: 'name', text: this.playerName(c) }),
+        you ? h('span', { class: 'tag', text: t('game.you') }) : null,
+        p.type === 'human' && st.kind === 'online' && !p.joined ? h('span', { class: 'tag muted', text: '…' }) : null),
+      h('div', { class: 'facts' },
+        h('span', { class: 'phase', text: colorName(c) }),
+        h('span', { class: 'count', 'data-men': counts.men, 'data-kings': counts.kings, 'data-lost': lost, text: `${t(counts.men === 1 ? 'dame.men.1' : 'dame.men', { n: counts.men })} · ${t(counts.kings === 1 ? 'dame.kings.1' : 'dame.kings', { n: counts.kings })} · ${t('dame.lost', { n: lost })}` })),
+      h('div', { class: 'stones' }, kings, lostRow));
   }
 
   renderJoin() {
@@ -743,7 +1029,7 @@ export class GameView {
     const st = this.state;
     const e = this.els;
     const shown = this.shownPly();
-    const key = `${st.moves.join(' ')}|${shown}|${document.documentElement.lang}`;
+    const key = `${st.moves.join(' ')}|${(st.huffs || []).join(',')}|${shown}|${document.documentElement.lang}`;
     if (e.moveList.dataset.key === key) return;
     e.moveList.dataset.key = key;
     const items = [];
@@ -763,13 +1049,13 @@ export class GameView {
         items.push(row);
       }
       const current = shown === i + 1;
+      const huff = this.dame ? (st.huffs || [])[i] : null;
       row.append(h('button', {
-        type: 'button', class: ['move', mv.includes('x') ? 'mill' : '', current ? 'current' : ''],
+        type: 'button', class: ['move', mv.includes('x') ? (this.dame ? 'capture' : 'mill') : '', current ? 'current' : ''],
         'data-ply': i + 1, 'aria-current': current ? 'step' : null,
-        'aria-label': t('game.played', { color: colorName(mover), move: mv }),
+        'aria-label': huff ? t('dame.playedHuff', { color: colorName(mover), move: mv, sq: huff }) : t('game.played', { color: colorName(mover), move: mv }),
         onclick: () => this.setView(i + 1),
-        text: mv,
-      }));
+      }, huff ? h('span', { class: 'huff', text: `H ${huff}` }) : null, huff ? ' ' : null, mv));
     });
     mount(e.moveList, ...items);
     const cur = e.moveList.querySelector('.current');

@@ -5,7 +5,10 @@ import { h, mount, toast } from '../dom.js';
 import { t, fmtDate, colorName, endText } from '../i18n.js';
 import { api } from '../api.js';
 import { navigate } from '../nav.js';
-import { PRESETS, presetName, overrides, rulesLabel } from '../rules.js';
+import { PRESETS, presetName, overrides, rulesLabel, gameName, dameOverrides } from '../rules.js';
+import * as D from '../dame.js';
+
+const GAMES = ['muehle', 'dame', 'dame-100', 'dame-fr', 'international'];
 import * as store from '../store.js';
 
 export class HomeView {
@@ -19,7 +22,10 @@ export class HomeView {
       preset: saved.preset || 'standard',
       options: { ...(PRESETS[saved.preset] || PRESETS.standard), ...(saved.options || {}) },
       name: store.playerName() || '',
+      game: GAMES.includes(saved.game) ? saved.game : 'muehle',
     };
+    const dg = D.isDame(this.form.game) ? this.form.game : 'dame';
+    this.form.dame = { ...D.PRESETS[dg], ...(saved.dameOptions || {}) };
     this.busy = false;
     this.states = {};
     this.render();
@@ -133,14 +139,28 @@ export class HomeView {
           h('span', { text: t('opt.repetition') })),
         repNum, h('span', { class: 'unit', text: t('opt.times') })));
 
+    const game = h('fieldset', { class: 'game-choice', id: 'game-choice' },
+      h('legend', { text: t('home.game') }),
+      ...GAMES.map((g) => radio('game', g,
+        [h('strong', { text: gameName(g) }), h('span', { class: 'sub', text: t(`game.name.${g}.sub`) })],
+        f.game === g, () => {
+          const huffing = f.dame.huffing;
+          f.game = g;
+          if (D.isDame(g)) f.dame = { ...D.PRESETS[g], huffing };
+          this.render();
+          this.root.querySelector(`input[name=game][value=${g}]`)?.focus();
+        })));
+
+    const dame = D.isDame(f.game) ? this.dameRules() : null;
+
     const start = h('button', { type: 'submit', class: 'btn primary big', id: 'start', disabled: this.busy },
       this.busy ? t('home.starting') : t('home.start'));
 
     const form = h('form', { class: 'card create', onsubmit: (e) => { e.preventDefault(); this.create(); } },
-      h('h1', { text: t('home.title') }),
+      h('h1', { text: D.isDame(f.game) ? t('home.title.dame') : t('home.title') }),
       h('p', { class: 'muted', text: t('app.tagline') }),
-      kinds, level, colour, name,
-      h('details', { class: 'rules-details', open: f.preset !== 'standard' || Object.keys(overrides(f.preset, o)).length > 0 },
+      game, kinds, level, colour, name,
+      dame || h('details', { class: 'rules-details', open: f.preset !== 'standard' || Object.keys(overrides(f.preset, o)).length > 0 },
         h('summary', {}, h('span', { text: t('home.rules') }), h('span', { class: 'muted', text: ` – ${presetName(f.preset)}` })),
         rules),
       start);
@@ -165,14 +185,62 @@ export class HomeView {
     mount(this.root, h('div', { class: 'home' }, form, h('div', { class: 'home-side' }, mine, more)));
   }
 
+  /** The Dame options: huffing in sight, the others under "more rules". */
+  dameRules() {
+    const f = this.form;
+    const o = f.dame;
+    const check = (id, key, label) => h('label', { class: 'check' },
+      h('input', { id, type: 'checkbox', checked: !!o[key], onchange: (e) => { o[key] = e.target.checked; } }),
+      h('span', { text: label }));
+    const select = (id, key, label, values) => h('div', { class: 'field' },
+      h('label', { for: id, text: label }),
+      h('select', { id, onchange: (e) => { o[key] = e.target.value; } },
+        ...values.map(([v, text]) => h('option', { value: v, selected: o[key] === v, text }))));
+    const num = (id, key, label, unit, min, dflt) => {
+      const input = h('input', {
+        id, type: 'number', min, max: key === 'repetition' ? 255 : 65535, value: o[key] ?? dflt, disabled: o[key] == null,
+        'aria-label': `${label} (${unit})`,
+        oninput: (e) => { const v = Number(e.target.value); if (v >= min) o[key] = v; },
+      });
+      return h('div', { class: 'check-num' },
+        h('label', { class: 'check' },
+          h('input', {
+            id: `${id}-on`, type: 'checkbox', checked: o[key] != null,
+            onchange: (e) => { o[key] = e.target.checked ? Number(input.value) || dflt : null; input.disabled = !e.target.checked; },
+          }),
+          h('span', { text: label })),
+        input, h('span', { class: 'unit', text: unit }));
+    };
+    const custom = Object.keys(dameOverrides(f.game, o)).filter((k) => k !== 'huffing').length > 0;
+    return h('div', { class: 'dame-options' },
+      h('fieldset', { class: 'rules' },
+        h('legend', { text: t('home.rules') }),
+        check('huffing', 'huffing', t('dame.opt.huffing'))),
+      h('details', { class: 'rules-details', id: 'dame-advanced', open: custom },
+        h('summary', {}, h('span', { text: t('home.advanced') }), h('span', { class: 'muted', text: ` – ${gameName(f.game)}` })),
+        h('fieldset', { class: 'rules' },
+          h('legend', { class: 'visually-hidden', text: t('home.advanced') }),
+          check('men-capture-backward', 'men_capture_backward', t('dame.opt.backward')),
+          check('majority', 'majority', t('dame.opt.majority')),
+          select('king-landing', 'king_landing', t('dame.opt.landing'), [['behind', t('dame.opt.landing.behind')], ['anywhere', t('dame.opt.landing.anywhere')]]),
+          select('promotion', 'promotion', t('dame.opt.promotion'), [['immediate', t('dame.opt.promotion.immediate')], ['end-of-move', t('dame.opt.promotion.end')]]),
+          num('king-moves', 'king_moves', t('dame.opt.kingMoves'), t('opt.plies'), 1, 50),
+          num('dame-repetition', 'repetition', t('opt.repetition'), t('opt.times'), 2, 3))));
+  }
+
   async create() {
     if (this.busy) return;
     const f = this.form;
     const name = f.name.trim().slice(0, 40);
     store.setPlayerName(name);
-    store.setLastSettings({ kind: f.kind, level: f.level, color: f.color, preset: f.preset, options: overrides(f.preset, f.options) });
-    const body = { game: 'muehle', kind: f.kind, rules: f.preset };
-    const opts = overrides(f.preset, f.options);
+    const dame = D.isDame(f.game);
+    const dameOpts = dame ? dameOverrides(f.game, f.dame) : {};
+    store.setLastSettings({
+      kind: f.kind, level: f.level, color: f.color, preset: f.preset, options: overrides(f.preset, f.options),
+      game: f.game, dameOptions: dame ? dameOpts : undefined,
+    });
+    const body = dame ? { game: f.game, kind: f.kind, rules: f.game } : { game: 'muehle', kind: f.kind, rules: f.preset };
+    const opts = dame ? dameOpts : overrides(f.preset, f.options);
     if (Object.keys(opts).length) body.options = opts;
     if (f.kind === 'computer') body.level = f.level;
     if (f.kind !== 'local') body.color = f.color;
@@ -183,8 +251,8 @@ export class HomeView {
       const res = await api.createGame(body);
       for (const [c, tok] of Object.entries(res.tokens || {})) store.addSeat(res.id, c, tok);
       if (res.invite) store.setInvite(res.id, res.invite);
-      const ruleText = [f.preset, ...Object.entries(opts).map(([k, v]) => `${k.replace('_', '-')}=${v === null ? 'off' : v === true ? 'on' : v === false ? 'off' : v}`)].join(',');
-      store.rememberGame({ id: res.id, kind: f.kind, colors: Object.keys(res.tokens || {}), rules: ruleText });
+      const ruleText = [dame ? f.game : f.preset, ...Object.entries(opts).map(([k, v]) => `${k.replace(/_/g, '-')}=${v === null ? 'off' : v === true ? 'on' : v === false ? 'off' : v}`)].join(',');
+      store.rememberGame({ id: res.id, kind: f.kind, colors: Object.keys(res.tokens || {}), rules: (res.state && res.state.rules) || ruleText, game: f.game });
       navigate(`/game/${res.id}`);
     } catch (e) {
       this.busy = false;
