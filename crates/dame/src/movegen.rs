@@ -600,6 +600,50 @@ pub(crate) fn generate<G: Geo>(s: &Sides, rules: &RuleSet, list: &mut MoveList, 
 
 #[inline(always)]
 fn count_c<G: Geo, const W: bool, const B: bool>(s: &Sides, rules: &RuleSet) -> u64 {
+    if !B && !kings_can_capture::<G>(s) {
+        // Men capturing forward only, no king capture: when no man could go
+        // on after its first jump, every capture takes one piece and the
+        // captures are counted from the bitboards.
+        let men = s.men();
+        let empty = s.empty::<G>();
+        let (a, b) = if W {
+            (
+                jumpers_d::<G, 0>(men, s.opp, empty),
+                jumpers_d::<G, 1>(men, s.opp, empty),
+            )
+        } else {
+            (
+                jumpers_d::<G, 2>(men, s.opp, empty),
+                jumpers_d::<G, 3>(men, s.opp, empty),
+            )
+        };
+        if a | b == 0 {
+            return count_quiet_c::<G, W>(s);
+        }
+        let (da, db) = if W { (0, 1) } else { (2, 3) };
+        let mut landing =
+            shift::<G>(shift::<G>(a, da), da) | shift::<G>(shift::<G>(b, db), db);
+        if rules.promotion == Promotion::Immediate {
+            landing &= !G::SIZE.promotion_row(s.us).0;
+        }
+        // The jumpers' squares count as empty: a superset of what any one
+        // capture sees, so `go_on == 0` is exact and otherwise the full
+        // search below decides.
+        let wider = empty | a | b;
+        let go_on = if W {
+            jumpers_d::<G, 0>(landing, s.opp, wider) | jumpers_d::<G, 1>(landing, s.opp, wider)
+        } else {
+            jumpers_d::<G, 2>(landing, s.opp, wider) | jumpers_d::<G, 3>(landing, s.opp, wider)
+        };
+        if go_on == 0 {
+            let n = u64::from(a.count_ones() + b.count_ones());
+            return if rules.huffing {
+                n + count_quiet_c::<G, W>(s)
+            } else {
+                n
+            };
+        }
+    }
     if capture_exists_c::<G, W, B>(s, rules) {
         let mut counter = CaptureCounter::default();
         gen_captures::<G, W, B, _>(s, rules, &mut counter);
