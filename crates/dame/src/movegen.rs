@@ -621,8 +621,7 @@ fn count_c<G: Geo, const W: bool, const B: bool>(s: &Sides, rules: &RuleSet) -> 
             return count_quiet_c::<G, W>(s);
         }
         let (da, db) = if W { (0, 1) } else { (2, 3) };
-        let mut landing =
-            shift::<G>(shift::<G>(a, da), da) | shift::<G>(shift::<G>(b, db), db);
+        let mut landing = shift::<G>(shift::<G>(a, da), da) | shift::<G>(shift::<G>(b, db), db);
         if rules.promotion == Promotion::Immediate {
             landing &= !G::SIZE.promotion_row(s.us).0;
         }
