@@ -263,5 +263,5 @@ fn dame_perft_play_and_analyze() {
     );
     assert!(ok);
     assert!(out.contains(" 1. d4xf6"), "{out}");
-    assert!(out.contains("why: captures 1 piece(s)"), "{out}");
+    assert!(out.contains("why: captures 1 piece"), "{out}");
 }

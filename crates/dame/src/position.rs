@@ -777,15 +777,7 @@ impl Position {
         if let Some(n) = on_board!(self.size(), perft2_quiet(&s, &self.rules, self.king_moves)) {
             return n;
         }
-        let mut list = MoveList::new();
-        self.legal_moves_into(&mut list);
-        list.iter()
-            .map(|m| {
-                let mut child = *self;
-                child.play_unhashed(m);
-                child.count_legal_moves()
-            })
-            .sum()
+        self.sum_over_children(Position::count_legal_moves)
     }
 
     /// perft(3): when the side to move has no capture (and huffing is off),
@@ -825,13 +817,19 @@ impl Position {
             }
             return total;
         }
+        self.sum_over_children(Position::perft2)
+    }
+
+    /// The sum of `f` over the positions after each legal move.
+    #[inline]
+    fn sum_over_children(&self, f: impl Fn(&Position) -> u64) -> u64 {
         let mut list = MoveList::new();
         self.legal_moves_into(&mut list);
         list.iter()
             .map(|m| {
                 let mut child = *self;
                 child.play_unhashed(m);
-                child.perft2()
+                f(&child)
             })
             .sum()
     }

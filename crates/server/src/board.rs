@@ -869,18 +869,14 @@ impl Board {
                 if g.is_over() {
                     return None;
                 }
-                let engine = search::Engine::new(8, 1);
-                let mut player = engine::LevelPlayer::new(level, seed);
-                player
-                    .choose(
-                        &engine,
-                        &engine::MuehleState(*g.position()),
-                        &muehle_history(g),
-                        search::Limits::movetime(movetime),
-                        stop,
-                        &mut |_| {},
-                    )
-                    .map(|c| c.mv.to_string())
+                level_move(
+                    &engine::MuehleState(*g.position()),
+                    &muehle_history(g),
+                    level,
+                    seed,
+                    movetime,
+                    stop,
+                )
             }
             Board::Dame(g) => {
                 if g.is_over() {
@@ -896,18 +892,14 @@ impl Board {
                         return Some(format!("H{sq}"));
                     }
                 }
-                let engine = search::Engine::new(8, 1);
-                let mut player = engine::LevelPlayer::new(level, seed);
-                let mv = player
-                    .choose(
-                        &engine,
-                        &engine::DameState(*g.position()),
-                        &dame_history(&g),
-                        search::Limits::movetime(movetime),
-                        stop,
-                        &mut |_| {},
-                    )
-                    .map(|c| c.mv.to_string())?;
+                let mv = level_move(
+                    &engine::DameState(*g.position()),
+                    &dame_history(&g),
+                    level,
+                    seed,
+                    movetime,
+                    stop,
+                )?;
                 Some(match huff {
                     Some(sq) => format!("H{sq} {mv}"),
                     None => mv,
@@ -919,85 +911,104 @@ impl Board {
     /// The engine's best `lines` moves within `time`, with reasons.
     /// Blocking: call it on a blocking thread.
     pub fn analyze(&self, time: Duration, lines: usize, stop: &AtomicBool) -> Analysis {
-        let empty = Analysis {
-            depth: 0,
-            nodes: 0,
-            time_ms: 0,
-            lines: Vec::new(),
-        };
         match self {
-            Board::Muehle(g) => {
-                if g.is_over() {
-                    return empty;
-                }
+            Board::Muehle(g) if !g.is_over() => {
                 let pos = *g.position();
-                let engine = search::Engine::new(32, 1);
-                let result = engine.search(
+                analyze_root(
                     &engine::MuehleState(pos),
                     &muehle_history(g),
-                    search::Limits::movetime(time),
-                    lines.max(1),
-                    stop,
-                    &mut |_| {},
-                );
-                let lines = result
-                    .lines
-                    .iter()
-                    .filter_map(|(score, pv)| {
-                        let mv = *pv.first()?;
-                        Some(AnalysisLine {
-                            mv: mv.to_string(),
-                            score: score_json(*score),
-                            score_text: score.to_string(),
-                            pv: pv.iter().map(|m| m.to_string()).collect(),
-                            why: engine::explain::explain_move(&pos, mv, Some(*score)),
-                        })
-                    })
-                    .collect();
-                Analysis {
-                    depth: result.depth,
-                    nodes: result.nodes,
-                    time_ms: result.time.as_millis() as u64,
+                    time,
                     lines,
-                }
+                    stop,
+                    |pv, score| {
+                        pv.first()
+                            .map(|mv| engine::explain::explain_move(&pos, *mv, Some(score)))
+                            .unwrap_or_default()
+                    },
+                )
             }
-            Board::Dame(g) => {
-                if g.is_over() {
-                    return empty;
-                }
+            Board::Dame(g) if !g.is_over() => {
                 let pos = *g.position();
-                let engine = search::Engine::new(32, 1);
-                let result = engine.search(
+                analyze_root(
                     &engine::DameState(pos),
                     &dame_history(g),
-                    search::Limits::movetime(time),
-                    lines.max(1),
-                    stop,
-                    &mut |_| {},
-                );
-                let lines = result
-                    .lines
-                    .iter()
-                    .filter_map(|(score, pv)| {
-                        let mv = *pv.first()?;
-                        Some(AnalysisLine {
-                            mv: mv.to_string(),
-                            score: score_json(*score),
-                            score_text: score.to_string(),
-                            pv: pv.iter().map(|m| m.to_string()).collect(),
-                            why: engine::explain_dame::explain_dame_move(&pos, pv, Some(*score)),
-                        })
-                    })
-                    .collect();
-                Analysis {
-                    depth: result.depth,
-                    nodes: result.nodes,
-                    time_ms: result.time.as_millis() as u64,
+                    time,
                     lines,
-                }
+                    stop,
+                    |pv, score| engine::explain_dame::explain_dame_move(&pos, pv, Some(score)),
+                )
             }
+            _ => Analysis {
+                depth: 0,
+                nodes: 0,
+                time_ms: 0,
+                lines: Vec::new(),
+            },
         }
     }
+}
+
+/// Search `root` for its best `lines` moves and explain each with `why`
+/// (given the line and its score).
+fn analyze_root<G: search::Game>(
+    root: &G,
+    history: &[u64],
+    time: Duration,
+    lines: usize,
+    stop: &AtomicBool,
+    why: impl Fn(&[G::Move], search::Score) -> Vec<String>,
+) -> Analysis {
+    let engine = search::Engine::new(32, 1);
+    let result = engine.search(
+        root,
+        history,
+        search::Limits::movetime(time),
+        lines.max(1),
+        stop,
+        &mut |_| {},
+    );
+    let lines = result
+        .lines
+        .iter()
+        .filter_map(|(score, pv)| {
+            let mv = pv.first()?;
+            Some(AnalysisLine {
+                mv: mv.to_string(),
+                score: score_json(*score),
+                score_text: score.to_string(),
+                pv: pv.iter().map(|m| m.to_string()).collect(),
+                why: why(pv, *score),
+            })
+        })
+        .collect();
+    Analysis {
+        depth: result.depth,
+        nodes: result.nodes,
+        time_ms: result.time.as_millis() as u64,
+        lines,
+    }
+}
+
+/// The move the computer at `level` plays from `root` within `movetime`.
+fn level_move<G: search::Game>(
+    root: &G,
+    history: &[u64],
+    level: u8,
+    seed: u64,
+    movetime: Duration,
+    stop: &AtomicBool,
+) -> Option<String> {
+    let engine = search::Engine::new(8, 1);
+    engine::LevelPlayer::new(level, seed)
+        .choose(
+            &engine,
+            root,
+            history,
+            search::Limits::movetime(movetime),
+            stop,
+            &mut |_| {},
+        )
+        .map(|c| c.mv.to_string())
 }
 
 /// Which game a record is of, when the request does not say: a PDN

@@ -8,23 +8,6 @@ use common::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-fn id_of(v: &Value) -> i64 {
-    v["id"].as_i64().unwrap()
-}
-
-fn token(v: &Value, color: &str) -> String {
-    v["tokens"][color].as_str().unwrap().to_string()
-}
-
-fn assert_error(status: StatusCode, body: &Value, want_status: u16, code: &str) {
-    assert_eq!(status.as_u16(), want_status, "{body}");
-    assert_eq!(body["code"], code, "{body}");
-    assert!(
-        body["error"].as_str().is_some_and(|e| !e.is_empty()),
-        "{body}"
-    );
-}
-
 fn strings(v: &Value) -> Vec<String> {
     v.as_array()
         .unwrap()

@@ -249,3 +249,21 @@ pub fn winning_game() -> (Vec<String>, String, String) {
     }
     panic!("no winning game found");
 }
+
+pub fn id_of(v: &Value) -> i64 {
+    v["id"].as_i64().unwrap()
+}
+
+pub fn token(v: &Value, color: &str) -> String {
+    v["tokens"][color].as_str().unwrap().to_string()
+}
+
+/// An error answer: the status, the code, and a message.
+pub fn assert_error(status: StatusCode, body: &Value, want_status: u16, code: &str) {
+    assert_eq!(status.as_u16(), want_status, "{body}");
+    assert_eq!(body["code"], code, "{body}");
+    assert!(
+        body["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "{body}"
+    );
+}
