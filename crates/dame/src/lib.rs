@@ -20,7 +20,6 @@
 //! ```
 
 mod board;
-mod color;
 pub mod eval;
 mod game;
 mod movegen;
@@ -32,7 +31,7 @@ mod rules;
 mod zobrist;
 
 pub use board::{Bitboard, BitboardIter, BoardSize, ParseSquareError, Square};
-pub use color::Color;
+pub use boardgame::Color;
 pub use game::{Game, GameError, Undone};
 pub use mv::{INLINE_MOVES, MAX_PATH, Move, MoveList, MoveListIntoIter, MoveText, ParseMoveError};
 pub use position::{

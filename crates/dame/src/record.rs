@@ -25,6 +25,8 @@
 //! `Termination` holds the reason code of [`EndReason`]. A huff is written
 //! as `H` and the removed square before the move it precedes: `H28 19-23`.
 
+use boardgame::record;
+
 use crate::{
     BoardSize, Color, EndReason, Game, GameError, Outcome, ParseFenError, ParseRulesError,
     Position, RuleSet, Setup, Square,
@@ -92,29 +94,6 @@ fn rules_of_game_type(value: &str) -> Result<RuleSet, RecordError> {
     }
 }
 
-fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-fn parse_tag(line: &str) -> Option<(String, String)> {
-    let inner = line.strip_prefix('[')?.strip_suffix(']')?.trim();
-    let (key, rest) = inner.split_once(char::is_whitespace)?;
-    let body = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
-    let mut value = String::new();
-    let mut chars = body.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => value.push(chars.next()?),
-            '"' => return None,
-            c => value.push(c),
-        }
-    }
-    if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return None;
-    }
-    Some((key.to_string(), value))
-}
-
 fn result_token(rules: &RuleSet, outcome: Option<Outcome>) -> &'static str {
     let international = game_type(rules) == "20";
     match (outcome.map(|o| o.winner), international) {
@@ -148,14 +127,8 @@ impl Game {
     /// result).
     pub fn to_pdn(&self) -> String {
         let mut tags = self.tags().to_vec();
-        let upsert = |tags: &mut Vec<(String, String)>, k: &str, v: String| match tags
-            .iter_mut()
-            .find(|(key, _)| key == k)
-        {
-            Some(e) => e.1 = v,
-            None => tags.push((k.to_string(), v)),
-        };
-        let remove = |tags: &mut Vec<(String, String)>, k: &str| tags.retain(|(key, _)| key != k);
+        let upsert = record::set_tag;
+        let remove = record::remove_tag;
         upsert(&mut tags, "GameType", game_type(self.rules()).to_string());
         upsert(&mut tags, "Rules", self.rules().to_string());
         if self.start().fen() == Position::new(*self.rules()).fen() {
@@ -174,11 +147,7 @@ impl Game {
             Some(o) => upsert(&mut tags, "Termination", o.reason.code().to_string()),
             None => remove(&mut tags, "Termination"),
         }
-        let mut out = String::new();
-        for (k, v) in &tags {
-            out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
-        }
-        out.push('\n');
+        let mut out = record::header(&tags);
         out.push_str(&self.movetext());
         out.push('\n');
         out
@@ -221,39 +190,22 @@ impl Game {
             tokens.push(format!("H{h}"));
         }
         tokens.push(result_token(self.rules(), self.outcome()).to_string());
-        let mut out = String::new();
-        let mut line_len = 0;
-        for t in tokens {
-            if line_len > 0 && line_len + 1 + t.len() > 80 {
-                out.push('\n');
-                line_len = 0;
-            } else if line_len > 0 {
-                out.push(' ');
-                line_len += 1;
-            }
-            out.push_str(&t);
-            line_len += t.len();
-        }
-        out
+        record::wrap_tokens(tokens)
     }
 
     /// Read a PDN record of one game. Every move is checked against the
     /// rules (see the module documentation for the tags).
     pub fn from_pdn(text: &str) -> Result<Game, RecordError> {
-        let mut tags: Vec<(String, String)> = Vec::new();
-        let mut movetext = String::new();
-        for (n, line) in text.lines().enumerate() {
-            let trimmed = line.trim();
-            if trimmed.starts_with('[') && movetext.trim().is_empty() {
-                let tag = parse_tag(trimmed).ok_or_else(|| RecordError::BadTag {
-                    line: n + 1,
-                    text: trimmed.chars().take(80).collect(),
-                })?;
-                tags.push(tag);
-            } else {
-                movetext.push_str(line);
-                movetext.push('\n');
+        let (tags, lines) = record::split_record(text, |l| l.trim().is_empty()).map_err(|b| {
+            RecordError::BadTag {
+                line: b.line,
+                text: b.text,
             }
+        })?;
+        let mut movetext = String::new();
+        for line in lines {
+            movetext.push_str(line);
+            movetext.push('\n');
         }
         let clean = strip_comments(&movetext)?;
         let tag = |k: &str| {

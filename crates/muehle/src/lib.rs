@@ -16,7 +16,6 @@
 //! ```
 
 mod bitboard;
-mod color;
 pub mod eval;
 mod game;
 mod mv;
@@ -30,7 +29,7 @@ mod tables;
 mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter, MILLS};
-pub use color::Color;
+pub use boardgame::Color;
 pub use game::{Game, GameError};
 pub use mv::{Move, ParseMoveError, join_removal_tokens};
 pub use position::{

@@ -15,6 +15,8 @@
 //! position when it is not the usual start, `Result` one of `1-0`, `0-1`,
 //! `1/2-1/2`, `*`, and `Termination` the reason code of [`EndReason`].
 
+use boardgame::record;
+
 use crate::{
     Color, EndReason, Game, GameError, Outcome, ParsePositionError, ParseRulesError, Position,
     RuleSet,
@@ -47,54 +49,6 @@ pub enum RecordError {
     UnclosedComment,
 }
 
-/// A tag value as written between the quotes. A record holds one tag a line,
-/// so line breaks in a value are written as spaces.
-fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace(['\r', '\n'], " ")
-}
-
-/// A tag name as written: letters, digits and `_` only (what the reader
-/// accepts); any other character is written as `_`.
-fn tag_name(k: &str) -> String {
-    let name: String = k
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if name.is_empty() {
-        "_".to_string()
-    } else {
-        name
-    }
-}
-
-fn parse_tag(line: &str) -> Option<(String, String)> {
-    let inner = line.strip_prefix('[')?.strip_suffix(']')?.trim();
-    let (key, rest) = inner.split_once(char::is_whitespace)?;
-    let rest = rest.trim();
-    let body = rest.strip_prefix('"')?.strip_suffix('"')?;
-    let mut value = String::new();
-    let mut chars = body.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => value.push(chars.next()?),
-            '"' => return None,
-            c => value.push(c),
-        }
-    }
-    if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return None;
-    }
-    Some((key.to_string(), value))
-}
-
 fn result_token(outcome: Option<Outcome>) -> &'static str {
     outcome.map_or("*", |o| o.result_str())
 }
@@ -103,14 +57,8 @@ impl Game {
     /// The game record (tags, a blank line, the numbered moves and the result).
     pub fn to_record(&self) -> String {
         let mut tags = self.tags().to_vec();
-        let upsert = |tags: &mut Vec<(String, String)>, k: &str, v: String| match tags
-            .iter_mut()
-            .find(|(key, _)| key == k)
-        {
-            Some(e) => e.1 = v,
-            None => tags.push((k.to_string(), v)),
-        };
-        let remove = |tags: &mut Vec<(String, String)>, k: &str| tags.retain(|(key, _)| key != k);
+        let upsert = record::set_tag;
+        let remove = record::remove_tag;
         upsert(&mut tags, "Rules", self.rules().to_string());
         if self.start().fen() == Position::new(*self.rules()).fen() {
             remove(&mut tags, "FEN");
@@ -126,11 +74,7 @@ impl Game {
             Some(o) => upsert(&mut tags, "Termination", o.reason.code().to_string()),
             None => remove(&mut tags, "Termination"),
         }
-        let mut out = String::new();
-        for (k, v) in &tags {
-            out.push_str(&format!("[{} \"{}\"]\n", tag_name(k), escape(v)));
-        }
-        out.push('\n');
+        let mut out = record::header(&tags);
         out.push_str(&self.movetext());
         out.push('\n');
         out
@@ -148,39 +92,24 @@ impl Game {
             }
         }
         tokens.push(result_token(self.outcome()).to_string());
-        let mut out = String::new();
-        let mut line_len = 0;
-        for t in tokens {
-            if line_len > 0 && line_len + 1 + t.len() > 80 {
-                out.push('\n');
-                line_len = 0;
-            } else if line_len > 0 {
-                out.push(' ');
-                line_len += 1;
-            }
-            out.push_str(&t);
-            line_len += t.len();
-        }
-        out
+        record::wrap_tokens(tokens)
     }
 
     /// Read a game record. Every move is checked against the rules.
     pub fn from_record(text: &str) -> Result<Game, RecordError> {
-        let mut tags: Vec<(String, String)> = Vec::new();
+        // A ';' comment runs to the end of the line.
+        fn without_comment(line: &str) -> &str {
+            line.trim().split(';').next().unwrap_or("")
+        }
+        let (tags, lines) = record::split_record(text, |l| without_comment(l).trim().is_empty())
+            .map_err(|b| RecordError::BadTag {
+                line: b.line,
+                text: b.text,
+            })?;
         let mut movetext = String::new();
-        for (n, line) in text.lines().enumerate() {
-            let trimmed = line.trim();
-            if trimmed.starts_with('[') && movetext.trim().is_empty() {
-                let tag = parse_tag(trimmed).ok_or_else(|| RecordError::BadTag {
-                    line: n + 1,
-                    text: trimmed.chars().take(80).collect(),
-                })?;
-                tags.push(tag);
-            } else {
-                // a ';' comment runs to the end of the line
-                movetext.push_str(trimmed.split(';').next().unwrap_or(""));
-                movetext.push('\n');
-            }
+        for line in lines {
+            movetext.push_str(without_comment(line));
+            movetext.push('\n');
         }
         // Remove {…} comments.
         let mut clean = String::with_capacity(movetext.len());

@@ -27,7 +27,7 @@ impl Color {
         }
     }
 
-    /// `'w'` or `'b'`, as in the position string.
+    /// `'w'` or `'b'`, as in Mühle's position string (Dame's FEN writes `W`/`B`).
     pub const fn char(self) -> char {
         match self {
             Color::White => 'w',

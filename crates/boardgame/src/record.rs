@@ -1,0 +1,183 @@
+//! The parts of a game record that Mühle records and Dame's PDN have in
+//! common: header tags `[Name "value"]`, one a line, before the moves; the
+//! move text wrapped at 80 columns.
+
+/// Header tags in order: (name, value).
+pub type Tags = Vec<(String, String)>;
+
+/// The width the move text is wrapped at.
+pub const LINE_WIDTH: usize = 80;
+
+/// A tag value as written between the quotes: `\` and `"` escaped with `\`.
+/// A record holds one tag a line, so line breaks in a value are written as
+/// spaces.
+pub fn escape(value: &str) -> String {
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace(['\r', '\n'], " ")
+}
+
+/// A tag name as written: letters, digits and `_` only (what
+/// [`parse_tag`] accepts); any other character is written as `_`, and an
+/// empty name as `_`.
+pub fn tag_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if cleaned.is_empty() {
+        "_".to_string()
+    } else {
+        cleaned
+    }
+}
+
+/// Set tag `name` to `value` in `tags`: in place if it is there, else at
+/// the end.
+pub fn set_tag(tags: &mut Tags, name: &str, value: String) {
+    match tags.iter_mut().find(|(key, _)| key == name) {
+        Some(e) => e.1 = value,
+        None => tags.push((name.to_string(), value)),
+    }
+}
+
+/// Remove tag `name` from `tags`.
+pub fn remove_tag(tags: &mut Tags, name: &str) {
+    tags.retain(|(key, _)| key != name);
+}
+
+/// The header: one line a tag, then a blank line.
+pub fn header(tags: &[(String, String)]) -> String {
+    let mut out: String = tags.iter().map(|(k, v)| tag_line(k, v)).collect();
+    out.push('\n');
+    out
+}
+
+/// One header line, `[Name "value"]`, with its line break.
+pub fn tag_line(name: &str, value: &str) -> String {
+    format!("[{} \"{}\"]\n", tag_name(name), escape(value))
+}
+
+/// Read a header line `[Name "value"]` (the line trimmed); `None` if it is
+/// not one.
+pub fn parse_tag(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?.trim();
+    let (key, rest) = inner.split_once(char::is_whitespace)?;
+    let body = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::new();
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => value.push(chars.next()?),
+            '"' => return None,
+            c => value.push(c),
+        }
+    }
+    if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    Some((key.to_string(), value))
+}
+
+/// A header line that is not a tag: its line number (from 1) and text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadTag {
+    pub line: usize,
+    pub text: String,
+}
+
+/// Split a record into its header tags and its move-text lines: lines
+/// starting with `[` before any move text are tags, everything else is move
+/// text. `blank` tells a move-text line that holds no moves (only white
+/// space, or a comment), after which tags may still come.
+pub fn split_record(text: &str, blank: impl Fn(&str) -> bool) -> Result<(Tags, Vec<&str>), BadTag> {
+    let mut tags = Vec::new();
+    let mut moves: Vec<&str> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') && moves.iter().all(|l| blank(l)) {
+            let tag = parse_tag(trimmed).ok_or_else(|| BadTag {
+                line: n + 1,
+                text: trimmed.chars().take(80).collect(),
+            })?;
+            tags.push(tag);
+        } else {
+            moves.push(line);
+        }
+    }
+    Ok((tags, moves))
+}
+
+/// The tokens joined by spaces, wrapped at [`LINE_WIDTH`] columns (a token
+/// longer than a line stands on its own line).
+pub fn wrap_tokens<S: AsRef<str>>(tokens: impl IntoIterator<Item = S>) -> String {
+    let mut out = String::new();
+    let mut line_len = 0;
+    for t in tokens {
+        let t = t.as_ref();
+        let len = t.chars().count();
+        if line_len > 0 && line_len + 1 + len > LINE_WIDTH {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(t);
+        line_len += len;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn tags_are_read_and_written() {
+        assert_eq!(
+            parse_tag(r#"[White "Anna \"A\" \\ B"]"#),
+            Some(("White".into(), r#"Anna "A" \ B"#.into()))
+        );
+        assert_eq!(parse_tag("[White Anna]"), None);
+        assert_eq!(parse_tag(r#"[Wh-ite "x"]"#), None);
+        assert_eq!(tag_line("Wh ite", "a\nb"), "[Wh_ite \"a b\"]\n");
+        let (tags, moves) =
+            split_record("[A \"1\"]\n[B \"2\"]\n\n1. d6 *\n", |l| l.trim().is_empty()).unwrap();
+        assert_eq!(tags.len(), 2);
+        assert_eq!(moves.concat().trim(), "1. d6 *");
+        assert_eq!(
+            split_record("[A \"1\"]\n[B 2]\n", |l| l.trim().is_empty()),
+            Err(BadTag {
+                line: 2,
+                text: "[B 2]".into()
+            })
+        );
+    }
+
+    #[test]
+    fn move_text_is_wrapped_at_80_columns() {
+        let tokens: Vec<String> = (1..=40).map(|i| format!("{i}. c3-d4")).collect();
+        let text = wrap_tokens(&tokens);
+        assert!(text.lines().all(|l| l.chars().count() <= LINE_WIDTH));
+        assert_eq!(text.split_whitespace().count(), 80);
+    }
+
+    proptest! {
+        #[test]
+        fn any_tag_reads_back(name in "[A-Za-z0-9_]{1,12}", value in "\\PC{0,40}") {
+            let line = tag_line(&name, &value);
+            let (n, v) = parse_tag(line.trim()).unwrap();
+            prop_assert_eq!(n, name);
+            prop_assert_eq!(v, value.replace(['\r', '\n'], " "));
+        }
+    }
+}
