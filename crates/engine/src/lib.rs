@@ -3,6 +3,6 @@ pub mod explain;
 pub mod level;
 pub mod muehle_game;
 
-pub use dame_game::DameState;
+pub use dame_game::{DameState, WeightedDame};
 pub use level::{Choice, LevelPlayer, LevelSpec};
 pub use muehle_game::{MuehleState, WeightedMuehle};
