@@ -532,22 +532,24 @@ fn fmt_elo(v: f64) -> String {
 /// The games of one worker: a function from the game's index to its result.
 type Worker<'a> = Box<dyn FnMut(usize) -> Result<Played> + 'a>;
 
-/// Build a worker's players; `None` for Mühle rules when playing Dame and
-/// vice versa.
-fn make_worker<'a>(
-    args: &'a Args,
-    rules: Result<RuleSet, dame::RuleSet>,
-    seed: u64,
-) -> Result<Worker<'a>> {
+/// The game of a match and its rules.
+#[derive(Clone, Copy)]
+enum MatchRules {
+    Muehle(RuleSet),
+    Dame(dame::RuleSet),
+}
+
+/// Build a worker's two players (their random choices follow `seed`).
+fn make_worker<'a>(args: &'a Args, rules: MatchRules, seed: u64) -> Result<Worker<'a>> {
     match rules {
-        Ok(rules) => {
+        MatchRules::Muehle(rules) => {
             let mut a = make_player(&args.a, seed)?;
             let mut b = make_player(&args.b, seed ^ 0x5555)?;
             Ok(Box::new(move |index| {
                 play_game(args, rules, index, a.as_mut(), b.as_mut())
             }))
         }
-        Err(rules) => {
+        MatchRules::Dame(rules) => {
             let mut a = DameLevel::new(&args.a, seed)?;
             let mut b = DameLevel::new(&args.b, seed ^ 0x5555)?;
             Ok(Box::new(move |index| {
@@ -558,21 +560,20 @@ fn make_worker<'a>(
 }
 
 pub fn run(args: Args) -> Result<()> {
-    // Mühle rules as Ok, Dame rules as Err (the two kinds of worker).
-    let rules: Result<RuleSet, dame::RuleSet> = if args.game == super::GameKind::Muehle {
-        Ok(super::parse_rules(&args.rules)?)
+    let rules = if args.game == super::GameKind::Muehle {
+        MatchRules::Muehle(super::parse_rules(&args.rules)?)
     } else {
         let rules_arg = (args.rules != "standard").then_some(args.rules.as_str());
-        Err(super::dame_rules(args.game, rules_arg)?)
+        MatchRules::Dame(super::dame_rules(args.game, rules_arg)?)
     };
     // Check both players start before playing.
     let (name_a, name_b, rules_name) = match rules {
-        Ok(r) => {
+        MatchRules::Muehle(r) => {
             let probe_a = make_player(&args.a, args.seed)?;
             let probe_b = make_player(&args.b, args.seed ^ 0x5555)?;
             (probe_a.name(), probe_b.name(), r.to_string())
         }
-        Err(r) => (
+        MatchRules::Dame(r) => (
             DameLevel::new(&args.a, args.seed)?.name(),
             DameLevel::new(&args.b, args.seed)?.name(),
             r.to_string(),
