@@ -9,13 +9,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
-use engine::{LevelPlayer, MuehleState};
+use engine::{DameState, LevelPlayer, MuehleState};
 use muehle::{Color, Game, Move, RuleSet};
 use search::{Engine, Limits};
 
 /// Arguments of `brett match`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The game (for Dame, both players must be levels).
+    #[arg(long, value_enum, default_value_t = super::GameKind::Muehle)]
+    game: super::GameKind,
     /// First player: `level:N` (1–10) or `cmd:COMMAND` (a program speaking the
     /// engine protocol, e.g. `cmd:brett engine`).
     #[arg(long)]
@@ -29,10 +32,12 @@ pub struct Args {
     /// Thinking time per move in milliseconds.
     #[arg(long, default_value_t = 1000)]
     movetime: u64,
-    /// Rule set (preset and options).
+    /// Rule set (preset and options; for Dame a preset or options applied to
+    /// the game's preset).
     #[arg(long, default_value = "standard", long_help = super::RULES_HELP)]
     rules: String,
-    /// Random placements at the start of each game pair, for varied openings.
+    /// Random plies (placements or moves) at the start of each game pair, for
+    /// varied openings.
     #[arg(long, default_value_t = 2)]
     opening_plies: usize,
     /// Games played at the same time.
@@ -346,6 +351,143 @@ fn play_game(
     })
 }
 
+/// A level playing Dame.
+struct DameLevel {
+    player: LevelPlayer,
+    engine: Engine,
+}
+
+impl DameLevel {
+    fn new(spec: &str, seed: u64) -> Result<DameLevel> {
+        let level: u8 = spec
+            .strip_prefix("level:")
+            .and_then(|l| l.parse().ok())
+            .filter(|l| (1..=10).contains(l))
+            .ok_or_else(|| {
+                anyhow!("'{spec}': for Dame a player is 'level:N' with N from 1 to 10")
+            })?;
+        Ok(DameLevel {
+            player: LevelPlayer::new(level, seed),
+            engine: Engine::new(32, 1),
+        })
+    }
+
+    fn name(&self) -> String {
+        format!("brett level {}", self.player.level)
+    }
+
+    fn choose(&mut self, game: &dame::Game, movetime: Duration) -> Option<dame::Move> {
+        let history: Vec<u64> = (0..game.ply())
+            .filter_map(|i| game.position_at(i).map(|p| p.hash()))
+            .collect();
+        let stop = AtomicBool::new(false);
+        self.player
+            .choose(
+                &self.engine,
+                &DameState(*game.position()),
+                &history,
+                Limits::movetime(movetime),
+                &stop,
+                &mut |_| {},
+            )
+            .map(|c| c.mv)
+    }
+}
+
+/// One Dame game between two levels (A White in even games).
+fn play_dame_game(
+    args: &Args,
+    rules: dame::RuleSet,
+    index: usize,
+    a: &mut DameLevel,
+    b: &mut DameLevel,
+) -> Result<Played> {
+    use dame::Color;
+    let a_white = index.is_multiple_of(2);
+    let mut game = dame::Game::new(rules);
+    let mut rng = fastrand::Rng::with_seed(
+        args.seed
+            .wrapping_mul(1_000_003)
+            .wrapping_add((index / 2) as u64),
+    );
+    for _ in 0..args.opening_plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() || game.is_over() {
+            break;
+        }
+        let m = moves[rng.usize(0..moves.len())];
+        game.play(&m)?;
+    }
+    a.engine.clear();
+    b.engine.clear();
+    let movetime = Duration::from_millis(args.movetime.max(1));
+    let mut forfeit: Option<(Color, String)> = None;
+    while !game.is_over() && game.ply() < args.max_plies {
+        let turn = game.position().turn();
+        let mover = if (turn == Color::White) == a_white {
+            &mut *a
+        } else {
+            &mut *b
+        };
+        match mover.choose(&game, movetime) {
+            Some(m) => {
+                if let Err(e) = game.play(&m) {
+                    forfeit = Some((turn, format!("illegal move: {e}")));
+                    break;
+                }
+            }
+            None => {
+                forfeit = Some((turn, "no move although the game goes on".to_string()));
+                break;
+            }
+        }
+    }
+    let (white, black) = if a_white {
+        (a.name(), b.name())
+    } else {
+        (b.name(), a.name())
+    };
+    game.set_tag("Event", "brett match");
+    game.set_tag("Round", &(index + 1).to_string());
+    game.set_tag("White", &white);
+    game.set_tag("Black", &black);
+    let white_score = match (&forfeit, game.outcome()) {
+        (Some((loser, _)), _) => {
+            if *loser == Color::White {
+                0.0
+            } else {
+                1.0
+            }
+        }
+        (None, Some(o)) => match o.winner {
+            Some(Color::White) => 1.0,
+            Some(Color::Black) => 0.0,
+            None => 0.5,
+        },
+        (None, None) => 0.5,
+    };
+    let summary = match (&forfeit, game.outcome()) {
+        (Some((c, why)), _) => format!("{c:?} forfeits: {why}"),
+        (None, Some(o)) => o.describe(),
+        (None, None) => format!("drawn by adjudication after {} plies", game.ply()),
+    };
+    let mut record = game.to_record();
+    if forfeit.is_some() || game.outcome().is_none() {
+        record = format!("{{{summary}}}\n{record}");
+    }
+    Ok(Played {
+        index,
+        a_white,
+        record,
+        a_score: if a_white {
+            white_score
+        } else {
+            1.0 - white_score
+        },
+        summary,
+    })
+}
+
 /// Elo difference for a score fraction, and the 95 % interval from the
 /// per-game scores.
 pub fn elo(scores: &[f64]) -> (f64, f64, f64) {
@@ -387,16 +529,61 @@ fn fmt_elo(v: f64) -> String {
     }
 }
 
+/// The games of one worker: a function from the game's index to its result.
+type Worker<'a> = Box<dyn FnMut(usize) -> Result<Played> + 'a>;
+
+/// The game of a match and its rules.
+#[derive(Clone, Copy)]
+enum MatchRules {
+    Muehle(RuleSet),
+    Dame(dame::RuleSet),
+}
+
+/// Build a worker's two players (their random choices follow `seed`).
+fn make_worker<'a>(args: &'a Args, rules: MatchRules, seed: u64) -> Result<Worker<'a>> {
+    match rules {
+        MatchRules::Muehle(rules) => {
+            let mut a = make_player(&args.a, seed)?;
+            let mut b = make_player(&args.b, seed ^ 0x5555)?;
+            Ok(Box::new(move |index| {
+                play_game(args, rules, index, a.as_mut(), b.as_mut())
+            }))
+        }
+        MatchRules::Dame(rules) => {
+            let mut a = DameLevel::new(&args.a, seed)?;
+            let mut b = DameLevel::new(&args.b, seed ^ 0x5555)?;
+            Ok(Box::new(move |index| {
+                play_dame_game(args, rules, index, &mut a, &mut b)
+            }))
+        }
+    }
+}
+
 pub fn run(args: Args) -> Result<()> {
-    let rules = super::parse_rules(&args.rules)?;
+    let rules = if args.game == super::GameKind::Muehle {
+        MatchRules::Muehle(super::parse_rules(&args.rules)?)
+    } else {
+        let rules_arg = (args.rules != "standard").then_some(args.rules.as_str());
+        MatchRules::Dame(super::dame_rules(args.game, rules_arg)?)
+    };
     // Check both players start before playing.
-    let probe_a = make_player(&args.a, args.seed)?;
-    let probe_b = make_player(&args.b, args.seed ^ 0x5555)?;
-    let (name_a, name_b) = (probe_a.name(), probe_b.name());
-    drop((probe_a, probe_b));
+    let (name_a, name_b, rules_name) = match rules {
+        MatchRules::Muehle(r) => {
+            let probe_a = make_player(&args.a, args.seed)?;
+            let probe_b = make_player(&args.b, args.seed ^ 0x5555)?;
+            (probe_a.name(), probe_b.name(), r.to_string())
+        }
+        MatchRules::Dame(r) => (
+            DameLevel::new(&args.a, args.seed)?.name(),
+            DameLevel::new(&args.b, args.seed)?.name(),
+            r.to_string(),
+        ),
+    };
     println!(
-        "Match: A = {name_a} vs B = {name_b}, {} games, {} ms per move, rules {rules}",
-        args.games, args.movetime
+        "Match: A = {name_a} vs B = {name_b}, {} games, {} ms per move, game {}, rules {rules_name}",
+        args.games,
+        args.movetime,
+        args.game.name()
     );
     let next = Arc::new(Mutex::new(0usize));
     let results = Arc::new(Mutex::new(Vec::<Played>::new()));
@@ -408,11 +595,8 @@ pub fn run(args: Args) -> Result<()> {
             let results = results.clone();
             let args = &args;
             handles.push(scope.spawn(move || -> Result<()> {
-                let mut a = make_player(&args.a, args.seed.wrapping_add(worker as u64 * 7919))?;
-                let mut b = make_player(
-                    &args.b,
-                    args.seed.wrapping_add(worker as u64 * 7919) ^ 0x5555,
-                )?;
+                let mut play =
+                    make_worker(args, rules, args.seed.wrapping_add(worker as u64 * 7919))?;
                 loop {
                     let index = {
                         let mut n = next.lock().map_err(|_| anyhow!("lock"))?;
@@ -423,7 +607,7 @@ pub fn run(args: Args) -> Result<()> {
                     if index >= args.games {
                         return Ok(());
                     }
-                    let played = play_game(args, rules, index, a.as_mut(), b.as_mut())?;
+                    let played = play(index)?;
                     if args.verbose {
                         println!(
                             "game {:>3}: A {} {:<5} — {}",

@@ -1,22 +1,26 @@
-//! `brett tune`: tune the Mühle evaluation weights by self-play.
+//! `brett tune`: tune the evaluation weights by self-play (Mühle or Dame).
 //!
 //! For each weight in turn, two variants (the weight raised and lowered by a
 //! step) each play a match against the current weights at a fixed depth from
 //! varied openings, both colours per opening. A variant that scores clearly
 //! better is adopted. Fixed-depth games are reproducible and do not depend
-//! on the machine's speed.
+//! on the machine's speed (nor on `--threads`: every game has its own engine).
 
+use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::Result;
-use engine::WeightedMuehle;
-use muehle::eval::Weights;
-use muehle::{Color, Game, RuleSet};
+use engine::{WeightedDame, WeightedMuehle};
 use search::{Engine, Limits};
+
+use super::GameKind;
 
 /// Arguments of `brett tune`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The game whose evaluation is tuned.
+    #[arg(long, value_enum, default_value_t = GameKind::Muehle)]
+    game: GameKind,
     /// Games per variant (rounded up to an even number: each opening is played with both colours).
     #[arg(long, default_value_t = 100)]
     games: usize,
@@ -32,143 +36,411 @@ pub struct Args {
     /// Score a variant needs to be adopted (0.5 = equal).
     #[arg(long, default_value_t = 0.55)]
     threshold: f64,
-    /// Random placements at the start of each game pair.
+    /// Random plies (placements or moves) at the start of each game pair.
     #[arg(long, default_value_t = 4)]
     opening_plies: usize,
     /// Seed for the openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// A game still going after this many plies is scored a draw.
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+    /// Games played at the same time (the result does not depend on it).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Tune only these weights (comma-separated names; default: all but the unit).
+    #[arg(long)]
+    only: Option<String>,
+    /// Start from the hand-set weights instead of the tuned ones (Dame only:
+    /// `Weights::DEFAULT` instead of `Weights::TUNED`).
+    #[arg(long)]
+    from_default: bool,
+    /// Tune nothing: play the weights in use against the hand-set ones
+    /// (Dame: `TUNED` against `DEFAULT`) over --games games and report
+    /// wins, draws and losses.
+    #[arg(long)]
+    compare: bool,
 }
 
-const NAMES: [&str; 10] = [
-    "stone",
-    "closed_mill",
-    "open_line",
-    "threat",
-    "double_threat",
-    "zwickmuehle",
-    "mobility",
-    "blocked_stone",
-    "junction",
-    "tempo",
-];
-
-fn get(w: &Weights, i: usize) -> i32 {
-    [
-        w.stone,
-        w.closed_mill,
-        w.open_line,
-        w.threat,
-        w.double_threat,
-        w.zwickmuehle,
-        w.mobility,
-        w.blocked_stone,
-        w.junction,
-        w.tempo,
-    ][i]
+/// A game whose evaluation can be tuned: its weights as named integers and a
+/// way to play one game between two sets of weights.
+pub trait Tunable: Sync {
+    /// The weights.
+    type Weights: Copy + Send + Sync + 'static;
+    /// The names of the weights; the first is the unit and is not tuned.
+    const NAMES: &'static [&'static str];
+    /// Weight `i`.
+    fn get(w: &Self::Weights, i: usize) -> i32;
+    /// Set weight `i`.
+    fn set(w: &mut Self::Weights, i: usize, v: i32);
+    /// A random opening of `plies` plies (as move indices to replay), from `rng`.
+    fn opening(&self, plies: usize, rng: &mut fastrand::Rng) -> Vec<usize>;
+    /// Play one game from `opening` (move indices) with fixed-depth searches;
+    /// White's score (1, ½, 0).
+    fn play(
+        &self,
+        white: &'static Self::Weights,
+        black: &'static Self::Weights,
+        opening: &[usize],
+        depth: u32,
+        max_plies: usize,
+    ) -> f64;
 }
 
-fn set(w: &mut Weights, i: usize, v: i32) {
-    let slot = match i {
-        0 => &mut w.stone,
-        1 => &mut w.closed_mill,
-        2 => &mut w.open_line,
-        3 => &mut w.threat,
-        4 => &mut w.double_threat,
-        5 => &mut w.zwickmuehle,
-        6 => &mut w.mobility,
-        7 => &mut w.blocked_stone,
-        8 => &mut w.junction,
-        _ => &mut w.tempo,
-    };
-    *slot = v;
-}
-
-/// One game; returns White's score (1, ½, 0).
-fn play(
-    white: &'static Weights,
-    black: &'static Weights,
-    opening: &[muehle::Move],
+/// Search `state` to `depth` with a fresh one-thread engine.
+fn best_move<G: search::Game>(
+    engine: &Engine,
+    state: &G,
+    history: &[u64],
     depth: u32,
-) -> f64 {
-    let mut game = Game::new(RuleSet::STANDARD);
-    for &m in opening {
-        if game.play(m).is_err() {
-            break;
-        }
-    }
-    let engine = Engine::new(4, 1);
+) -> Option<G::Move> {
     let stop = AtomicBool::new(false);
-    while !game.is_over() && game.ply() < 300 {
-        let pos = *game.position();
-        let weights = if pos.turn() == Color::White {
-            white
-        } else {
-            black
-        };
-        let history: Vec<u64> = (0..game.ply())
-            .filter_map(|i| game.position_at(i).map(|p| p.hash()))
-            .collect();
-        let r = engine.search(
-            &WeightedMuehle { pos, weights },
-            &history,
-            Limits::depth(depth),
-            1,
-            &stop,
-            &mut |_| {},
-        );
-        match r.best {
-            Some(m) => {
-                if game.play(m).is_err() {
-                    break;
-                }
-            }
-            None => break,
-        }
-    }
-    match game.outcome().and_then(|o| o.winner) {
-        Some(Color::White) => 1.0,
-        Some(Color::Black) => 0.0,
-        None => 0.5,
-    }
+    engine
+        .search(state, history, Limits::depth(depth), 1, &stop, &mut |_| {})
+        .best
 }
 
-/// The score of `cand` against `base` over `pairs` opening pairs.
-fn duel(cand: &'static Weights, base: &'static Weights, args: &Args) -> f64 {
-    let pairs = args.games.div_ceil(2);
-    let mut total = 0.0;
-    for k in 0..pairs {
-        let mut rng =
-            fastrand::Rng::with_seed(args.seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u64));
-        let mut g = Game::new(RuleSet::STANDARD);
+/// Mühle under a rule set.
+pub struct MuehleTune(pub muehle::RuleSet);
+
+impl Tunable for MuehleTune {
+    type Weights = muehle::eval::Weights;
+    const NAMES: &'static [&'static str] = &[
+        "stone",
+        "closed_mill",
+        "open_line",
+        "threat",
+        "double_threat",
+        "zwickmuehle",
+        "mobility",
+        "blocked_stone",
+        "junction",
+        "tempo",
+    ];
+
+    fn get(w: &Self::Weights, i: usize) -> i32 {
+        [
+            w.stone,
+            w.closed_mill,
+            w.open_line,
+            w.threat,
+            w.double_threat,
+            w.zwickmuehle,
+            w.mobility,
+            w.blocked_stone,
+            w.junction,
+            w.tempo,
+        ][i]
+    }
+
+    fn set(w: &mut Self::Weights, i: usize, v: i32) {
+        let slot = match i {
+            0 => &mut w.stone,
+            1 => &mut w.closed_mill,
+            2 => &mut w.open_line,
+            3 => &mut w.threat,
+            4 => &mut w.double_threat,
+            5 => &mut w.zwickmuehle,
+            6 => &mut w.mobility,
+            7 => &mut w.blocked_stone,
+            8 => &mut w.junction,
+            _ => &mut w.tempo,
+        };
+        *slot = v;
+    }
+
+    fn opening(&self, plies: usize, rng: &mut fastrand::Rng) -> Vec<usize> {
+        let mut g = muehle::Game::new(self.0);
         let mut opening = Vec::new();
-        for _ in 0..args.opening_plies {
+        for _ in 0..plies {
             let moves = g.legal_moves();
             if moves.is_empty() {
                 break;
             }
-            let m = moves[rng.usize(0..moves.len())];
-            opening.push(m);
-            let _ = g.play(m);
+            let i = rng.usize(0..moves.len());
+            opening.push(i);
+            let _ = g.play(moves[i]);
         }
-        total += play(cand, base, &opening, args.depth);
-        total += 1.0 - play(base, cand, &opening, args.depth);
+        opening
     }
-    total / (2 * pairs) as f64
+
+    fn play(
+        &self,
+        white: &'static Self::Weights,
+        black: &'static Self::Weights,
+        opening: &[usize],
+        depth: u32,
+        max_plies: usize,
+    ) -> f64 {
+        use muehle::{Color, Game};
+        let mut game = Game::new(self.0);
+        for &i in opening {
+            let moves = game.legal_moves();
+            if game.play(moves[i]).is_err() {
+                break;
+            }
+        }
+        let engine = Engine::new(4, 1);
+        while !game.is_over() && game.ply() < max_plies {
+            let pos = *game.position();
+            let weights = if pos.turn() == Color::White {
+                white
+            } else {
+                black
+            };
+            let history: Vec<u64> = (0..game.ply())
+                .filter_map(|i| game.position_at(i).map(|p| p.hash()))
+                .collect();
+            match best_move(&engine, &WeightedMuehle { pos, weights }, &history, depth) {
+                Some(m) if game.play(m).is_ok() => {}
+                _ => break,
+            }
+        }
+        match game.outcome().and_then(|o| o.winner) {
+            Some(Color::White) => 1.0,
+            Some(Color::Black) => 0.0,
+            None => 0.5,
+        }
+    }
 }
 
-pub fn run(args: Args) -> Result<()> {
-    let mut best: &'static Weights = Box::leak(Box::new(Weights::TUNED));
-    println!(
-        "Tuning {} weights, {} games per variant at depth {}, step ±{:.0} %",
-        NAMES.len(),
-        args.games.div_ceil(2) * 2,
+/// Dame under a rule set.
+pub struct DameTune(pub dame::RuleSet);
+
+impl Tunable for DameTune {
+    type Weights = dame::eval::Weights;
+    const NAMES: &'static [&'static str] = &[
+        "man",
+        "king",
+        "tempo",
+        "centre",
+        "back_rank",
+        "mobility",
+        "runaway",
+        "runaway_closeness",
+    ];
+
+    fn get(w: &Self::Weights, i: usize) -> i32 {
+        [
+            w.man,
+            w.king,
+            w.tempo,
+            w.centre,
+            w.back_rank,
+            w.mobility,
+            w.runaway,
+            w.runaway_closeness,
+        ][i]
+    }
+
+    fn set(w: &mut Self::Weights, i: usize, v: i32) {
+        let slot = match i {
+            0 => &mut w.man,
+            1 => &mut w.king,
+            2 => &mut w.tempo,
+            3 => &mut w.centre,
+            4 => &mut w.back_rank,
+            5 => &mut w.mobility,
+            6 => &mut w.runaway,
+            _ => &mut w.runaway_closeness,
+        };
+        *slot = v;
+    }
+
+    fn opening(&self, plies: usize, rng: &mut fastrand::Rng) -> Vec<usize> {
+        let mut g = dame::Game::new(self.0);
+        let mut opening = Vec::new();
+        for _ in 0..plies {
+            let moves = g.legal_moves();
+            if moves.is_empty() || g.is_over() {
+                break;
+            }
+            let i = rng.usize(0..moves.len());
+            opening.push(i);
+            let m = moves.as_slice()[i];
+            let _ = g.play(&m);
+        }
+        opening
+    }
+
+    fn play(
+        &self,
+        white: &'static Self::Weights,
+        black: &'static Self::Weights,
+        opening: &[usize],
+        depth: u32,
+        max_plies: usize,
+    ) -> f64 {
+        use dame::{Color, Game};
+        let mut game = Game::new(self.0);
+        for &i in opening {
+            let moves = game.legal_moves();
+            let m = moves.as_slice()[i];
+            if game.play(&m).is_err() {
+                break;
+            }
+        }
+        let engine = Engine::new(4, 1);
+        while !game.is_over() && game.ply() < max_plies {
+            let pos = *game.position();
+            let weights = if pos.turn() == Color::White {
+                white
+            } else {
+                black
+            };
+            let history: Vec<u64> = (0..game.ply())
+                .filter_map(|i| game.position_at(i).map(|p| p.hash()))
+                .collect();
+            match best_move(&engine, &WeightedDame { pos, weights }, &history, depth) {
+                Some(m) if game.play(&m).is_ok() => {}
+                _ => break,
+            }
+        }
+        match game.outcome().and_then(|o| o.winner) {
+            Some(Color::White) => 1.0,
+            Some(Color::Black) => 0.0,
+            None => 0.5,
+        }
+    }
+}
+
+/// The openings of a duel: `pairs` openings from `seed`.
+fn openings<T: Tunable>(game: &T, pairs: usize, plies: usize, seed: u64) -> Vec<Vec<usize>> {
+    (0..pairs)
+        .map(|k| {
+            let mut rng =
+                fastrand::Rng::with_seed(seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u64));
+            game.opening(plies, &mut rng)
+        })
+        .collect()
+}
+
+/// The score of `cand` against `base`: each opening played twice, `cand`
+/// once with each colour; `threads` games at a time.
+pub fn duel<T: Tunable>(
+    game: &T,
+    cand: &'static T::Weights,
+    base: &'static T::Weights,
+    openings: &[Vec<usize>],
+    depth: u32,
+    max_plies: usize,
+    threads: usize,
+) -> f64 {
+    let scores = duel_games(game, cand, base, openings, depth, max_plies, threads);
+    if scores.is_empty() {
+        return 0.5;
+    }
+    scores.iter().sum::<f64>() / scores.len() as f64
+}
+
+/// The games of [`duel`]: `cand`'s score in each, in the order of the
+/// openings (`cand` White first).
+pub fn duel_games<T: Tunable>(
+    game: &T,
+    cand: &'static T::Weights,
+    base: &'static T::Weights,
+    openings: &[Vec<usize>],
+    depth: u32,
+    max_plies: usize,
+    threads: usize,
+) -> Vec<f64> {
+    let jobs = 2 * openings.len();
+    let next = Mutex::new(0usize);
+    let scores = Mutex::new(vec![0.0f64; jobs]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, 64).min(jobs) {
+            scope.spawn(|| {
+                loop {
+                    let job = {
+                        let mut n = next.lock().expect("lock");
+                        let j = *n;
+                        *n += 1;
+                        j
+                    };
+                    if job >= jobs {
+                        return;
+                    }
+                    let opening = &openings[job / 2];
+                    let score = if job % 2 == 0 {
+                        game.play(cand, base, opening, depth, max_plies)
+                    } else {
+                        1.0 - game.play(base, cand, opening, depth, max_plies)
+                    };
+                    scores.lock().expect("lock")[job] = score;
+                }
+            });
+        }
+    });
+    scores.into_inner().expect("lock")
+}
+
+/// Play `cand` against `base` over --games games and print the result.
+fn compare<T: Tunable>(game: &T, cand: T::Weights, base: T::Weights, args: &Args) {
+    let cand: &'static T::Weights = Box::leak(Box::new(cand));
+    let base: &'static T::Weights = Box::leak(Box::new(base));
+    let openings = openings(game, args.games.div_ceil(2), args.opening_plies, args.seed);
+    let scores = duel_games(
+        game,
+        cand,
+        base,
+        &openings,
         args.depth,
-        args.step * 100.0
+        args.max_plies,
+        args.threads,
     );
+    let wins = scores.iter().filter(|&&s| s == 1.0).count();
+    let losses = scores.iter().filter(|&&s| s == 0.0).count();
+    let draws = scores.len() - wins - losses;
+    let (e, lo, hi) = super::matches::elo(&scores);
+    println!(
+        "Tuned vs hand-set weights ({}, depth {}, {} opening plies, seed {}): wins {wins} draws {draws} losses {losses} of {}, score {:.3}",
+        args.game.name(),
+        args.depth,
+        args.opening_plies,
+        args.seed,
+        scores.len(),
+        scores.iter().sum::<f64>() / scores.len().max(1) as f64
+    );
+    println!("Elo difference: {e:+.0} (95% interval {lo:+.0} to {hi:+.0})");
+}
+
+fn tune<T: Tunable>(game: &T, start: T::Weights, args: &Args) -> Result<T::Weights> {
+    let only: Option<Vec<&str>> = args
+        .only
+        .as_deref()
+        .map(|s| s.split(',').map(str::trim).collect());
+    if let Some(names) = &only {
+        for n in names {
+            anyhow::ensure!(
+                T::NAMES[1..].contains(n),
+                "--only: unknown weight '{n}' (weights: {})",
+                T::NAMES[1..].join(", ")
+            );
+        }
+    }
+    let mut best: &'static T::Weights = Box::leak(Box::new(start));
+    let pairs = args.games.div_ceil(2);
+    let openings = openings(game, pairs, args.opening_plies, args.seed);
+    println!(
+        "Tuning {} weights of {}, {} games per variant at depth {}, step ±{:.0} %, {} opening plies",
+        T::NAMES.len() - 1,
+        args.game.name(),
+        pairs * 2,
+        args.depth,
+        args.step * 100.0,
+        args.opening_plies
+    );
+    print!("Start:");
+    for (i, name) in T::NAMES.iter().enumerate() {
+        print!(" {name}={}", T::get(best, i));
+    }
+    println!();
     for round in 1..=args.rounds {
-        for (i, name) in NAMES.iter().enumerate().skip(1) {
-            let v = get(best, i);
+        for (i, name) in T::NAMES.iter().enumerate().skip(1) {
+            if only.as_ref().is_some_and(|o| !o.contains(name)) {
+                continue;
+            }
+            let v = T::get(best, i);
             let delta = ((f64::from(v) * args.step).round() as i32).max(2);
             let mut adopted = false;
             for cand_value in [v + delta, (v - delta).max(0)] {
@@ -176,25 +448,120 @@ pub fn run(args: Args) -> Result<()> {
                     continue;
                 }
                 let mut w = *best;
-                set(&mut w, i, cand_value);
-                let cand: &'static Weights = Box::leak(Box::new(w));
-                let score = duel(cand, best, &args);
-                println!("round {round}: {name:>14} {v:>4} -> {cand_value:>4}: score {score:.3}");
+                T::set(&mut w, i, cand_value);
+                let cand: &'static T::Weights = Box::leak(Box::new(w));
+                let score = duel(
+                    game,
+                    cand,
+                    best,
+                    &openings,
+                    args.depth,
+                    args.max_plies,
+                    args.threads,
+                );
+                println!("round {round}: {name:>17} {v:>4} -> {cand_value:>4}: score {score:.3}");
                 if score >= args.threshold {
                     best = cand;
                     adopted = true;
-                    println!("round {round}: {name:>14} adopted {cand_value}");
+                    println!("round {round}: {name:>17} adopted {cand_value}");
                     break;
                 }
             }
             if !adopted {
-                println!("round {round}: {name:>14} kept {v}");
+                println!("round {round}: {name:>17} kept {v}");
             }
         }
     }
     println!("\nWeights:");
-    for (i, name) in NAMES.iter().enumerate() {
-        println!("    {name}: {},", get(best, i));
+    for (i, name) in T::NAMES.iter().enumerate() {
+        println!("    {name}: {},", T::get(best, i));
+    }
+    Ok(*best)
+}
+
+pub fn run(args: Args) -> Result<()> {
+    match args.game {
+        GameKind::Muehle if args.compare => {
+            anyhow::bail!(
+                "--compare is for Dame (the Mühle tuning log is docs/tune-2026-11-22.log)"
+            )
+        }
+        GameKind::Muehle => {
+            tune(
+                &MuehleTune(muehle::RuleSet::STANDARD),
+                muehle::eval::Weights::TUNED,
+                &args,
+            )?;
+        }
+        kind if args.compare => {
+            let rules = super::dame_rules(kind, None)?;
+            compare(
+                &DameTune(rules),
+                dame::eval::Weights::TUNED,
+                dame::eval::Weights::DEFAULT,
+                &args,
+            );
+        }
+        kind => {
+            let rules = super::dame_rules(kind, None)?;
+            let start = if args.from_default {
+                dame::eval::Weights::DEFAULT
+            } else {
+                dame::eval::Weights::TUNED
+            };
+            tune(&DameTune(rules), start, &args)?;
+        }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dame_weights_are_read_and_written_by_name() {
+        let mut w = dame::eval::Weights::DEFAULT;
+        for i in 0..DameTune::NAMES.len() {
+            DameTune::set(&mut w, i, 1000 + i as i32);
+        }
+        for i in 0..DameTune::NAMES.len() {
+            assert_eq!(DameTune::get(&w, i), 1000 + i as i32);
+        }
+        assert_eq!((w.man, w.king, w.runaway_closeness), (1000, 1001, 1007));
+    }
+
+    #[test]
+    fn dame_openings_are_reproducible_and_legal() {
+        let game = DameTune(dame::RuleSet::DAME);
+        let a = openings(&game, 3, 4, 7);
+        assert_eq!(a, openings(&game, 3, 4, 7));
+        assert_ne!(a, openings(&game, 3, 4, 8));
+        for o in &a {
+            assert_eq!(o.len(), 4);
+        }
+    }
+
+    #[test]
+    fn equal_weights_score_exactly_even() {
+        // Both games of an opening are the same game with colours swapped.
+        let game = DameTune(dame::RuleSet::DAME);
+        let w: &'static dame::eval::Weights = Box::leak(Box::new(dame::eval::Weights::DEFAULT));
+        let o = openings(&game, 2, 4, 1);
+        assert_eq!(duel(&game, w, w, &o, 2, 200, 2), 0.5);
+    }
+
+    #[test]
+    fn weights_that_ignore_material_lose_the_dame_duel() {
+        let game = DameTune(dame::RuleSet::DAME);
+        let base: &'static dame::eval::Weights = Box::leak(Box::new(dame::eval::Weights::DEFAULT));
+        let mut blind = dame::eval::Weights::DEFAULT;
+        for i in 0..2 {
+            DameTune::set(&mut blind, i, 0);
+        }
+        let blind: &'static dame::eval::Weights = Box::leak(Box::new(blind));
+        let o = openings(&game, 3, 2, 1);
+        let score = duel(&game, blind, base, &o, 3, 200, 2);
+        assert!(score < 0.3, "material-blind weights scored {score}");
+    }
 }

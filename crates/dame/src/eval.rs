@@ -38,13 +38,13 @@ pub struct Weights {
 
 impl Default for Weights {
     fn default() -> Weights {
-        Weights::DEFAULT
+        Weights::TUNED
     }
 }
 
 impl Weights {
-    /// The default weights, set by hand from draughts practice (no search
-    /// tuning yet).
+    /// The hand-set weights, from draughts practice; the start of the
+    /// self-play tuning (`brett tune --game dame`).
     pub const DEFAULT: Weights = Weights {
         man: 100,
         king: 300,
@@ -54,6 +54,16 @@ impl Weights {
         mobility: 2,
         runaway: 60,
         runaway_closeness: 10,
+    };
+}
+
+impl Weights {
+    /// The weights in use, chosen by self-play tuning from [`Weights::DEFAULT`]
+    /// (docs/ENGINE.md, "Dame evaluation").
+    pub const TUNED: Weights = Weights {
+        tempo: 1,
+        centre: 8,
+        ..Weights::DEFAULT
     };
 }
 
@@ -183,7 +193,8 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
     Terms::measure(pos, us).score(w) - Terms::measure(pos, us.other()).score(w)
 }
 
-/// Evaluate `pos` for the side to move with the default weights.
+/// Evaluate `pos` for the side to move with the weights in use
+/// ([`Weights::TUNED`]).
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &Weights::DEFAULT)
+    evaluate_with(pos, &Weights::TUNED)
 }

@@ -76,3 +76,18 @@ fn custom_weights_change_the_score() {
     let only_men = Weights { man: 100, ..zero };
     assert_eq!(evaluate_with(&p, &only_men), 100);
 }
+
+#[test]
+fn the_engine_evaluates_with_the_tuned_weights() {
+    assert_eq!(Weights::default(), Weights::TUNED);
+    assert_eq!(Weights::TUNED.man, 100, "the unit is not tuned");
+    let p = pos(RuleSet::DAME, "W:Wa1,c1,d4,b6:Bh8,g7");
+    assert_eq!(evaluate(&p), evaluate_with(&p, &Weights::TUNED));
+    if Weights::TUNED != Weights::DEFAULT {
+        assert_ne!(
+            evaluate_with(&p, &Weights::TUNED),
+            evaluate_with(&p, &Weights::DEFAULT),
+            "the terms that changed show in this position"
+        );
+    }
+}

@@ -4,93 +4,153 @@
 //! allowed: skipping a capture only lets the opponent remove the piece. When
 //! the opponent skipped one, [`best_huff`] says which of their pieces to remove.
 
-use dame::{Bitboard, Game as DameGame, Move, Position, Square, eval};
+use dame::eval::{self, Weights};
+use dame::{Bitboard, Game as DameGame, Move, Position, Square};
 use search::{Game, Status};
 
-/// A Dame position, searchable.
+/// A Dame position, searchable, evaluated with the tuned weights
+/// ([`Weights::TUNED`]).
 #[derive(Clone, Copy, Debug)]
 pub struct DameState(pub Position);
 
-impl Game for DameState {
-    type Move = Move;
-    const HISTORY_SIZE: usize = 64 * 64;
+/// A Dame position evaluated with other weights (for self-play tuning).
+#[derive(Clone, Copy, Debug)]
+pub struct WeightedDame {
+    pub pos: Position,
+    pub weights: &'static Weights,
+}
 
-    fn legal_moves(&self, moves: &mut Vec<Move>) {
-        if self.0.outcome().is_none() {
-            moves.extend_from_slice(self.0.strict_moves().as_slice());
-        }
-    }
+/// What both searchable forms share: the position and the weights.
+trait Parts: Sized {
+    fn pos(&self) -> &Position;
+    fn weights(&self) -> &Weights;
+    fn with_pos(&self, pos: Position) -> Self;
+}
 
-    fn noisy_moves(&self, moves: &mut Vec<Move>) {
-        if self.0.has_capture() {
-            self.legal_moves(moves);
-        }
-    }
-
+impl Parts for DameState {
     #[inline]
-    fn play(&self, mv: Move) -> Self {
-        let mut next = self.0;
-        next.play_unchecked(&mv);
-        DameState(next)
+    fn pos(&self) -> &Position {
+        &self.0
     }
-
     #[inline]
-    fn hash(&self) -> u64 {
-        self.0.hash()
+    fn weights(&self) -> &Weights {
+        &Weights::TUNED
     }
-
-    fn status(&self) -> Status {
-        match self.0.outcome() {
-            None => Status::Ongoing,
-            Some(o) if o.winner.is_none() => Status::Draw,
-            Some(_) => Status::Lost,
-        }
-    }
-
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(&self.0)
-    }
-
-    fn side_to_move(&self) -> usize {
-        self.0.turn().index()
-    }
-
-    fn reversible_plies(&self) -> u32 {
-        u32::from(self.0.king_moves())
-    }
-
-    fn repetition_is_draw(&self) -> bool {
-        self.0.rules().repetition_draw.is_some()
-    }
-
     #[inline]
-    fn is_noisy(&self, mv: Move) -> bool {
-        mv.is_capture()
-    }
-
-    fn must_play_noisy(&self) -> bool {
-        self.0.has_capture()
-    }
-
-    fn order_hint(&self, mv: Move) -> i32 {
-        let mut hint = 0;
-        if mv.is_capture() {
-            hint += 10_000 + 100 * mv.capture_count() as i32;
-            if (mv.captured() & self.0.kings(self.0.turn().other())).any() {
-                hint += 300;
-            }
-        }
-        if self.0.promotes(&mv) {
-            hint += 5_000;
-        }
-        hint
-    }
-
-    #[inline]
-    fn history_index(&self, mv: Move) -> usize {
-        usize::from(mv.from().bit()) * 64 + usize::from(mv.to().bit())
+    fn with_pos(&self, pos: Position) -> Self {
+        DameState(pos)
     }
 }
+
+impl Parts for WeightedDame {
+    #[inline]
+    fn pos(&self) -> &Position {
+        &self.pos
+    }
+    #[inline]
+    fn weights(&self) -> &Weights {
+        self.weights
+    }
+    #[inline]
+    fn with_pos(&self, pos: Position) -> Self {
+        WeightedDame {
+            pos,
+            weights: self.weights,
+        }
+    }
+}
+
+fn order_hint(pos: &Position, mv: Move) -> i32 {
+    let mut hint = 0;
+    if mv.is_capture() {
+        hint += 10_000 + 100 * mv.capture_count() as i32;
+        if (mv.captured() & pos.kings(pos.turn().other())).any() {
+            hint += 300;
+        }
+    }
+    if pos.promotes(&mv) {
+        hint += 5_000;
+    }
+    hint
+}
+
+macro_rules! impl_game {
+    ($ty:ty) => {
+        impl Game for $ty {
+            type Move = Move;
+            const HISTORY_SIZE: usize = 64 * 64;
+
+            fn legal_moves(&self, moves: &mut Vec<Move>) {
+                if self.pos().outcome().is_none() {
+                    moves.extend_from_slice(self.pos().strict_moves().as_slice());
+                }
+            }
+
+            fn noisy_moves(&self, moves: &mut Vec<Move>) {
+                if self.pos().has_capture() {
+                    self.legal_moves(moves);
+                }
+            }
+
+            #[inline]
+            fn play(&self, mv: Move) -> Self {
+                let mut next = *self.pos();
+                next.play_unchecked(&mv);
+                self.with_pos(next)
+            }
+
+            #[inline]
+            fn hash(&self) -> u64 {
+                self.pos().hash()
+            }
+
+            fn status(&self) -> Status {
+                match self.pos().outcome() {
+                    None => Status::Ongoing,
+                    Some(o) if o.winner.is_none() => Status::Draw,
+                    Some(_) => Status::Lost,
+                }
+            }
+
+            fn evaluate(&self) -> i32 {
+                eval::evaluate_with(self.pos(), self.weights())
+            }
+
+            fn side_to_move(&self) -> usize {
+                self.pos().turn().index()
+            }
+
+            fn reversible_plies(&self) -> u32 {
+                u32::from(self.pos().king_moves())
+            }
+
+            fn repetition_is_draw(&self) -> bool {
+                self.pos().rules().repetition_draw.is_some()
+            }
+
+            #[inline]
+            fn is_noisy(&self, mv: Move) -> bool {
+                mv.is_capture()
+            }
+
+            fn must_play_noisy(&self) -> bool {
+                self.pos().has_capture()
+            }
+
+            fn order_hint(&self, mv: Move) -> i32 {
+                order_hint(self.pos(), mv)
+            }
+
+            #[inline]
+            fn history_index(&self, mv: Move) -> usize {
+                usize::from(mv.from().bit()) * 64 + usize::from(mv.to().bit())
+            }
+        }
+    };
+}
+
+impl_game!(DameState);
+impl_game!(WeightedDame);
 
 /// When the opponent skipped a capture (huffing on), the piece to remove:
 /// the one whose removal leaves the best position by the evaluation.

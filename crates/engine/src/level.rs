@@ -10,7 +10,7 @@
 //! | 6 | 4 | ±25 | 0 | a club player |
 //! | 7 | 6 | ±12 | 0 | a strong club player |
 //! | 8 | 8 | ±5 | 0 | an expert |
-//! | 9 | 12 | 0 | 0 | a master, within the time given |
+//! | 9 | 9 | 0 | 0 | a master, within the time given |
 //! | 10 | — | 0 | 0 | full strength: deepest search in the time given |
 //!
 //! Below level 10 the engine searches the best few lines to the level's
@@ -53,7 +53,7 @@ pub fn spec(level: u8) -> LevelSpec {
         6 => (Some(4), 25, 0),
         7 => (Some(6), 12, 0),
         8 => (Some(8), 5, 0),
-        9 => (Some(12), 0, 0),
+        9 => (Some(9), 0, 0),
         _ => (None, 0, 0),
     };
     LevelSpec {

@@ -4,6 +4,6 @@ pub mod explain_dame;
 pub mod level;
 pub mod muehle_game;
 
-pub use dame_game::DameState;
+pub use dame_game::{DameState, WeightedDame};
 pub use level::{Choice, LevelPlayer, LevelSpec};
 pub use muehle_game::{MuehleState, WeightedMuehle};
