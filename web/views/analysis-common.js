@@ -15,7 +15,8 @@ export const ANALYSIS_GAMES = ['muehle', 'dame', 'dame-100', 'dame-fr', 'interna
 
 /**
  * State and methods of both analysis views. A view calls initAnalysis in its
- * constructor and has setPos, build, update and applyMove(pos, text).
+ * constructor and buildPage in its build, and has setPos, update and
+ * applyMove(pos, text).
  */
 export class AnalysisBase {
   /**
@@ -39,6 +40,27 @@ export class AnalysisBase {
     this.lastMove = null;
     this.timeMs = 1000;
     this.lines = 3;
+  }
+
+  /**
+   * Lays out the page: the heading `title`, the board (`makeBoard` gets
+   * its host element and returns it) and the side column with the controls
+   * (els.side) and the engine's lines (els.results). `attrs`: more
+   * attributes of the page element.
+   */
+  buildPage(title, makeBoard, attrs = {}) {
+    const els = {};
+    this.els = els;
+    els.boardWrap = h('div', { class: 'board-wrap' });
+    this.board = makeBoard(els.boardWrap);
+    els.info = h('p', { class: 'muted small' });
+    els.side = h('div', { class: 'card' });
+    els.results = h('div', { class: 'card results', 'aria-live': 'polite' });
+    mount(this.root, h('div', { class: 'analysis-page game-page', ...attrs },
+      h('div', { class: 'board-col' },
+        h('div', { class: 'analysis-head' }, h('h1', { text: title }), els.info),
+        els.boardWrap),
+      h('aside', { class: 'side-col' }, els.side, els.results)));
   }
 
   destroy() { this.dead = true; }

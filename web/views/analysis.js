@@ -1,7 +1,7 @@
 // Analysis board: set up any position (or open one from a game), play moves
 // on it, and ask the engine for its best lines with scores and reasons.
 
-import { h, mount } from '../dom.js';
+import { h } from '../dom.js';
 import { t, colorName } from '../i18n.js';
 import { Board } from '../board.js';
 import * as M from '../muehle.js';
@@ -89,25 +89,14 @@ export class AnalysisView extends AnalysisBase {
   }
 
   build() {
-    const els = {};
-    this.els = els;
-    els.boardWrap = h('div', { class: 'board-wrap' });
-    this.board = new Board(els.boardWrap, {
+    this.buildPage(t('analysis.title'), (host) => new Board(host, {
       onPoint: (p) => this.onPoint(p),
       canDrag: (p) => this.mode === 'play' && !this.line && this.pos.board[p] === this.pos.turn && this.legal().some((m) => m.from === p),
       onDragStart: (p) => { this.selected = p; this.update(); },
       onDrag: (from, to) => { if (this.legal().some((m) => m.from === from && m.to === to)) this.choose(from, to); else { this.selected = null; this.update(); } },
       onDragCancel: () => this.update(),
       onEscape: () => { this.selected = null; this.pendingMill = null; this.line = null; this.update(); },
-    });
-    els.info = h('p', { class: 'muted small' });
-    els.side = h('div', { class: 'card' });
-    els.results = h('div', { class: 'card results', 'aria-live': 'polite' });
-    mount(this.root, h('div', { class: 'analysis-page game-page' },
-      h('div', { class: 'board-col' },
-        h('div', { class: 'analysis-head' }, h('h1', { text: t('analysis.title') }), els.info),
-        els.boardWrap),
-      h('aside', { class: 'side-col' }, els.side, els.results)));
+    }));
   }
 
   update() {

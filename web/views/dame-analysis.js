@@ -2,7 +2,7 @@
 // play moves on it by the rules of the chosen variant, and ask the engine
 // for its best lines (POST /api/analyze with "game": "dame…").
 
-import { h, mount } from '../dom.js';
+import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { DameBoard } from '../dameboard.js';
 import * as D from '../dame.js';
@@ -77,10 +77,7 @@ export class DameAnalysisView extends AnalysisBase {
   }
 
   build() {
-    const els = {};
-    this.els = els;
-    els.boardWrap = h('div', { class: 'board-wrap' });
-    this.board = new DameBoard(els.boardWrap, this.size, {
+    this.buildPage(`${t('analysis.title')} · ${gameName(this.game)}`, (host) => new DameBoard(host, this.size, {
       onSquare: (sq) => this.onSquare(sq),
       canDrag: (sq) => this.mode === 'play' && !this.line && this.pos.board[sq]?.color === this.pos.turn
         && this.legal().some((m) => m.from === sq),
@@ -88,15 +85,7 @@ export class DameAnalysisView extends AnalysisBase {
       onDrag: (from, to) => { this.dsel = { from, clicks: [] }; this.onSquare(to, { drag: true }); },
       onDragCancel: () => this.update(),
       onEscape: () => { this.dsel = null; this.line = null; this.update(); },
-    });
-    els.info = h('p', { class: 'muted small' });
-    els.side = h('div', { class: 'card' });
-    els.results = h('div', { class: 'card results', 'aria-live': 'polite' });
-    mount(this.root, h('div', { class: 'analysis-page game-page', 'data-game': this.game },
-      h('div', { class: 'board-col' },
-        h('div', { class: 'analysis-head' }, h('h1', { text: `${t('analysis.title')} · ${gameName(this.game)}` }), els.info),
-        els.boardWrap),
-      h('aside', { class: 'side-col' }, els.side, els.results)));
+    }), { 'data-game': this.game });
   }
 
   update() {
