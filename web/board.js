@@ -1,11 +1,14 @@
 // The Mühle board as SVG: 24 points on three squares, coordinates a–g / 1–7,
 // stones, highlights (selected stone, legal targets, removable stones, last
-// move), flip, click / drag / keyboard input. It knows nothing about games:
-// the owner passes what to draw and gets told which point was chosen.
+// move), flip, click / drag / keyboard input (boardinput.js). It knows
+// nothing about games: the owner passes what to draw and gets told which
+// point was chosen.
 
 import { s } from './dom.js';
 import { POINTS, coords } from './muehle.js';
 import { t, colorName } from './i18n.js';
+import { BoardInput, svgPoint } from './boardinput.js';
+import { pieceDefs } from './piecedefs.js';
 
 const SIZE = 720;
 const MARGIN = 60;
@@ -20,10 +23,6 @@ const LINES = [
   [[3, 0], [3, 2]], [[3, 4], [3, 6]], [[0, 3], [2, 3]], [[4, 3], [6, 3]],
 ];
 
-const KEYS = {
-  ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1],
-};
-
 export class Board {
   /**
    * @param {HTMLElement} host
@@ -34,23 +33,17 @@ export class Board {
     this.handlers = handlers;
     this.flipped = false;
     this.view = { board: {} };
-    this.focusPoint = 'd7';
     this.prevLast = null;
     this.svg = s('svg', {
       class: 'board', viewBox: `0 0 ${SIZE} ${SIZE}`, role: 'group',
       'aria-roledescription': 'board', 'aria-label': t('board.label'),
     });
-    const defs = s('defs', {},
-      s('radialGradient', { id: 'stone-white', cx: '38%', cy: '32%', r: '75%' },
-        s('stop', { offset: '0%', 'stop-color': '#ffffff' }),
-        s('stop', { offset: '70%', 'stop-color': '#e9e4da' }),
-        s('stop', { offset: '100%', 'stop-color': '#c9c1b3' })),
-      s('radialGradient', { id: 'stone-black', cx: '38%', cy: '32%', r: '75%' },
-        s('stop', { offset: '0%', 'stop-color': '#5b5652' }),
-        s('stop', { offset: '60%', 'stop-color': '#2b2826' }),
-        s('stop', { offset: '100%', 'stop-color': '#131211' })),
-      s('filter', { id: 'stone-shadow', x: '-30%', y: '-30%', width: '160%', height: '160%' },
-        s('feDropShadow', { dx: '0', dy: '3', stdDeviation: '2.5', 'flood-opacity': '0.35' })));
+    const defs = pieceDefs('stone', {
+      cx: '38%',
+      white: [['0%', '#ffffff'], ['70%', '#e9e4da'], ['100%', '#c9c1b3']],
+      black: [['0%', '#5b5652'], ['60%', '#2b2826'], ['100%', '#131211']],
+      shadow: { dy: '3', blur: '2.5', opacity: '0.35' },
+    });
     this.svg.append(defs);
     this.svg.append(s('rect', { class: 'board-bg', x: 4, y: 4, width: SIZE - 8, height: SIZE - 8, rx: 18 }));
     const lines = s('g', { class: 'lines', 'aria-hidden': 'true' });
@@ -82,9 +75,18 @@ export class Board {
       this.points[p] = g;
       this.pointLayer.append(g);
     }
-    this.setFocusable(this.focusPoint);
+    this.input = new BoardInput(this, {
+      selector: '.pt',
+      dataKey: 'point',
+      chooseHandler: 'onPoint',
+      cells: () => this.points,
+      cellAt: (x, y) => this.nearestPoint(x, y),
+      neighbour: (p, dir) => this.neighbourInDirection(p, dir),
+      pos: (p) => this.pos(p),
+      ghost: (p) => this.dragGhost(p),
+    });
+    this.input.setFocusable('d7');
     this.layout();
-    this.bindEvents();
     host.append(this.svg);
   }
 
@@ -113,12 +115,6 @@ export class Board {
     if (this.flipped === !!flipped) return;
     this.flipped = !!flipped;
     this.layout();
-  }
-
-  setFocusable(p) {
-    if (this.points[this.focusPoint]) this.points[this.focusPoint].setAttribute('tabindex', '-1');
-    this.focusPoint = p;
-    this.points[p].setAttribute('tabindex', '0');
   }
 
   /**
@@ -176,13 +172,11 @@ export class Board {
     this.prevLast = key;
   }
 
+  /** The point nearest to the pointer (null when none is near) and the pointer in SVG units. */
   nearestPoint(clientX, clientY) {
-    const pt = this.svg.createSVGPoint();
-    pt.x = clientX;
-    pt.y = clientY;
-    const ctm = this.svg.getScreenCTM();
-    if (!ctm) return null;
-    const { x, y } = pt.matrixTransform(ctm.inverse());
+    const at = svgPoint(this.svg, clientX, clientY);
+    if (!at) return null;
+    const { x, y } = at;
     let best = null;
     let bestD = 50 * 50;
     for (const p of POINTS) {
@@ -190,93 +184,15 @@ export class Board {
       const d = (q.x - x) ** 2 + (q.y - y) ** 2;
       if (d < bestD) { bestD = d; best = p; }
     }
-    return { point: best, x, y };
+    return { cell: best, x, y };
   }
 
-  bindEvents() {
-    let drag = null;
-    let suppressClick = false;
-    this.svg.addEventListener('pointerdown', (ev) => {
-      if (ev.button !== 0) return;
-      const g = ev.target.closest('.pt');
-      if (!g || !this.view.interactive) return;
-      const p = g.dataset.point;
-      if (!this.handlers.canDrag || !this.handlers.canDrag(p)) return;
-      drag = { p, x0: ev.clientX, y0: ev.clientY, moved: false, id: ev.pointerId, ghost: null };
-    });
-    this.svg.addEventListener('pointermove', (ev) => {
-      if (!drag || ev.pointerId !== drag.id) return;
-      if (!drag.moved && Math.hypot(ev.clientX - drag.x0, ev.clientY - drag.y0) < 6) return;
-      if (!drag.moved) {
-        drag.moved = true;
-        try { this.svg.setPointerCapture(ev.pointerId); } catch { /* ignore */ }
-        const colour = this.view.board[drag.p];
-        drag.ghost = s('g', { class: `pt has-stone dragging ${colour}` },
-          s('g', { class: 'stone' },
-            s('circle', { class: 'body', r: STONE_R + 3 }),
-            s('circle', { class: 'inner', r: STONE_R - 7 })));
-        this.dragLayer.append(drag.ghost);
-        this.points[drag.p].classList.add('drag-source');
-        this.handlers.onDragStart?.(drag.p);
-      }
-      const n = this.nearestPoint(ev.clientX, ev.clientY);
-      if (n) drag.ghost.setAttribute('transform', `translate(${n.x},${n.y})`);
-      for (const p of POINTS) this.points[p].classList.toggle('drag-over', !!n && n.point === p);
-      ev.preventDefault();
-    });
-    const endDrag = (ev, cancel) => {
-      if (!drag || ev.pointerId !== drag.id) return;
-      const d = drag;
-      drag = null;
-      if (!d.moved) return;
-      suppressClick = true;
-      setTimeout(() => { suppressClick = false; }, 0);
-      d.ghost.remove();
-      this.points[d.p].classList.remove('drag-source');
-      for (const p of POINTS) this.points[p].classList.remove('drag-over');
-      const n = cancel ? null : this.nearestPoint(ev.clientX, ev.clientY);
-      if (n && n.point && n.point !== d.p) this.handlers.onDrag?.(d.p, n.point);
-      else this.handlers.onDragCancel?.(d.p);
-    };
-    this.svg.addEventListener('pointerup', (ev) => endDrag(ev, false));
-    this.svg.addEventListener('pointercancel', (ev) => endDrag(ev, true));
-    this.svg.addEventListener('click', (ev) => {
-      if (suppressClick) return;
-      const g = ev.target.closest('.pt');
-      if (!g) return;
-      this.setFocusable(g.dataset.point);
-      this.handlers.onPoint?.(g.dataset.point);
-    });
-    this.svg.addEventListener('keydown', (ev) => {
-      const g = ev.target.closest && ev.target.closest('.pt');
-      if (!g) return;
-      const p = g.dataset.point;
-      if (KEYS[ev.key]) {
-        ev.preventDefault();
-        ev.stopPropagation();
-        const q = this.neighbourInDirection(p, KEYS[ev.key]);
-        if (q) this.focus(q);
-      } else if (ev.key === 'Enter' || ev.key === ' ') {
-        ev.preventDefault();
-        ev.stopPropagation();
-        this.handlers.onPoint?.(p);
-      } else if (ev.key === 'Escape') {
-        this.handlers.onEscape?.();
-      } else if (ev.key === 'Home' || ev.key === 'End') {
-        ev.preventDefault();
-        ev.stopPropagation();
-        this.focus(ev.key === 'Home' ? (this.flipped ? 'g1' : 'a7') : (this.flipped ? 'a7' : 'g1'));
-      }
-    });
-    this.svg.addEventListener('focusin', (ev) => {
-      const g = ev.target.closest && ev.target.closest('.pt');
-      if (g) this.setFocusable(g.dataset.point);
-    });
-  }
-
-  focus(p) {
-    this.setFocusable(p);
-    this.points[p].focus();
+  /** The ghost stone that follows the pointer while a stone is dragged. */
+  dragGhost(p) {
+    return s('g', { class: `pt has-stone dragging ${this.view.board[p]}` },
+      s('g', { class: 'stone' },
+        s('circle', { class: 'body', r: STONE_R + 3 }),
+        s('circle', { class: 'inner', r: STONE_R - 7 })));
   }
 
   neighbourInDirection(p, [dx, dy]) {

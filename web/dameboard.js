@@ -1,19 +1,17 @@
 // The Dame board as SVG: 8×8 or 10×10 squares, men and kings, coordinates
 // (a–h / 1–8 on 8×8, square numbers on 10×10), flip, the last move (its path
 // and the pieces it took), selection, landing targets, pieces a capture in
-// progress will take, huffable pieces, click / drag / keyboard input. Like
-// board.js it knows nothing about games: the owner passes what to draw and
-// gets told which square was chosen.
+// progress will take, huffable pieces, click / drag / keyboard input
+// (boardinput.js). Like board.js it knows nothing about games: the owner
+// passes what to draw and gets told which square was chosen.
 
 import { s } from './dom.js';
 import * as D from './dame.js';
 import { t, colorName } from './i18n.js';
+import { BoardInput, svgPoint } from './boardinput.js';
+import { pieceDefs } from './piecedefs.js';
 
 const SIZE = 800;
-
-const KEYS = {
-  ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1],
-};
 
 /** The crown of a king (piece units, centred on 0,0). */
 const CROWN = 'M-15,7 L-17,-8 L-8,-1 L0,-12 L8,-1 L17,-8 L15,7 Z';
@@ -34,7 +32,16 @@ export class DameBoard {
       class: 'board dame-board', viewBox: `0 0 ${SIZE} ${SIZE}`, role: 'group',
       'aria-roledescription': 'board', 'aria-label': t('dame.board.label'),
     });
-    this.bindEvents();
+    this.input = new BoardInput(this, {
+      selector: '.sq',
+      dataKey: 'square',
+      chooseHandler: 'onSquare',
+      cells: () => this.squares,
+      cellAt: (x, y) => this.squareAtPoint(x, y),
+      neighbour: (sq, dir) => this.neighbourInDirection(sq, dir),
+      pos: (sq) => this.pos(sq),
+      ghost: (sq) => this.dragGhost(sq),
+    });
     this.setSize(size);
     host.append(this.svg);
   }
@@ -46,17 +53,12 @@ export class DameBoard {
     this.cell = SIZE / size;
     this.svg.replaceChildren();
     this.svg.dataset.size = String(size);
-    const defs = s('defs', {},
-      s('radialGradient', { id: 'piece-white', cx: '40%', cy: '32%', r: '75%' },
-        s('stop', { offset: '0%', 'stop-color': '#ffffff' }),
-        s('stop', { offset: '75%', 'stop-color': '#ebe5d9' }),
-        s('stop', { offset: '100%', 'stop-color': '#c8bfae' })),
-      s('radialGradient', { id: 'piece-black', cx: '40%', cy: '32%', r: '75%' },
-        s('stop', { offset: '0%', 'stop-color': '#6a5247' }),
-        s('stop', { offset: '60%', 'stop-color': '#3a2a23' }),
-        s('stop', { offset: '100%', 'stop-color': '#1c1310' })),
-      s('filter', { id: 'piece-shadow', x: '-30%', y: '-30%', width: '160%', height: '160%' },
-        s('feDropShadow', { dx: '0', dy: '2.5', stdDeviation: '2', 'flood-opacity': '0.4' })));
+    const defs = pieceDefs('piece', {
+      cx: '40%',
+      white: [['0%', '#ffffff'], ['75%', '#ebe5d9'], ['100%', '#c8bfae']],
+      black: [['0%', '#6a5247'], ['60%', '#3a2a23'], ['100%', '#1c1310']],
+      shadow: { dy: '2.5', blur: '2', opacity: '0.4' },
+    });
     this.svg.append(defs);
     const light = s('g', { class: 'light-squares', 'aria-hidden': 'true' });
     for (let r = 0; r < size; r++) {
@@ -93,8 +95,7 @@ export class DameBoard {
       this.squares[sq] = g;
       this.squareLayer.append(g);
     }
-    this.focusSquare = D.squares(size)[0];
-    this.setFocusable(this.focusSquare);
+    this.input.setFocusable(D.squares(size)[0]);
     this.prevLast = null;
     this.layout();
   }
@@ -134,12 +135,6 @@ export class DameBoard {
     this.prevLast = null;
     this.layout();
     this.render(this.view);
-  }
-
-  setFocusable(sq) {
-    if (this.squares[this.focusSquare]) this.squares[this.focusSquare].setAttribute('tabindex', '-1');
-    this.focusSquare = sq;
-    if (this.squares[sq]) this.squares[sq].setAttribute('tabindex', '0');
   }
 
   /**
@@ -213,107 +208,26 @@ export class DameBoard {
     this.prevLast = key || '';
   }
 
+  /** The square under the pointer (null on a light square) and the pointer in SVG units. */
   squareAtPoint(clientX, clientY) {
-    const pt = this.svg.createSVGPoint();
-    pt.x = clientX;
-    pt.y = clientY;
-    const ctm = this.svg.getScreenCTM();
-    if (!ctm) return null;
-    const { x, y } = pt.matrixTransform(ctm.inverse());
+    const at = svgPoint(this.svg, clientX, clientY);
+    if (!at) return null;
+    const { x, y } = at;
     let col = Math.floor(x / this.cell);
     let row = Math.floor(y / this.cell);
     if (this.flipped) { col = this.size - 1 - col; row = this.size - 1 - row; }
-    return { square: D.squareAt(this.size, col, row), x, y };
+    return { cell: D.squareAt(this.size, col, row), x, y };
   }
 
-  bindEvents() {
-    let drag = null;
-    let suppressClick = false;
-    this.svg.addEventListener('pointerdown', (ev) => {
-      if (ev.button !== 0) return;
-      const g = ev.target.closest('.sq');
-      if (!g || !this.view.interactive) return;
-      const sq = g.dataset.square;
-      if (!this.handlers.canDrag || !this.handlers.canDrag(sq)) return;
-      drag = { sq, x0: ev.clientX, y0: ev.clientY, moved: false, id: ev.pointerId, ghost: null };
-    });
-    this.svg.addEventListener('pointermove', (ev) => {
-      if (!drag || ev.pointerId !== drag.id) return;
-      if (!drag.moved && Math.hypot(ev.clientX - drag.x0, ev.clientY - drag.y0) < 6) return;
-      if (!drag.moved) {
-        drag.moved = true;
-        try { this.svg.setPointerCapture(ev.pointerId); } catch { /* ignore */ }
-        const p = this.view.board[drag.sq] || { color: 'white' };
-        const r = this.cell * 0.42;
-        drag.ghost = s('g', { class: `sq has-piece dragging ${p.color} ${p.king ? 'king' : 'man'}` },
-          s('g', { class: 'piece' },
-            s('circle', { class: 'body', r }),
-            s('circle', { class: 'inner', r: r * 0.72 }),
-            s('path', { class: 'crown', d: CROWN, transform: `scale(${r / 30})` })));
-        this.dragLayer.append(drag.ghost);
-        this.squares[drag.sq].classList.add('drag-source');
-        this.handlers.onDragStart?.(drag.sq);
-      }
-      const n = this.squareAtPoint(ev.clientX, ev.clientY);
-      if (n) drag.ghost.setAttribute('transform', `translate(${n.x},${n.y})`);
-      for (const sq of D.squares(this.size)) this.squares[sq].classList.toggle('drag-over', !!n && n.square === sq);
-      ev.preventDefault();
-    });
-    const endDrag = (ev, cancel) => {
-      if (!drag || ev.pointerId !== drag.id) return;
-      const d = drag;
-      drag = null;
-      if (!d.moved) return;
-      suppressClick = true;
-      setTimeout(() => { suppressClick = false; }, 0);
-      d.ghost.remove();
-      this.squares[d.sq]?.classList.remove('drag-source');
-      for (const sq of D.squares(this.size)) this.squares[sq].classList.remove('drag-over');
-      const n = cancel ? null : this.squareAtPoint(ev.clientX, ev.clientY);
-      if (n && n.square && n.square !== d.sq) this.handlers.onDrag?.(d.sq, n.square);
-      else this.handlers.onDragCancel?.(d.sq);
-    };
-    this.svg.addEventListener('pointerup', (ev) => endDrag(ev, false));
-    this.svg.addEventListener('pointercancel', (ev) => endDrag(ev, true));
-    this.svg.addEventListener('click', (ev) => {
-      if (suppressClick) return;
-      const g = ev.target.closest('.sq');
-      if (!g) return;
-      this.setFocusable(g.dataset.square);
-      this.handlers.onSquare?.(g.dataset.square);
-    });
-    this.svg.addEventListener('keydown', (ev) => {
-      const g = ev.target.closest && ev.target.closest('.sq');
-      if (!g) return;
-      const sq = g.dataset.square;
-      if (KEYS[ev.key]) {
-        ev.preventDefault();
-        ev.stopPropagation();
-        const q = this.neighbourInDirection(sq, KEYS[ev.key]);
-        if (q) this.focus(q);
-      } else if (ev.key === 'Enter' || ev.key === ' ') {
-        ev.preventDefault();
-        ev.stopPropagation();
-        this.handlers.onSquare?.(sq);
-      } else if (ev.key === 'Escape') {
-        this.handlers.onEscape?.();
-      } else if (ev.key === 'Home' || ev.key === 'End') {
-        ev.preventDefault();
-        ev.stopPropagation();
-        const all = D.squares(this.size);
-        const byScreen = [...all].sort((a, b) => (this.pos(a).gy - this.pos(b).gy) || (this.pos(a).gx - this.pos(b).gx));
-        this.focus(ev.key === 'Home' ? byScreen[0] : byScreen[byScreen.length - 1]);
-      }
-    });
-    this.svg.addEventListener('focusin', (ev) => {
-      const g = ev.target.closest && ev.target.closest('.sq');
-      if (g) this.setFocusable(g.dataset.square);
-    });
-  }
-
-  focus(sq) {
-    this.setFocusable(sq);
-    this.squares[sq].focus();
+  /** The ghost piece that follows the pointer while a piece is dragged. */
+  dragGhost(sq) {
+    const p = this.view.board[sq] || { color: 'white' };
+    const r = this.cell * 0.42;
+    return s('g', { class: `sq has-piece dragging ${p.color} ${p.king ? 'king' : 'man'}` },
+      s('g', { class: 'piece' },
+        s('circle', { class: 'body', r }),
+        s('circle', { class: 'inner', r: r * 0.72 }),
+        s('path', { class: 'crown', d: CROWN, transform: `scale(${r / 30})` })));
   }
 
   /**

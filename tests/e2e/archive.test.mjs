@@ -1,28 +1,25 @@
 // Archive and analysis: the list of games, export and import of a record,
 // replay of the imported game, and the analysis board with the engine's lines.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, shot, api, waitMoves, gameIdOf } from './helpers.mjs';
+import { useServerAndBrowser, newPage, shot, api, waitMoves, gameIdOf } from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => { server = await startServer('archive'); browser = await launchBrowser(); });
-after(async () => { await browser?.close(); await server?.stop(); });
+const suite = useServerAndBrowser('archive');
 
 test('archive: list, export, import, replay', async () => {
   // A short finished local game, made through the API.
-  const { data: created } = await api(server.url, 'POST', '/api/games', { game: 'muehle', kind: 'local', rules: 'standard', name: 'Dora <b>' });
+  const { data: created } = await api(suite.server.url, 'POST', '/api/games', { game: 'muehle', kind: 'local', rules: 'standard', name: 'Dora <b>' });
   const tok = created.tokens;
   const moves = ['d6', 'f4', 'd2', 'b4'];
   for (const [i, mv] of moves.entries()) {
-    const r = await api(server.url, 'POST', `/api/games/${created.id}/moves`, { move: mv, token: i % 2 ? tok.black : tok.white, ply: i });
+    const r = await api(suite.server.url, 'POST', `/api/games/${created.id}/moves`, { move: mv, token: i % 2 ? tok.black : tok.white, ply: i });
     assert.equal(r.status, 200, JSON.stringify(r.data));
   }
-  const res = await api(server.url, 'POST', `/api/games/${created.id}/resign`, { token: tok.white });
+  const res = await api(suite.server.url, 'POST', `/api/games/${created.id}/resign`, { token: tok.white });
   assert.equal(res.status, 200, JSON.stringify(res.data));
 
-  const { page } = await newPage(browser, { locale: 'de-DE' });
-  await page.goto(`${server.url}/archive`);
+  const { page } = await newPage(suite.browser, { locale: 'de-DE' });
+  await page.goto(`${suite.server.url}/archive`);
   const row = page.locator(`tr[data-id="${created.id}"]`);
   await row.waitFor();
   const text = await row.textContent();
@@ -34,7 +31,7 @@ test('archive: list, export, import, replay', async () => {
 
   // Export: the record as text.
   const [download] = await Promise.all([page.waitForEvent('download'), row.locator('a[download]').click()]);
-  const record = await (await fetch(`${server.url}/api/games/${created.id}/record`)).text();
+  const record = await (await fetch(`${suite.server.url}/api/games/${created.id}/record`)).text();
   assert.match(download.suggestedFilename(), /\.txt$/);
   assert.match(record, /1\. d6 f4 2\. d2 b4/);
 
@@ -58,8 +55,8 @@ test('archive: list, export, import, replay', async () => {
 });
 
 test('analysis board: set up, analyse, follow a line', async () => {
-  const { page } = await newPage(browser, { locale: 'en-US', width: 375, height: 740 });
-  await page.goto(`${server.url}/analysis`);
+  const { page } = await newPage(suite.browser, { locale: 'en-US', width: 375, height: 740 });
+  await page.goto(`${suite.server.url}/analysis`);
   await page.waitForSelector('svg.board');
   // Set up: White a7, d7 and Black b6, f6; White to move, seven stones in each hand.
   await page.click('.board [data-point=a7]');

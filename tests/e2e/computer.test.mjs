@@ -1,13 +1,12 @@
 // (a) A whole game against the computer, to its result, through the UI;
 // the take-back on the way.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, shot, getState, waitState, clickMove, gameIdOf, waitMoves } from './helpers.mjs';
+import {
+  useServerAndBrowser, newPage, shot, waitState, clickMove, waitMoves, logErrorsAfter, fillNewGame, startGame,
+} from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => { server = await startServer('computer'); browser = await launchBrowser(); });
-after(async () => { await browser?.close(); await server?.stop(); });
+const suite = useServerAndBrowser('computer');
 
 const EXPECT_DE = {
   'blocked': /kann nicht mehr ziehen – (Weiß|Schwarz) gewinnt/,
@@ -17,8 +16,8 @@ const EXPECT_DE = {
 };
 
 test('a whole game against the computer to its result', async (t) => {
-  const { page } = await newPage(browser, { locale: 'de-DE' });
-  t.after(async () => { if (page.errors.length) console.log(page.errors); });
+  const { page } = await newPage(suite.browser, { locale: 'de-DE' });
+  logErrorsAfter(t, page);
   try {
     await play(page);
   } catch (e) {
@@ -28,42 +27,37 @@ test('a whole game against the computer to its result', async (t) => {
 });
 
 async function play(page) {
-  await page.goto(server.url);
-  await page.click('input[name=kind][value=computer]');
-  await page.fill('#level', '1');
-  await page.check('input[name=color][value=white]');
-  await page.fill('#name', 'Anna');
+  await page.goto(suite.server.url);
+  await fillNewGame(page, { kind: 'computer', level: 1, color: 'white', name: 'Anna' });
   // A shorter no-mill rule keeps the game short.
   await page.click('.rules-details summary');
   await page.fill('#no-mill', '40');
-  await page.click('#start');
-  await page.waitForURL(/\/game\/\d+$/);
-  const id = gameIdOf(page);
+  const id = await startGame(page);
   await page.waitForSelector('.player-bar.bottom .name');
   assert.equal(await page.textContent('.player-bar.bottom .name'), 'Anna');
   assert.match(await page.textContent('.rules-box'), /Remis nach 40 Halbzügen ohne Mühle/);
   await shot(page, 'a-computer-start');
 
   // First move, then take it back.
-  let st = await waitState(server.url, id, (s) => s.turn === 'white' && !s.thinking);
+  let st = await waitState(suite.server.url, id, (s) => s.turn === 'white' && !s.thinking);
   await clickMove(page, 'd6', st.legal_moves);
-  st = await waitState(server.url, id, (s) => s.ply === 2 && !s.thinking);
+  st = await waitState(suite.server.url, id, (s) => s.ply === 2 && !s.thinking);
   await waitMoves(page, 2);
   await page.waitForSelector('#takeback:not([disabled])');
   await page.click('#takeback');
-  st = await waitState(server.url, id, (s) => s.ply === 0 && !s.thinking);
+  st = await waitState(suite.server.url, id, (s) => s.ply === 0 && !s.thinking);
   await page.waitForFunction(() => document.querySelectorAll('#move-list button.move').length === 0);
 
   // Play on: a move that closes a mill when there is one, else the first legal move.
   let plies = 0;
   for (;;) {
-    st = await waitState(server.url, id, (s) => s.status === 'over' || (s.turn === 'white' && !s.thinking), 30000);
+    st = await waitState(suite.server.url, id, (s) => s.status === 'over' || (s.turn === 'white' && !s.thinking), 30000);
     if (st.status === 'over') break;
     const mills = st.legal_moves.filter((m) => m.includes('x'));
     const pick = (mills.length ? mills : st.legal_moves)[(plies * 7) % (mills.length || st.legal_moves.length)];
     await page.waitForSelector('svg.board.interactive');
     await clickMove(page, pick, st.legal_moves);
-    await waitState(server.url, id, (s) => s.ply > st.ply, 10000);
+    await waitState(suite.server.url, id, (s) => s.ply > st.ply, 10000);
     plies += 1;
     if (plies === 12) await shot(page, 'a-computer-middle');
     assert.ok(plies < 400, 'the game should end');

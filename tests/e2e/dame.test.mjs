@@ -3,14 +3,14 @@
 // capture, an ordinary move), a game begun from the new-game form and
 // resigned; (b) a game against the computer on 10×10; (c) huffing: a skipped
 // capture, the huff offer, a click on a marked piece removes it.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, shot, api, getState, waitState, gameIdOf, waitMoves, shownMoves } from './helpers.mjs';
+import {
+  useServerAndBrowser, newPage, shot, api, getState, waitState, gameIdOf, waitMoves, shownMoves,
+  logErrorsAfter, fillNewGame, startGame,
+} from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => { server = await startServer('dame'); browser = await launchBrowser(); });
-after(async () => { await browser?.close(); await server?.stop(); });
+const suite = useServerAndBrowser('dame');
 
 const sq = (s) => `.dame-board [data-square="${s}"]`;
 const pieces = (page) => page.$$eval('.dame-board .sq.has-piece', (els) => els.map((e) => e.dataset.square).sort());
@@ -18,11 +18,11 @@ const squaresWith = (page, cls) => page.$$eval(`.dame-board .sq.${cls}`, (els) =
 
 /** Creates a game through the API and opens it in the page with its seats. */
 async function openGame(page, body) {
-  const { status, data } = await api(server.url, 'POST', '/api/games', body);
+  const { status, data } = await api(suite.server.url, 'POST', '/api/games', body);
   assert.equal(status, 201, JSON.stringify(data));
-  await page.goto(server.url);
+  await page.goto(suite.server.url);
   await page.evaluate(({ id, tokens }) => localStorage.setItem(`brett.seats.${id}`, JSON.stringify(tokens)), data);
-  await page.goto(`${server.url}/game/${data.id}`);
+  await page.goto(`${suite.server.url}/game/${data.id}`);
   await page.waitForSelector('.dame-board');
   return data.id;
 }
@@ -43,8 +43,8 @@ async function clickDameMove(page, move) {
 }
 
 test('a local Dame game by clicks: multiple capture by its path, capture, move, natural end', async (t) => {
-  const { page } = await newPage(browser, { locale: 'de-DE' });
-  t.after(() => { if (page.errors.length) console.log(page.errors); });
+  const { page } = await newPage(suite.browser, { locale: 'de-DE' });
+  logErrorsAfter(t, page);
   // White must capture: c3 jumps d4 to e5 and goes on either over f6 to g7 or over d6 to c7.
   const id = await openGame(page, { game: 'dame', kind: 'local', position: 'W:Wc3,b4:Bd4,d6,f6' });
   await page.waitForSelector('svg.dame-board.interactive');
@@ -63,11 +63,11 @@ test('a local Dame game by clicks: multiple capture by its path, capture, move, 
   await page.waitForSelector(`${sq('d4')}.is-capturing`);
   assert.deepEqual(await squaresWith(page, 'is-target'), ['c7', 'g7']);
   assert.match(await page.textContent('#hint'), /Landefelder/);
-  assert.equal((await getState(server.url, id)).ply, 0, 'nothing is sent before the path is clear');
+  assert.equal((await getState(suite.server.url, id)).ply, 0, 'nothing is sent before the path is clear');
   await shot(page, 'dame-a-path');
   await page.click(sq('g7'));
   await waitMoves(page, 1);
-  let st = await getState(server.url, id);
+  let st = await getState(suite.server.url, id);
   assert.equal(st.moves[0], 'c3xe5xg7');
   assert.deepEqual(await pieces(page), ['b4', 'd6', 'g7']);
   await page.waitForSelector(`${sq('d4')}.last-captured`);
@@ -84,7 +84,7 @@ test('a local Dame game by clicks: multiple capture by its path, capture, move, 
   await page.waitForSelector(`${sq('b4')}.movable`);
   await clickDameMove(page, 'b4xd6');
   await page.waitForSelector('.status-line.over');
-  st = await getState(server.url, id);
+  st = await getState(suite.server.url, id);
   assert.equal(st.status, 'over');
   assert.equal(st.reason, 'no-pieces');
   assert.equal(st.result, '1-0');
@@ -103,15 +103,13 @@ test('a local Dame game by clicks: multiple capture by its path, capture, move, 
 });
 
 test('a Dame game from the new-game form: moves by keyboard and drag, a capture, resignation', async (t) => {
-  const { page } = await newPage(browser, { locale: 'en-GB' });
-  t.after(() => { if (page.errors.length) console.log(page.errors); });
-  await page.goto(server.url);
-  await page.click('input[name=game][value=dame]');
+  const { page } = await newPage(suite.browser, { locale: 'en-GB' });
+  logErrorsAfter(t, page);
+  await page.goto(suite.server.url);
+  await fillNewGame(page, { game: 'dame' });
   await page.waitForSelector('h1:has-text("New game of Dame")');
-  await page.click('input[name=kind][value=local]');
-  await page.click('#start');
-  await page.waitForURL(/\/game\/\d+$/);
-  const id = gameIdOf(page);
+  await fillNewGame(page, { kind: 'local' });
+  const id = await startGame(page);
   await page.waitForSelector('svg.dame-board.interactive');
   assert.match(await page.textContent('.rules-box'), /Dame 8×8/);
   assert.equal((await pieces(page)).length, 24);
@@ -136,46 +134,41 @@ test('a Dame game from the new-game form: moves by keyboard and drag, a capture,
   await page.waitForSelector('#hint:has-text("Capture is compulsory")');
   await clickDameMove(page, 'd4xf6');
   await waitMoves(page, 3);
-  const st = await getState(server.url, id);
+  const st = await getState(suite.server.url, id);
   assert.deepEqual(st.moves, ['c3-d4', 'f6-e5', 'd4xf6']);
   await page.click('#resign');
   await page.click('dialog .primary');
   await page.waitForSelector('.status-line.over');
   assert.equal(await page.textContent('#status'), 'Black resigns – White wins');
   // The home page remembers the game choice.
-  await page.goto(server.url);
+  await page.goto(suite.server.url);
   assert.equal(await page.isChecked('input[name=game][value=dame]'), true);
   // The archive shows the game type.
-  await page.goto(`${server.url}/archive`);
+  await page.goto(`${suite.server.url}/archive`);
   await page.waitForSelector(`tr[data-id="${id}"]`);
   assert.match(await page.textContent(`tr[data-id="${id}"]`), /Dame 8×8/);
   assert.deepEqual(page.errors, []);
 });
 
 test('against the computer on 10×10: the computer replies', async (t) => {
-  const { page } = await newPage(browser, { locale: 'de-DE' });
-  t.after(() => { if (page.errors.length) console.log(page.errors); });
-  await page.goto(server.url);
-  await page.click('input[name=game][value=dame-100]');
-  await page.click('input[name=kind][value=computer]');
-  await page.fill('#level', '1');
-  await page.check('input[name=color][value=white]');
-  await page.click('#start');
-  await page.waitForURL(/\/game\/\d+$/);
-  const id = gameIdOf(page);
+  const { page } = await newPage(suite.browser, { locale: 'de-DE' });
+  logErrorsAfter(t, page);
+  await page.goto(suite.server.url);
+  await fillNewGame(page, { game: 'dame-100', kind: 'computer', level: 1, color: 'white' });
+  const id = await startGame(page);
   await page.waitForSelector('svg.dame-board[data-size="10"]');
   assert.equal((await pieces(page)).length, 40);
   assert.match(await page.textContent('.rules-box'), /Dame 100/);
   let st;
   for (let i = 0; i < 3; i++) {
-    st = await waitState(server.url, id, (s) => s.status === 'over' || (s.turn === 'white' && !s.thinking), 30000);
+    st = await waitState(suite.server.url, id, (s) => s.status === 'over' || (s.turn === 'white' && !s.thinking), 30000);
     if (st.status === 'over') break;
     await page.waitForSelector('svg.dame-board.interactive');
     // A capture when there is one (compulsory anyway), else the first move.
     await clickDameMove(page, st.legal_moves[(i * 5) % st.legal_moves.length]);
-    await waitState(server.url, id, (s) => s.ply > st.ply, 10000);
+    await waitState(suite.server.url, id, (s) => s.ply > st.ply, 10000);
   }
-  st = await waitState(server.url, id, (s) => s.status === 'over' || (s.ply >= 6 && !s.thinking), 30000);
+  st = await waitState(suite.server.url, id, (s) => s.status === 'over' || (s.ply >= 6 && !s.thinking), 30000);
   assert.ok(st.ply >= 6, `three computer replies (ply ${st.ply})`);
   await waitMoves(page, st.ply);
   assert.deepEqual(await shownMoves(page), st.moves.map((m, i) => (st.huffs[i] ? `H ${st.huffs[i]} ${m}` : m)));
@@ -198,8 +191,8 @@ test('against the computer on 10×10: the computer replies', async (t) => {
 });
 
 test('huffing: a skipped capture is offered to the opponent, a click removes the piece', async (t) => {
-  const { page } = await newPage(browser, { locale: 'de-DE' });
-  t.after(() => { if (page.errors.length) console.log(page.errors); });
+  const { page } = await newPage(suite.browser, { locale: 'de-DE' });
+  logErrorsAfter(t, page);
   // White's c3 could take d4 but White plays g3-h4 instead.
   const id = await openGame(page, { game: 'dame', kind: 'local', options: { huffing: true }, position: 'W:Wa1,c3,g3:Bb8,d4,h8' });
   await page.waitForSelector('svg.dame-board.interactive');
@@ -208,20 +201,20 @@ test('huffing: a skipped capture is offered to the opponent, a click removes the
   await waitMoves(page, 1);
   await page.waitForSelector('#huff-box:not([hidden])');
   assert.match(await page.textContent('#huff-box'), /Schlag ausgelassen/);
-  const st = await getState(server.url, id);
+  const st = await getState(suite.server.url, id);
   assert.deepEqual(await squaresWith(page, 'is-huffable'), [...st.huffable].sort());
   assert.ok(st.huffable.includes('c3'));
   await shot(page, 'dame-c-huff-offer');
   await page.click(sq('c3'));
   await page.waitForSelector(`${sq('c3')}:not(.has-piece)`);
   await page.waitForSelector('#huff-box', { state: 'hidden' });
-  let s2 = await waitState(server.url, id, (s) => s.pending_huff === 'c3');
+  let s2 = await waitState(suite.server.url, id, (s) => s.pending_huff === 'c3');
   assert.equal(s2.turn, 'black');
   assert.equal(s2.ply, 1);
   // Black moves on; the move list shows the huff before the move.
   await clickDameMove(page, 'd4-c3');
   await waitMoves(page, 2);
-  s2 = await getState(server.url, id);
+  s2 = await getState(suite.server.url, id);
   assert.equal(s2.huffs[1], 'c3');
   assert.deepEqual(await shownMoves(page), ['g3-h4', 'H c3 d4-c3']);
   assert.equal(await page.$(`${sq('c3')}.black`) !== null, true);
@@ -231,7 +224,7 @@ test('huffing: a skipped capture is offered to the opponent, a click removes the
   const cid = await openGame(page, { game: 'dame', kind: 'computer', level: 1, color: 'white', options: { huffing: true }, position: 'W:Wa1,c3,g3:Bb8,d4,h8' });
   await page.waitForSelector('svg.dame-board.interactive');
   await clickDameMove(page, 'g3-h4');
-  const cs = await waitState(server.url, cid, (s) => s.ply >= 2 && !s.thinking, 20000);
+  const cs = await waitState(suite.server.url, cid, (s) => s.ply >= 2 && !s.thinking, 20000);
   assert.equal(cs.huffs[1], 'c3');
   await waitMoves(page, 2);
   const list = await shownMoves(page);
@@ -241,20 +234,13 @@ test('huffing: a skipped capture is offered to the opponent, a click removes the
 });
 
 test('online Dame through the invite link: the guest plays Black on a turned board, moves arrive live', async (t) => {
-  const { page: host } = await newPage(browser, { locale: 'fr-FR' });
-  const { page: guest } = await newPage(browser, { locale: 'it-IT', width: 390, height: 800 });
-  t.after(() => {
-    if (host.errors.length) console.log('host errors', host.errors);
-    if (guest.errors.length) console.log('guest errors', guest.errors);
-  });
-  await host.goto(server.url);
+  const { page: host } = await newPage(suite.browser, { locale: 'fr-FR' });
+  const { page: guest } = await newPage(suite.browser, { locale: 'it-IT', width: 390, height: 800 });
+  logErrorsAfter(t, { host, guest });
+  await host.goto(suite.server.url);
   await host.selectOption('#lang-select', 'fr');
-  await host.click('input[name=game][value=international]');
-  await host.click('input[name=kind][value=online]');
-  await host.check('input[name=color][value=white]');
-  await host.click('#start');
-  await host.waitForURL(/\/game\/\d+$/);
-  const id = gameIdOf(host);
+  await fillNewGame(host, { game: 'international', kind: 'online', color: 'white' });
+  const id = await startGame(host);
   await host.waitForSelector('#invite-link');
   assert.match(await host.textContent('.rules-box'), /Jeu de dames international/);
   const invite = await host.inputValue('#invite-link');
@@ -277,7 +263,7 @@ test('online Dame through the invite link: the guest plays Black on a turned boa
   await host.waitForSelector('#hint:has-text("prise est obligatoire")');
   await clickDameMove(host, '28x19');
   await waitMoves(guest, 3);
-  const st = await getState(server.url, id);
+  const st = await getState(suite.server.url, id);
   assert.deepEqual(st.moves, ['32-28', '19-23', '28x19']);
   assert.match(await guest.textContent('#hint'), /presa è obbligatoria/);
   await shot(guest, 'dame-online-guest');
@@ -286,21 +272,21 @@ test('online Dame through the invite link: the guest plays Black on a turned boa
 });
 
 test('Dame record (PDN) export and import, analysis from the game', async (t) => {
-  const { data: created } = await api(server.url, 'POST', '/api/games', { game: 'dame', kind: 'local', name: 'Dora' });
+  const { data: created } = await api(suite.server.url, 'POST', '/api/games', { game: 'dame', kind: 'local', name: 'Dora' });
   const tok = created.tokens;
   const moves = ['c3-d4', 'f6-e5', 'd4xf6', 'g7xe5'];
   for (const [i, mv] of moves.entries()) {
-    const r = await api(server.url, 'POST', `/api/games/${created.id}/moves`, { move: mv, token: i % 2 ? tok.black : tok.white, ply: i });
+    const r = await api(suite.server.url, 'POST', `/api/games/${created.id}/moves`, { move: mv, token: i % 2 ? tok.black : tok.white, ply: i });
     assert.equal(r.status, 200, JSON.stringify(r.data));
   }
-  const { page } = await newPage(browser, { locale: 'de-DE' });
-  t.after(() => { if (page.errors.length) console.log(page.errors); });
-  await page.goto(`${server.url}/archive`);
+  const { page } = await newPage(suite.browser, { locale: 'de-DE' });
+  logErrorsAfter(t, page);
+  await page.goto(`${suite.server.url}/archive`);
   const row = page.locator(`tr[data-id="${created.id}"]`);
   await row.waitFor();
   assert.match(await row.textContent(), /Dame 8×8/);
   assert.match(await row.locator('a[download]').getAttribute('download'), /\.pdn$/);
-  const record = await (await fetch(`${server.url}/api/games/${created.id}/record`)).text();
+  const record = await (await fetch(`${suite.server.url}/api/games/${created.id}/record`)).text();
   assert.match(record, /c3-d4 f6-e5/);
   assert.match(record, /d4xf6 g7xe5/);
 

@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -95,6 +96,18 @@ export async function launchBrowser() {
   });
 }
 
+/**
+ * Starts a server (its logs named after `name`) and Chromium before the
+ * tests of a file and stops both after them. Returns {server, browser},
+ * filled in once the tests run.
+ */
+export function useServerAndBrowser(name) {
+  const suite = { server: null, browser: null };
+  before(async () => { suite.server = await startServer(name); suite.browser = await launchBrowser(); });
+  after(async () => { await suite.browser?.close(); await suite.server?.stop(); });
+  return suite;
+}
+
 /** A new browser context and page; page errors are collected in page.errors. */
 export async function newPage(browser, { locale = 'de-DE', width = 1280, height = 800 } = {}) {
   const context = await browser.newContext({ locale, viewport: { width, height } });
@@ -131,6 +144,42 @@ export async function api(base, method, p, body) {
 }
 
 export const gameIdOf = (page) => Number(new URL(page.url()).pathname.split('/').pop());
+
+/**
+ * Prints the pages' errors when the test ends (tests that must have none
+ * assert that themselves). `pages`: one page, or {name: page} to print each
+ * as "name errors".
+ */
+export function logErrorsAfter(t, pages) {
+  t.after(() => {
+    if (pages.errors) {
+      if (pages.errors.length) console.log(pages.errors);
+      return;
+    }
+    for (const [name, page] of Object.entries(pages)) {
+      if (page.errors.length) console.log(`${name} errors`, page.errors);
+    }
+  });
+}
+
+/**
+ * Fills in the new-game form on the page: only the fields given, in this
+ * order (game, kind, level, colour, name).
+ */
+export async function fillNewGame(page, { game, kind, level, color, name } = {}) {
+  if (game) await page.click(`input[name=game][value=${game}]`);
+  if (kind) await page.click(`input[name=kind][value=${kind}]`);
+  if (level !== undefined) await page.fill('#level', String(level));
+  if (color) await page.check(`input[name=color][value=${color}]`);
+  if (name !== undefined) await page.fill('#name', name);
+}
+
+/** Starts the game of the new-game form; returns its id once its page is open. */
+export async function startGame(page) {
+  await page.click('#start');
+  await page.waitForURL(/\/game\/\d+$/);
+  return gameIdOf(page);
+}
 
 export async function getState(base, id) {
   const { status, data } = await api(base, 'GET', `/api/games/${id}`);

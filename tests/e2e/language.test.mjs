@@ -1,24 +1,21 @@
 // (e) Switching the language: German by default for a German browser,
 // English otherwise; the switch changes every text at once (also in a game
 // in progress and its end announcement), and is remembered.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, shot, getState, gameIdOf, waitMoves } from './helpers.mjs';
+import { useServerAndBrowser, newPage, shot, getState, waitMoves, fillNewGame, startGame } from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => { server = await startServer('language'); browser = await launchBrowser(); });
-after(async () => { await browser?.close(); await server?.stop(); });
+const suite = useServerAndBrowser('language');
 
 test('the language follows the browser and the switch', async () => {
-  const { page: en } = await newPage(browser, { locale: 'en-GB' });
-  await en.goto(server.url);
+  const { page: en } = await newPage(suite.browser, { locale: 'en-GB' });
+  await en.goto(suite.server.url);
   assert.equal(await en.textContent('h1'), 'New game of Mühle');
   assert.equal(await en.getAttribute('html', 'lang'), 'en');
   await en.context().close();
 
-  const { page } = await newPage(browser, { locale: 'de-DE' });
-  await page.goto(server.url);
+  const { page } = await newPage(suite.browser, { locale: 'de-DE' });
+  await page.goto(suite.server.url);
   assert.equal(await page.textContent('h1'), 'Neue Partie Mühle');
   assert.equal(await page.textContent('#nav a[data-nav=archive]'), 'Archiv');
 
@@ -37,10 +34,8 @@ test('the language follows the browser and the switch', async () => {
   await page.waitForSelector('h1:has-text("New game of Mühle")');
 
   // In a game: a local game that White resigns.
-  await page.click('input[name=kind][value=local]');
-  await page.click('#start');
-  await page.waitForURL(/\/game\/\d+$/);
-  const id = gameIdOf(page);
+  await fillNewGame(page, { kind: 'local' });
+  const id = await startGame(page);
   await page.click('.board [data-point=d6]');
   await waitMoves(page, 1);
   await page.waitForSelector('#status:has-text("Black to move")');
@@ -52,7 +47,7 @@ test('the language follows the browser and the switch', async () => {
   await page.click('dialog .btn.primary');
   await page.waitForSelector('.status-line.over');
   assert.equal(await page.textContent('#status'), 'Schwarz gibt auf – Weiß gewinnt');
-  assert.equal((await getState(server.url, id)).result, '1-0');
+  assert.equal((await getState(suite.server.url, id)).result, '1-0');
   await shot(page, 'e-language-de');
   await page.selectOption('#lang-select', 'en');
   await page.waitForSelector('#status:has-text("Black resigns – White wins")');

@@ -2,24 +2,21 @@
 // highlighted, a click removes one; the last move and the removed point are
 // marked. Played at one screen, with the mouse, by drag and drop, by
 // keyboard and by typing moves.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, shot, getState, gameIdOf, waitMoves, shownMoves, sleep } from './helpers.mjs';
+import {
+  useServerAndBrowser, newPage, shot, getState, waitMoves, shownMoves, sleep, fillNewGame, startGame,
+} from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => { server = await startServer('mill'); browser = await launchBrowser(); });
-after(async () => { await browser?.close(); await server?.stop(); });
+const suite = useServerAndBrowser('mill');
 
 const removable = (page) => page.$$eval('.board .pt.is-removable', (els) => els.map((e) => e.dataset.point).sort());
 
 test('a mill: removable stones highlighted, the removal works', async () => {
-  const { page } = await newPage(browser, { locale: 'de-DE' });
-  await page.goto(server.url);
-  await page.click('input[name=kind][value=local]');
-  await page.click('#start');
-  await page.waitForURL(/\/game\/\d+$/);
-  const id = gameIdOf(page);
+  const { page } = await newPage(suite.browser, { locale: 'de-DE' });
+  await page.goto(suite.server.url);
+  await fillNewGame(page, { kind: 'local' });
+  const id = await startGame(page);
   await page.waitForSelector('svg.board.interactive');
   assert.match(await page.textContent('#status'), /Weiß am Zug/);
 
@@ -36,10 +33,10 @@ test('a mill: removable stones highlighted, the removal works', async () => {
   assert.deepEqual(await removable(page), ['b6', 'd6']);
   assert.match(await page.textContent('#hint'), /Mühle!/);
   await shot(page, 'd-mill-choose');
-  assert.equal((await getState(server.url, id)).ply, 4, 'nothing is sent before the choice');
+  assert.equal((await getState(suite.server.url, id)).ply, 4, 'nothing is sent before the choice');
   await page.click('.board [data-point=b6]');
   await waitMoves(page, 5);
-  let st = await getState(server.url, id);
+  let st = await getState(suite.server.url, id);
   assert.equal(st.moves[4], 'g7xb6');
   assert.deepEqual(await shownMoves(page), ['a7', 'b6', 'd7', 'd6', 'g7xb6']);
   assert.equal(await page.$('.board [data-point=b6].has-stone'), null);
@@ -56,7 +53,7 @@ test('a mill: removable stones highlighted, the removal works', async () => {
   assert.equal(focused, 'b4');
   await page.keyboard.press('Enter');
   await waitMoves(page, 6);
-  assert.equal((await getState(server.url, id)).moves[5], 'b4');
+  assert.equal((await getState(suite.server.url, id)).moves[5], 'b4');
 
   // Typing moves: a mill move without the removal asks for it.
   await page.fill('#move-input', 'a1');
@@ -73,14 +70,14 @@ test('a mill: removable stones highlighted, the removal works', async () => {
   await page.fill('#move-input', 'a4xc5');
   await page.press('#move-input', 'Enter');
   await waitMoves(page, 9);
-  st = await getState(server.url, id);
+  st = await getState(suite.server.url, id);
   assert.equal(st.moves[8], 'a4xc5');
 
   // An illegal typed move is refused in words, nothing is sent.
   await page.fill('#move-input', 'a4');
   await page.press('#move-input', 'Enter');
   await page.waitForSelector('#toast.show:has-text("nicht erlaubt")');
-  assert.equal((await getState(server.url, id)).ply, 9);
+  assert.equal((await getState(suite.server.url, id)).ply, 9);
 
   // Replay a mill move from the list and go back to the game.
   await page.click('#move-list button.move[data-ply="5"]');
@@ -93,17 +90,17 @@ test('a mill: removable stones highlighted, the removal works', async () => {
 
 test('drag and drop moves a stone; a flight closes a mill', async () => {
   // From a set-up position: White has three stones and flies.
-  const created = await fetch(`${server.url}/api/games`, {
+  const created = await fetch(`${suite.server.url}/api/games`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ game: 'muehle', kind: 'local', rules: 'standard', position: 'W.W/.../.../B....W/B../B../B.. w 0 0 0 20' }),
   }).then((r) => r.json());
-  const { page } = await newPage(browser, { locale: 'de-DE' });
-  await page.goto(server.url);
+  const { page } = await newPage(suite.browser, { locale: 'de-DE' });
+  await page.goto(suite.server.url);
   await page.evaluate(({ id, tokens }) => {
     localStorage.setItem(`brett.seats.${id}`, JSON.stringify(tokens));
   }, created);
-  await page.goto(`${server.url}/game/${created.id}`);
+  await page.goto(`${suite.server.url}/game/${created.id}`);
   await page.waitForSelector('svg.board.interactive');
   assert.match(await page.textContent('.player-bar[data-color=white] .phase'), /springt/);
   const drag = async (from, to) => {
@@ -123,7 +120,7 @@ test('drag and drop moves a stone; a flight closes a mill', async () => {
   await shot(page, 'd-flight-mill');
   await page.click(`.board [data-point=${rem[0]}]`);
   await waitMoves(page, 1);
-  const st = await getState(server.url, created.id);
+  const st = await getState(suite.server.url, created.id);
   assert.equal(st.moves[0], `g4-d7x${rem[0]}`);
   await sleep(10);
 });

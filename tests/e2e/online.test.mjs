@@ -3,26 +3,21 @@
 // A player name with markup shows as text. The server restarts in the middle
 // of the game: both pages reconnect by themselves and every acknowledged move
 // is still there.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, newPage, shot, getState, waitState, clickMove, gameIdOf, waitMoves, shownMoves, api,
+  useServerAndBrowser, newPage, shot, getState, waitState, clickMove, waitMoves, shownMoves, api,
+  logErrorsAfter, fillNewGame, startGame,
 } from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => { server = await startServer('online'); browser = await launchBrowser(); });
-after(async () => { await browser?.close(); await server?.stop(); });
+const suite = useServerAndBrowser('online');
 
 const EVIL = '<img src=x onerror="window.__pwned=1">';
 
 test('online game through the invite link, live on both sides, server restart', async (t) => {
-  const { page: host } = await newPage(browser, { locale: 'de-DE' });
-  const { page: guest } = await newPage(browser, { locale: 'en-US', width: 375, height: 740 });
-  t.after(() => {
-    if (host.errors.length) console.log('host errors', host.errors);
-    if (guest.errors.length) console.log('guest errors', guest.errors);
-  });
+  const { page: host } = await newPage(suite.browser, { locale: 'de-DE' });
+  const { page: guest } = await newPage(suite.browser, { locale: 'en-US', width: 375, height: 740 });
+  logErrorsAfter(t, { host, guest });
   try {
     await run(host, guest);
   } catch (e) {
@@ -34,18 +29,14 @@ test('online game through the invite link, live on both sides, server restart', 
 
 async function run(host, guest) {
   // The host creates the game and plays White.
-  await host.goto(server.url);
-  await host.click('input[name=kind][value=online]');
-  await host.check('input[name=color][value=white]');
-  await host.fill('#name', EVIL);
-  await host.click('#start');
-  await host.waitForURL(/\/game\/\d+$/);
-  const id = gameIdOf(host);
+  await host.goto(suite.server.url);
+  await fillNewGame(host, { kind: 'online', color: 'white', name: EVIL });
+  const id = await startGame(host);
   await host.waitForSelector('#invite-link');
   const invite = await host.inputValue('#invite-link');
   assert.match(invite, new RegExp(`/game/${id}#token=`));
   const watch = await host.inputValue('#watch-link');
-  assert.equal(watch, `${server.url}/game/${id}`);
+  assert.equal(watch, `${suite.server.url}/game/${id}`);
   assert.match(await host.textContent('#status'), /Warte auf den Gegner/);
   await shot(host, 'b-online-invite');
 
@@ -68,18 +59,18 @@ async function run(host, guest) {
   assert.match(await guest.textContent('#status'), /to move/);
 
   // The guest cannot move while it is White's turn, nor touch White's stones.
-  let st = await getState(server.url, id);
+  let st = await getState(suite.server.url, id);
   assert.equal(await guest.$('svg.board.interactive'), null);
   await guest.click('.board [data-point=d6]', { force: true });
   await guest.waitForTimeout(300);
-  st = await getState(server.url, id);
+  st = await getState(suite.server.url, id);
   assert.equal(st.ply, 0);
 
   // Moves, each seen live by the other side.
   const script = ['d6', 'f4', 'd2', 'b4', 'a7', 'g1'];
   for (const [i, mv] of script.entries()) {
     const mover = i % 2 === 0 ? host : guest;
-    st = await getState(server.url, id);
+    st = await getState(suite.server.url, id);
     await clickMove(mover, mv, st.legal_moves);
     await waitMoves(host, i + 1);
     await waitMoves(guest, i + 1);
@@ -98,24 +89,24 @@ async function run(host, guest) {
   await guest.mouse.move(box.x + box.width / 2, box.y + box.height * 1.6, { steps: 5 });
   await guest.mouse.up();
   await guest.waitForTimeout(300);
-  st = await getState(server.url, id);
+  st = await getState(suite.server.url, id);
   assert.equal(st.ply, script.length);
   // The server refuses, too: the guest's token holds no right to White's move.
   const guestToken = await guest.evaluate((gid) => JSON.parse(localStorage.getItem(`brett.seats.${gid}`)).black, id);
   assert.ok(guestToken);
-  const refused = await api(server.url, 'POST', `/api/games/${id}/moves`, { move: st.legal_moves[0], token: guestToken, ply: st.ply });
+  const refused = await api(suite.server.url, 'POST', `/api/games/${id}/moves`, { move: st.legal_moves[0], token: guestToken, ply: st.ply });
   assert.equal(refused.status, 409);
   assert.equal(refused.data.code, 'not_your_turn');
 
   // The server goes away in the middle of the game and comes back.
-  await server.kill();
+  await suite.server.kill();
   await host.waitForSelector('.conn.offline, .conn.connecting', { timeout: 15000 });
   await guest.waitForSelector('.conn.offline, .conn.connecting', { timeout: 15000 });
   await shot(guest, 'b-online-offline');
-  await server.start();
+  await suite.server.start();
   await host.waitForSelector('.conn.online', { timeout: 30000 });
   await guest.waitForSelector('.conn.online', { timeout: 30000 });
-  st = await getState(server.url, id);
+  st = await getState(suite.server.url, id);
   assert.deepEqual(st.moves, script, 'every acknowledged move survives the restart');
   assert.deepEqual(await shownMoves(host), script);
   assert.deepEqual(await shownMoves(guest), script);
@@ -123,24 +114,24 @@ async function run(host, guest) {
   // The game goes on after the restart, live on both sides.
   await clickMove(host, 'g7', st.legal_moves);
   await waitMoves(guest, script.length + 1);
-  st = await getState(server.url, id);
+  st = await getState(suite.server.url, id);
   await clickMove(guest, st.legal_moves.find((m) => !m.includes('x')), st.legal_moves);
   await waitMoves(host, script.length + 2);
   await shot(host, 'b-online-after-restart');
 
   // A watcher (no token) follows live and cannot move.
-  const { page: watcher } = await newPage(browser, { locale: 'de-DE' });
+  const { page: watcher } = await newPage(suite.browser, { locale: 'de-DE' });
   await watcher.goto(watch);
   await waitMoves(watcher, script.length + 2);
   assert.match(await watcher.textContent('#hint'), /Du schaust zu/);
   assert.equal(await watcher.$('svg.board.interactive'), null);
-  st = await getState(server.url, id);
+  st = await getState(suite.server.url, id);
   await clickMove(host, st.legal_moves.find((m) => !m.includes('x')), st.legal_moves);
   await waitMoves(watcher, script.length + 3);
   await watcher.context().close();
 
   // Draw offered by the guest, accepted by the host.
-  st = await waitState(server.url, id, (s) => s.turn === 'black');
+  st = await waitState(suite.server.url, id, (s) => s.turn === 'black');
   await guest.click('#offer-draw');
   await host.waitForSelector('#accept-draw');
   await host.click('#accept-draw');

@@ -1,35 +1,29 @@
 // (c) A reload in the middle of a game keeps everything: the moves, the seat
 // (token remembered per game), the board's orientation, the language, and
 // the game goes on. Also for the invited guest, whose link lost its token.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, shot, getState, waitState, clickMove, gameIdOf, waitMoves, shownMoves } from './helpers.mjs';
+import {
+  useServerAndBrowser, newPage, shot, getState, waitState, clickMove, waitMoves, shownMoves, fillNewGame, startGame,
+} from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => { server = await startServer('reload'); browser = await launchBrowser(); });
-after(async () => { await browser?.close(); await server?.stop(); });
+const suite = useServerAndBrowser('reload');
 
 test('a reload in the middle of a computer game keeps everything', async () => {
-  const { page } = await newPage(browser, { locale: 'de-DE', width: 375, height: 740 });
-  await page.goto(server.url);
-  await page.click('input[name=kind][value=computer]');
-  await page.fill('#level', '1');
-  await page.check('input[name=color][value=black]');
-  await page.fill('#name', 'Clara');
-  await page.click('#start');
-  await page.waitForURL(/\/game\/\d+$/);
-  const id = gameIdOf(page);
+  const { page } = await newPage(suite.browser, { locale: 'de-DE', width: 375, height: 740 });
+  await page.goto(suite.server.url);
+  await fillNewGame(page, { kind: 'computer', level: 1, color: 'black', name: 'Clara' });
+  const id = await startGame(page);
   // Black: the board is turned, the computer opens.
   await page.waitForSelector('.player-bar.bottom[data-color=black]');
   for (let i = 0; i < 3; i++) {
-    const st = await waitState(server.url, id, (s) => s.turn === 'black' && !s.thinking);
+    const st = await waitState(suite.server.url, id, (s) => s.turn === 'black' && !s.thinking);
     await waitMoves(page, st.ply); // the page has the computer's move too
     await page.waitForSelector('svg.board.interactive');
     await clickMove(page, st.legal_moves[0], st.legal_moves);
-    await waitState(server.url, id, (s) => s.ply > st.ply);
+    await waitState(suite.server.url, id, (s) => s.ply > st.ply);
   }
-  let st = await waitState(server.url, id, (s) => s.turn === 'black' && !s.thinking);
+  let st = await waitState(suite.server.url, id, (s) => s.turn === 'black' && !s.thinking);
   await waitMoves(page, st.ply);
   await page.click('#flip'); // White at the bottom now, by choice
   await page.waitForSelector('.player-bar.bottom[data-color=white]');
@@ -50,30 +44,27 @@ test('a reload in the middle of a computer game keeps everything', async () => {
 
   // The seat still works after the reload.
   await clickMove(page, st.legal_moves[0], st.legal_moves);
-  await waitState(server.url, id, (s) => s.ply > st.ply);
+  await waitState(suite.server.url, id, (s) => s.ply > st.ply);
   // And on a later visit through the plain game address.
-  await page.goto(server.url);
+  await page.goto(suite.server.url);
   await page.click(`a[href="/game/${id}"]`);
-  st = await waitState(server.url, id, (s) => s.turn === 'black' && !s.thinking);
+  st = await waitState(suite.server.url, id, (s) => s.turn === 'black' && !s.thinking);
   await waitMoves(page, st.ply);
   await page.waitForSelector('svg.board.interactive');
   assert.deepEqual(page.errors, []);
 });
 
 test('the invited guest keeps the seat over a reload', async () => {
-  const { page: host } = await newPage(browser);
-  const { page: guest } = await newPage(browser);
-  await host.goto(server.url);
-  await host.click('input[name=kind][value=online]');
-  await host.check('input[name=color][value=black]');
-  await host.click('#start');
-  await host.waitForURL(/\/game\/\d+$/);
-  const id = gameIdOf(host);
+  const { page: host } = await newPage(suite.browser);
+  const { page: guest } = await newPage(suite.browser);
+  await host.goto(suite.server.url);
+  await fillNewGame(host, { kind: 'online', color: 'black' });
+  const id = await startGame(host);
   const invite = await host.inputValue('#invite-link');
   await guest.goto(invite);
   await guest.click('#join');
   await guest.waitForSelector('.join-box', { state: 'hidden' });
-  let st = await getState(server.url, id);
+  let st = await getState(suite.server.url, id);
   await clickMove(guest, 'a1', st.legal_moves);
   await waitMoves(host, 1);
   await guest.reload();
@@ -81,10 +72,10 @@ test('the invited guest keeps the seat over a reload', async () => {
   assert.equal(await guest.$('.join-box:not([hidden])'), null);
   await host.reload();
   await waitMoves(host, 1);
-  st = await getState(server.url, id);
+  st = await getState(suite.server.url, id);
   await clickMove(host, 'g7', st.legal_moves);
   await waitMoves(guest, 2);
-  st = await getState(server.url, id);
+  st = await getState(suite.server.url, id);
   await guest.waitForSelector('svg.board.interactive');
   await clickMove(guest, 'a4', st.legal_moves);
   await waitMoves(host, 3);

@@ -251,28 +251,11 @@ export class GameView {
     this.update();
   }
 
-  async huff(sq) {
-    const st = this.state;
-    const tok = this.seats[st.turn];
-    if (!tok) return;
-    this.busy = true;
-    try {
-      this.optimistic = { ply: st.ply, huff: sq, position: D.applyHuff(this.currentPosition(), sq) };
-    } catch {
-      this.optimistic = null;
-    }
-    this.update();
-    try {
-      const res = await api.huff(this.id, tok, st.ply, sq);
-      this.busy = false;
-      this.applyState(res, 'answer');
-    } catch (e) {
-      this.busy = false;
-      this.optimistic = null;
-      this.update();
-      this.reportError(e);
-      this.load();
-    }
+  /** Huffs (removes) the opponent's piece on sq that skipped a capture. */
+  huff(sq) {
+    return this.sendTurn(
+      (pos) => ({ huff: sq, position: D.applyHuff(pos, sq) }),
+      (tok, ply) => api.huff(this.id, tok, ply, sq));
   }
 
   onPoint(p) {
@@ -326,24 +309,33 @@ export class GameView {
   }
 
   async play(text) {
+    if (!this.seats[this.state.turn]) return;
+    this.selected = null;
+    this.pendingMill = null;
+    this.dsel = null;
+    await this.sendTurn(
+      (pos) => ({ move: text, position: this.dame ? D.applyMove(pos, text) : M.applyMove(pos, text) }),
+      (tok, ply) => api.move(this.id, tok, text, ply));
+  }
+
+  /**
+   * Sends a move or a huff of the side to move (when this browser holds its
+   * seat): shows the position it leads to at once (`preview`, which may
+   * throw), then the server's answer; on an error the game is loaded again.
+   */
+  async sendTurn(preview, request) {
     const st = this.state;
     const tok = this.seats[st.turn];
     if (!tok) return;
     this.busy = true;
-    this.selected = null;
-    this.pendingMill = null;
-    this.dsel = null;
     try {
-      this.optimistic = {
-        ply: st.ply, move: text,
-        position: this.dame ? D.applyMove(this.currentPosition(), text) : M.applyMove(this.currentPosition(), text),
-      };
+      this.optimistic = { ply: st.ply, ...preview(this.currentPosition()) };
     } catch {
       this.optimistic = null;
     }
     this.update();
     try {
-      const res = await api.move(this.id, tok, text, st.ply);
+      const res = await request(tok, st.ply);
       this.busy = false;
       this.applyState(res, 'answer');
     } catch (e) {
@@ -912,27 +904,32 @@ export class GameView {
     return p.name || colorName(c);
   }
 
-  renderPlayer(el, c, pos) {
+  /** A player bar's name line: colour, name, "you" (one seat here) and "…" while an invited player is away. */
+  playerWho(c) {
     const st = this.state;
     const p = st.players[c] || {};
+    const you = this.seats[c] && !(this.seats.white && this.seats.black);
+    return h('div', { class: 'who' },
+      h('span', { class: `swatch ${c}`, 'aria-hidden': 'true' }),
+      h('span', { class: 'name', text: this.playerName(c) }),
+      you ? h('span', { class: 'tag', text: t('game.you') }) : null,
+      p.type === 'human' && st.kind === 'online' && !p.joined ? h('span', { class: 'tag muted', text: '…' }) : null);
+  }
+
+  renderPlayer(el, c, pos) {
+    const st = this.state;
     const onBoard = M.onBoard(pos, c);
     const inHand = pos.hand[c];
     const removed = this.viewPly === null && !this.optimistic && st.removed ? st.removed[c] : M.removedCount(pos)[c];
     const phase = M.phaseOf(pos, c, (st.rule_options || {}).flying !== false);
     const toMove = st.status === 'ongoing' && pos.turn === c;
-    el.className = `player-bar ${el.classList.contains('top') ? 'top' : 'bottom'} ${c}${toMove ? ' to-move' : ''}`;
-    el.dataset.color = c;
+    markPlayerBar(el, c, toMove);
     const hand = h('div', { class: 'hand', 'aria-label': t('game.inHand', { n: inHand }), title: t('game.inHand', { n: inHand }) });
     for (let i = 0; i < inHand; i++) hand.append(miniStone(c));
     const lost = h('div', { class: 'lost', title: t('game.removed', { n: removed }) });
     for (let i = 0; i < removed; i++) lost.append(miniStone(c, 'taken'));
-    const you = this.seats[c] && !(this.seats.white && this.seats.black);
     mount(el,
-      h('div', { class: 'who' },
-        h('span', { class: `swatch ${c}`, 'aria-hidden': 'true' }),
-        h('span', { class: 'name', text: this.playerName(c) }),
-        you ? h('span', { class: 'tag', text: t('game.you') }) : null,
-        p.type === 'human' && st.kind === 'online' && !p.joined ? h('span', { class: 'tag muted', text: '…' }) : null),
+      this.playerWho(c),
       h('div', { class: 'facts' },
         h('span', { class: `phase ${phase}`, text: `${colorName(c)} ${t(`game.phase.${phase}`)}` }),
         h('span', { class: 'count', text: `${t('game.inHand', { n: inHand })} · ${t('game.removed', { n: removed })}`, title: t('game.onBoard', { n: onBoard }) })),
@@ -941,7 +938,6 @@ export class GameView {
 
   renderDamePlayer(el, c, pos) {
     const st = this.state;
-    const p = st.players[c] || {};
     const live = this.viewPly === null && !this.optimistic;
     const counts = live && st.pieces ? st.pieces[c] : D.pieceCounts(pos)[c];
     let lost;
@@ -952,19 +948,13 @@ export class GameView {
       lost = D.lostCount(pos, start)[c];
     }
     const toMove = st.status === 'ongoing' && pos.turn === c;
-    el.className = `player-bar ${el.classList.contains('top') ? 'top' : 'bottom'} ${c}${toMove ? ' to-move' : ''}`;
-    el.dataset.color = c;
-    const you = this.seats[c] && !(this.seats.white && this.seats.black);
+    markPlayerBar(el, c, toMove);
     const kings = h('div', { class: 'kings', title: t('dame.kings', { n: counts.kings }) });
     for (let i = 0; i < counts.kings; i++) kings.append(miniPiece(c, { king: true }));
     const lostRow = h('div', { class: 'lost', title: t('dame.lost', { n: lost }) });
     for (let i = 0; i < lost; i++) lostRow.append(miniPiece(c, { cls: 'taken' }));
     mount(el,
-      h('div', { class: 'who' },
-        h('span', { class: `swatch ${c}`, 'aria-hidden': 'true' }),
-        h('span', { class: 'name', text: this.playerName(c) }),
-        you ? h('span', { class: 'tag', text: t('game.you') }) : null,
-        p.type === 'human' && st.kind === 'online' && !p.joined ? h('span', { class: 'tag muted', text: '…' }) : null),
+      this.playerWho(c),
       h('div', { class: 'facts' },
         h('span', { class: 'phase', text: colorName(c) }),
         h('span', { class: 'count', 'data-men': counts.men, 'data-kings': counts.kings, 'data-lost': lost, text: `${t(counts.men === 1 ? 'dame.men.1' : 'dame.men', { n: counts.men })} · ${t(counts.kings === 1 ? 'dame.kings.1' : 'dame.kings', { n: counts.kings })} · ${t('dame.lost', { n: lost })}` })),
@@ -1068,3 +1058,9 @@ export class GameView {
 }
 
 export { navigate };
+
+/** Colours a player bar and marks the side to move; the bar keeps its place (top / bottom). */
+function markPlayerBar(el, c, toMove) {
+  el.className = `player-bar ${el.classList.contains('top') ? 'top' : 'bottom'} ${c}${toMove ? ' to-move' : ''}`;
+  el.dataset.color = c;
+}

@@ -100,17 +100,6 @@ export class HomeView {
       onchange: (e) => { f.preset = e.target.value; f.options = { ...PRESETS[f.preset] }; this.render(); this.root.querySelector('#preset').focus(); },
     }, ...Object.keys(PRESETS).map((p) => h('option', { value: p, selected: p === f.preset, text: presetName(p) })));
 
-    const noMillNum = h('input', {
-      id: 'no-mill', type: 'number', min: 1, max: 65535, value: o.no_mill ?? 100, disabled: o.no_mill == null,
-      'aria-label': `${t('opt.no_mill')} (${t('opt.plies')})`,
-      oninput: (e) => { const v = Number(e.target.value); if (v >= 1) o.no_mill = v; },
-    });
-    const repNum = h('input', {
-      id: 'repetition', type: 'number', min: 2, max: 255, value: o.repetition ?? 3, disabled: o.repetition == null,
-      'aria-label': `${t('opt.repetition')} (${t('opt.times')})`,
-      oninput: (e) => { const v = Number(e.target.value); if (v >= 2) o.repetition = v; },
-    });
-
     const rules = h('fieldset', { class: 'rules' },
       h('legend', { text: t('home.rules') }),
       h('div', { class: 'field' }, h('label', { for: 'preset', text: t('home.preset') }), presetSel),
@@ -122,22 +111,8 @@ export class HomeView {
       h('label', { class: 'check' },
         h('input', { id: 'flying', type: 'checkbox', checked: o.flying, onchange: (e) => { o.flying = e.target.checked; } }),
         h('span', { text: t('opt.flying') })),
-      h('div', { class: 'check-num' },
-        h('label', { class: 'check' },
-          h('input', {
-            id: 'no-mill-on', type: 'checkbox', checked: o.no_mill != null,
-            onchange: (e) => { o.no_mill = e.target.checked ? Number(noMillNum.value) || 100 : null; noMillNum.disabled = !e.target.checked; },
-          }),
-          h('span', { text: t('opt.no_mill') })),
-        noMillNum, h('span', { class: 'unit', text: t('opt.plies') })),
-      h('div', { class: 'check-num' },
-        h('label', { class: 'check' },
-          h('input', {
-            id: 'repetition-on', type: 'checkbox', checked: o.repetition != null,
-            onchange: (e) => { o.repetition = e.target.checked ? Number(repNum.value) || 3 : null; repNum.disabled = !e.target.checked; },
-          }),
-          h('span', { text: t('opt.repetition') })),
-        repNum, h('span', { class: 'unit', text: t('opt.times') })));
+      optionalNumber(o, 'no_mill', { id: 'no-mill', label: t('opt.no_mill'), unit: t('opt.plies'), min: 1, max: 65535, fallback: 100 }),
+      optionalNumber(o, 'repetition', { id: 'repetition', label: t('opt.repetition'), unit: t('opt.times'), min: 2, max: 255, fallback: 3 }));
 
     const game = h('fieldset', { class: 'game-choice', id: 'game-choice' },
       h('legend', { text: t('home.game') }),
@@ -196,21 +171,6 @@ export class HomeView {
       h('label', { for: id, text: label }),
       h('select', { id, onchange: (e) => { o[key] = e.target.value; } },
         ...values.map(([v, text]) => h('option', { value: v, selected: o[key] === v, text }))));
-    const num = (id, key, label, unit, min, dflt) => {
-      const input = h('input', {
-        id, type: 'number', min, max: key === 'repetition' ? 255 : 65535, value: o[key] ?? dflt, disabled: o[key] == null,
-        'aria-label': `${label} (${unit})`,
-        oninput: (e) => { const v = Number(e.target.value); if (v >= min) o[key] = v; },
-      });
-      return h('div', { class: 'check-num' },
-        h('label', { class: 'check' },
-          h('input', {
-            id: `${id}-on`, type: 'checkbox', checked: o[key] != null,
-            onchange: (e) => { o[key] = e.target.checked ? Number(input.value) || dflt : null; input.disabled = !e.target.checked; },
-          }),
-          h('span', { text: label })),
-        input, h('span', { class: 'unit', text: unit }));
-    };
     const custom = Object.keys(dameOverrides(f.game, o)).filter((k) => k !== 'huffing').length > 0;
     return h('div', { class: 'dame-options' },
       h('fieldset', { class: 'rules' },
@@ -224,8 +184,8 @@ export class HomeView {
           check('majority', 'majority', t('dame.opt.majority')),
           select('king-landing', 'king_landing', t('dame.opt.landing'), [['behind', t('dame.opt.landing.behind')], ['anywhere', t('dame.opt.landing.anywhere')]]),
           select('promotion', 'promotion', t('dame.opt.promotion'), [['immediate', t('dame.opt.promotion.immediate')], ['end-of-move', t('dame.opt.promotion.end')]]),
-          num('king-moves', 'king_moves', t('dame.opt.kingMoves'), t('opt.plies'), 1, 50),
-          num('dame-repetition', 'repetition', t('opt.repetition'), t('opt.times'), 2, 3))));
+          optionalNumber(o, 'king_moves', { id: 'king-moves', label: t('dame.opt.kingMoves'), unit: t('opt.plies'), min: 1, max: 65535, fallback: 50 }),
+          optionalNumber(o, 'repetition', { id: 'dame-repetition', label: t('opt.repetition'), unit: t('opt.times'), min: 2, max: 255, fallback: 3 }))));
   }
 
   async create() {
@@ -260,4 +220,26 @@ export class HomeView {
       toast(e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message }), 'error');
     }
   }
+}
+
+/**
+ * A rule that can be off (null) or a number, as a check box and a number
+ * field (o: the options; key: the option; id: the number field's id, the
+ * box's is id-on; a typed number below min is not taken; fallback: the
+ * number when the box is ticked with none).
+ */
+function optionalNumber(o, key, { id, label, unit, min, max, fallback }) {
+  const num = h('input', {
+    id, type: 'number', min, max, value: o[key] ?? fallback, disabled: o[key] == null,
+    'aria-label': `${label} (${unit})`,
+    oninput: (e) => { const v = Number(e.target.value); if (v >= min) o[key] = v; },
+  });
+  return h('div', { class: 'check-num' },
+    h('label', { class: 'check' },
+      h('input', {
+        id: `${id}-on`, type: 'checkbox', checked: o[key] != null,
+        onchange: (e) => { o[key] = e.target.checked ? Number(num.value) || fallback : null; num.disabled = !e.target.checked; },
+      }),
+      h('span', { text: label })),
+    num, h('span', { class: 'unit', text: unit }));
 }
