@@ -655,8 +655,50 @@ fn count_c<G: Geo, const W: bool, const B: bool>(s: &Sides, rules: &RuleSet) -> 
     count_quiet_c::<G, W>(s)
 }
 
-/// The number of legal moves (bulk counting).
+/// The number of legal moves (bulk counting). The most common case — no
+/// kings, men capturing forward only, no capture — is counted inline in a
+/// few instructions; everything else in [`count_full`].
+#[inline(always)]
 pub(crate) fn count<G: Geo>(s: &Sides, rules: &RuleSet) -> u64 {
+    match s.us {
+        Color::White => count_fast::<G, true>(s, rules),
+        Color::Black => count_fast::<G, false>(s, rules),
+    }
+}
+
+#[inline(always)]
+fn count_fast<G: Geo, const W: bool>(s: &Sides, rules: &RuleSet) -> u64 {
+    if s.own_kings() == 0 && !rules.men_capture_backward {
+        let men = s.own;
+        let empty = s.empty::<G>();
+        let (a, b) = if W {
+            (
+                jumpers_d::<G, 0>(men, s.opp, empty),
+                jumpers_d::<G, 1>(men, s.opp, empty),
+            )
+        } else {
+            (
+                jumpers_d::<G, 2>(men, s.opp, empty),
+                jumpers_d::<G, 3>(men, s.opp, empty),
+            )
+        };
+        if a | b == 0 {
+            let n = if W {
+                (shift::<G>(men, 0) & empty).count_ones()
+                    + (shift::<G>(men, 1) & empty).count_ones()
+            } else {
+                (shift::<G>(men, 2) & empty).count_ones()
+                    + (shift::<G>(men, 3) & empty).count_ones()
+            };
+            return u64::from(n);
+        }
+    }
+    count_full::<G>(s, rules)
+}
+
+/// [`count`] for every position.
+#[inline(never)]
+fn count_full<G: Geo>(s: &Sides, rules: &RuleSet) -> u64 {
     dispatch!(count_c::<G>(s, rules))
 }
 
