@@ -306,49 +306,11 @@ fn play_game(
     game.set_tag("Round", &(index + 1).to_string());
     game.set_tag("White", &white);
     game.set_tag("Black", &black);
-    let white_score = match (game.outcome(), &forfeit) {
-        (_, Some((loser, _))) => {
-            if *loser == Color::White {
-                0.0
-            } else {
-                1.0
-            }
-        }
-        (Some(o), None) => match o.winner {
-            Some(Color::White) => 1.0,
-            Some(Color::Black) => 0.0,
-            None => 0.5,
-        },
-        (None, None) => 0.5,
-    };
-    let summary = match (&forfeit, game.outcome()) {
-        (Some((c, why)), _) => format!("{c} forfeits: {why}"),
-        (None, Some(o)) => o.describe(),
-        (None, None) => format!("drawn by adjudication after {} plies", game.ply()),
-    };
-    let mut record = game.to_record();
-    if forfeit.is_some() || game.outcome().is_none() {
-        let result = match white_score {
-            1.0 => "1-0",
-            0.0 => "0-1",
-            _ => "1/2-1/2",
-        };
-        record = format!(
-            "{{{summary}}}\n{}",
-            record.replace("[Result \"*\"]", &format!("[Result \"{result}\"]"))
-        );
-    }
-    Ok(Played {
-        index,
-        a_white,
-        record,
-        a_score: if a_white {
-            white_score
-        } else {
-            1.0 - white_score
-        },
-        summary,
-    })
+    let outcome = game.outcome().map(|o| (o.winner, o.describe()));
+    let (ply, record) = (game.ply(), game.to_record());
+    Ok(conclude(
+        index, a_white, forfeit, outcome, ply, record, true,
+    ))
 }
 
 /// A level playing Dame.
@@ -451,31 +413,50 @@ fn play_dame_game(
     game.set_tag("Round", &(index + 1).to_string());
     game.set_tag("White", &white);
     game.set_tag("Black", &black);
-    let white_score = match (&forfeit, game.outcome()) {
-        (Some((loser, _)), _) => {
-            if *loser == Color::White {
-                0.0
-            } else {
-                1.0
-            }
+    let outcome = game.outcome().map(|o| (o.winner, o.describe()));
+    let (ply, record) = (game.ply(), game.to_record());
+    Ok(conclude(
+        index, a_white, forfeit, outcome, ply, record, false,
+    ))
+}
+
+/// A finished match game: White's score from the forfeit (the side that
+/// forfeited loses) or the outcome (`None`: adjudicated a draw after `ply`
+/// plies), a summary, and the record with a forfeit or adjudication noted in
+/// a leading comment (and, with `set_result`, its Result tag set).
+fn conclude(
+    index: usize,
+    a_white: bool,
+    forfeit: Option<(Color, String)>,
+    outcome: Option<(Option<Color>, String)>,
+    ply: usize,
+    mut record: String,
+    set_result: bool,
+) -> Played {
+    let white_score = match (&forfeit, &outcome) {
+        (Some((Color::White, _)), _) => 0.0,
+        (Some((Color::Black, _)), _) => 1.0,
+        (None, Some((Some(Color::White), _))) => 1.0,
+        (None, Some((Some(Color::Black), _))) => 0.0,
+        (None, _) => 0.5,
+    };
+    let summary = match (&forfeit, &outcome) {
+        (Some((c, why)), _) => format!("{c} forfeits: {why}"),
+        (None, Some((_, described))) => described.clone(),
+        (None, None) => format!("drawn by adjudication after {ply} plies"),
+    };
+    if forfeit.is_some() || outcome.is_none() {
+        if set_result {
+            let result = match white_score {
+                1.0 => "1-0",
+                0.0 => "0-1",
+                _ => "1/2-1/2",
+            };
+            record = record.replace("[Result \"*\"]", &format!("[Result \"{result}\"]"));
         }
-        (None, Some(o)) => match o.winner {
-            Some(Color::White) => 1.0,
-            Some(Color::Black) => 0.0,
-            None => 0.5,
-        },
-        (None, None) => 0.5,
-    };
-    let summary = match (&forfeit, game.outcome()) {
-        (Some((c, why)), _) => format!("{c:?} forfeits: {why}"),
-        (None, Some(o)) => o.describe(),
-        (None, None) => format!("drawn by adjudication after {} plies", game.ply()),
-    };
-    let mut record = game.to_record();
-    if forfeit.is_some() || game.outcome().is_none() {
         record = format!("{{{summary}}}\n{record}");
     }
-    Ok(Played {
+    Played {
         index,
         a_white,
         record,
@@ -485,7 +466,7 @@ fn play_dame_game(
             1.0 - white_score
         },
         summary,
-    })
+    }
 }
 
 /// Elo difference for a score fraction, and the 95 % interval from the

@@ -69,10 +69,16 @@ pub trait Tunable: Sync {
     type Weights: Copy + Send + Sync + 'static;
     /// The names of the weights; the first is the unit and is not tuned.
     const NAMES: &'static [&'static str];
+    /// Weight `i` (in the order of `NAMES`), to read or change.
+    fn slot(w: &mut Self::Weights, i: usize) -> &mut i32;
     /// Weight `i`.
-    fn get(w: &Self::Weights, i: usize) -> i32;
+    fn get(w: &Self::Weights, i: usize) -> i32 {
+        *Self::slot(&mut { *w }, i)
+    }
     /// Set weight `i`.
-    fn set(w: &mut Self::Weights, i: usize, v: i32);
+    fn set(w: &mut Self::Weights, i: usize, v: i32) {
+        *Self::slot(w, i) = v;
+    }
     /// A random opening of `plies` plies (as move indices to replay), from `rng`.
     fn opening(&self, plies: usize, rng: &mut fastrand::Rng) -> Vec<usize>;
     /// Play one game from `opening` (move indices) with fixed-depth searches;
@@ -118,23 +124,8 @@ impl Tunable for MuehleTune {
         "tempo",
     ];
 
-    fn get(w: &Self::Weights, i: usize) -> i32 {
-        [
-            w.stone,
-            w.closed_mill,
-            w.open_line,
-            w.threat,
-            w.double_threat,
-            w.zwickmuehle,
-            w.mobility,
-            w.blocked_stone,
-            w.junction,
-            w.tempo,
-        ][i]
-    }
-
-    fn set(w: &mut Self::Weights, i: usize, v: i32) {
-        let slot = match i {
+    fn slot(w: &mut Self::Weights, i: usize) -> &mut i32 {
+        match i {
             0 => &mut w.stone,
             1 => &mut w.closed_mill,
             2 => &mut w.open_line,
@@ -145,8 +136,7 @@ impl Tunable for MuehleTune {
             7 => &mut w.blocked_stone,
             8 => &mut w.junction,
             _ => &mut w.tempo,
-        };
-        *slot = v;
+        }
     }
 
     fn opening(&self, plies: usize, rng: &mut fastrand::Rng) -> Vec<usize> {
@@ -220,21 +210,8 @@ impl Tunable for DameTune {
         "runaway_closeness",
     ];
 
-    fn get(w: &Self::Weights, i: usize) -> i32 {
-        [
-            w.man,
-            w.king,
-            w.tempo,
-            w.centre,
-            w.back_rank,
-            w.mobility,
-            w.runaway,
-            w.runaway_closeness,
-        ][i]
-    }
-
-    fn set(w: &mut Self::Weights, i: usize, v: i32) {
-        let slot = match i {
+    fn slot(w: &mut Self::Weights, i: usize) -> &mut i32 {
+        match i {
             0 => &mut w.man,
             1 => &mut w.king,
             2 => &mut w.tempo,
@@ -243,8 +220,7 @@ impl Tunable for DameTune {
             5 => &mut w.mobility,
             6 => &mut w.runaway,
             _ => &mut w.runaway_closeness,
-        };
-        *slot = v;
+        }
     }
 
     fn opening(&self, plies: usize, rng: &mut fastrand::Rng) -> Vec<usize> {
