@@ -1,59 +1,46 @@
 //! The Dame tactical suite (tests/dame_tactics.txt) solved at a fixed depth,
 //! and the tuning adapter [`WeightedDame`] checked against [`DameState`].
 
-use std::sync::atomic::AtomicBool;
+mod common;
 
+use common::{cases, search};
 use dame::eval::{self, Weights};
 use dame::{Position, RuleSet};
 use engine::{DameState, WeightedDame};
-use search::{Engine, Game, Limits, SearchResult};
-
-fn search<G: Game>(state: &G, depth: u32) -> SearchResult<G::Move> {
-    let engine = Engine::new(16, 1);
-    let stop = AtomicBool::new(false);
-    engine.search(state, &[], Limits::depth(depth), 1, &stop, &mut |_| {})
-}
+use search::Game;
 
 #[test]
 fn dame_tactical_suite_is_solved() {
-    let text = include_str!("dame_tactics.txt");
     let mut failures = Vec::new();
-    let mut count = 0;
-    for line in text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-    {
-        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
-        assert_eq!(fields.len(), 5, "bad line: {line}");
-        let rules: RuleSet = fields[1].parse().expect("rules");
-        let pos =
-            Position::from_fen(fields[2], rules).unwrap_or_else(|e| panic!("{}: {e}", fields[0]));
-        let depth: u32 = fields[3].parse().expect("depth");
+    let suite = cases(include_str!("dame_tactics.txt"));
+    for case in &suite {
+        let rules: RuleSet = case.rules.parse().expect("rules");
+        let pos = Position::from_fen(case.position, rules)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
         // The expected moves must be legal: the suite checks itself.
-        let expected: Vec<dame::Move> = fields[4]
-            .split_whitespace()
+        let expected: Vec<dame::Move> = case
+            .expected
+            .iter()
             .map(|m| {
                 pos.parse_move(m)
-                    .unwrap_or_else(|e| panic!("{}: expected move {m}: {e}", fields[0]))
+                    .unwrap_or_else(|e| panic!("{}: expected move {m}: {e}", case.name))
             })
             .collect();
         assert!(
             pos.legal_moves().len() >= 2,
             "{}: the move must be a choice",
-            fields[0]
+            case.name
         );
-        let r = search(&DameState(pos), depth);
+        let r = search(&DameState(pos), case.depth);
         match r.best {
             Some(best) if expected.contains(&best) => {}
             best => failures.push(format!(
-                "{}: played {best:?} ({:?}), expected one of {}",
-                fields[0], r.score, fields[4]
+                "{}: played {best:?} ({:?}), expected one of {:?}",
+                case.name, r.score, case.expected
             )),
         }
-        count += 1;
     }
-    assert!(count >= 4);
+    assert!(suite.len() >= 4);
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
