@@ -13,6 +13,14 @@ mod cli;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// The folder of Mühle's perfect-play databases used in play and
+    /// analysis (default: $XDG_DATA_HOME/brett/tablebase; build them with
+    /// `brett tablebase build`).
+    #[arg(long, global = true, value_name = "DIR")]
+    tablebase_dir: Option<std::path::PathBuf>,
+    /// Play and analyse without the databases.
+    #[arg(long, global = true)]
+    no_tablebase: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -37,6 +45,8 @@ enum Command {
     Match(cli::matches::Args),
     /// Tune the evaluation weights by self-play at a fixed depth.
     Tune(cli::tune::Args),
+    /// Mühle's perfect-play databases: build, probe, stats, verify.
+    Tablebase(cli::tablebase::Args),
     /// Start the app: the browser UI and the JSON API on http://127.0.0.1:8080
     /// (the default when no command is given).
     Serve(cli::serve::Args),
@@ -44,6 +54,13 @@ enum Command {
 
 fn main() -> Result<()> {
     let cli = Cli::parse();
+    if !cli.no_tablebase {
+        let dir = cli
+            .tablebase_dir
+            .clone()
+            .unwrap_or_else(tablebase::default_dir);
+        engine::databases::install(Some(&dir));
+    }
     match cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Show(args)) => cli::show::run(args),
@@ -54,6 +71,7 @@ fn main() -> Result<()> {
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Match(args)) => cli::matches::run(args),
         Some(Command::Tune(args)) => cli::tune::run(args),
+        Some(Command::Tablebase(args)) => cli::tablebase::run(args),
         Some(Command::Serve(args)) => cli::serve::run(args),
         None => cli::serve::run(cli::serve::Args::default()),
     }

@@ -69,6 +69,19 @@ pub fn run(args: Args) -> Result<()> {
     let history: Vec<u64> = (0..game.ply())
         .filter_map(|i| game.position_at(i).map(|p| p.hash()))
         .collect();
+    if let Some(tb) = engine::databases::for_rules(&rules)
+        && let Ok(Some(value)) = tb.probe(&pos)
+        && let Ok(Some(moves)) = tb.probe_moves(&pos)
+    {
+        println!(
+            "\nPerfect play: {}",
+            engine::databases::verdict(pos.turn(), value)
+        );
+        println!("Every move (value for the side to move):");
+        for (m, v) in moves {
+            println!("  {:<12} {v}", m.to_string());
+        }
+    }
     let white = pos.turn() == muehle::Color::White;
     report(&args, &MuehleState(pos), &history, white, |pv, score| {
         pv.first()

@@ -140,6 +140,8 @@ pub struct Protocol {
     game: Game,
     running: Option<Running>,
     seed: u64,
+    /// Use Mühle's databases (option Tablebase).
+    tablebase: bool,
 }
 
 impl Protocol {
@@ -159,6 +161,7 @@ impl Protocol {
             game: Game::new(RuleSet::STANDARD),
             running: None,
             seed: 0x0062_7265_7474,
+            tablebase: true,
         }
     }
 
@@ -211,6 +214,17 @@ impl Protocol {
                 );
                 say(&self.out, "option name Threads type spin default 1 min 1 max 64");
                 say(&self.out, "option name MultiPV type spin default 1 min 1 max 32");
+                say(&self.out, "option name Tablebase type check default true");
+                say(
+                    &self.out,
+                    &format!(
+                        "option name TablebaseDir type string default {}",
+                        engine::databases::installed()
+                            .map(|d| d.dir().to_path_buf())
+                            .unwrap_or_else(tablebase::default_dir)
+                            .display()
+                    ),
+                );
                 say(&self.out, "uciok");
             }
             "isready" => say(&self.out, "readyok"),
@@ -380,12 +394,24 @@ impl Protocol {
                 Ok(v) => self.multipv = v,
                 Err(e) => self.error(&e),
             },
+            "tablebase" => match value.to_ascii_lowercase().as_str() {
+                "true" | "on" | "1" => self.tablebase = true,
+                "false" | "off" | "0" => self.tablebase = false,
+                _ => self.error("option Tablebase needs true or false"),
+            },
+            "tablebasedir" => {
+                if value.is_empty() {
+                    engine::databases::install(None);
+                } else {
+                    engine::databases::install(Some(std::path::Path::new(value)));
+                }
+            }
             "seed" => match value.parse::<u64>() {
                 Ok(v) => self.seed = v,
                 Err(_) => self.error("option Seed needs a number"),
             },
             _ => self.error(&format!(
-                "unknown option '{name}' (options: Game, Rules, Level, Hash, Threads, MultiPV)"
+                "unknown option '{name}' (options: Game, Rules, Level, Hash, Threads, MultiPV, Tablebase, TablebaseDir)"
             )),
         }
     }
@@ -436,7 +462,28 @@ impl Protocol {
             say(&self.out, "bestmove none");
             return;
         }
-        let root = MuehleState(*self.game.position());
+        let pos = *self.game.position();
+        let mut limits = limits;
+        limits.no_databases = !self.tablebase;
+        if self.tablebase
+            && let Some(tb) = engine::databases::for_rules(pos.rules())
+        {
+            match tb.probe(&pos) {
+                Ok(Some(v)) => say(
+                    &self.out,
+                    &format!(
+                        "info string tablebase {v} ({})",
+                        engine::databases::verdict(pos.turn(), v)
+                    ),
+                ),
+                Ok(None) => {}
+                Err(e) => say(
+                    &self.out,
+                    &format!("info string tablebase unavailable: {e}"),
+                ),
+            }
+        }
+        let root = MuehleState(pos);
         let history: Vec<u64> = (0..self.game.ply())
             .filter_map(|i| self.game.position_at(i).map(Position::hash))
             .collect();

@@ -10,6 +10,7 @@ pub mod perft;
 pub mod play;
 pub mod serve;
 pub mod show;
+pub mod tablebase;
 pub mod tune;
 
 use anyhow::{Context, Result};

@@ -142,6 +142,10 @@ fn choose_move<G: Game>(
             nodes: 0,
         });
     }
+    // Only full strength plays perfectly where the databases know the way.
+    if spec.level < MAX_LEVEL {
+        limits.no_databases = true;
+    }
     if let Some(d) = spec.depth {
         limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));
         // A level with a depth limit does not need more than the time given.

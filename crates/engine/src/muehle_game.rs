@@ -107,7 +107,21 @@ fn order_hints(pos: &Position, moves: &[Move], hints: &mut Vec<i32>) {
 }
 
 macro_rules! impl_game {
+    ($ty:ty, databases) => {
+        impl_game!($ty, {
+            fn probe(&self) -> Option<search::Exact> {
+                crate::databases::probe(self.pos())
+            }
+
+            fn probe_moves(&self) -> Option<Vec<(Move, search::Exact, i32)>> {
+                crate::databases::probe_moves(self.pos())
+            }
+        });
+    };
     ($ty:ty) => {
+        impl_game!($ty, {});
+    };
+    ($ty:ty, { $($extra:tt)* }) => {
         impl Game for $ty {
             type Move = Move;
             const HISTORY_SIZE: usize = 25 * 24;
@@ -172,9 +186,11 @@ macro_rules! impl_game {
                 let from = mv.from().map_or(24, |s| s.index());
                 from * 24 + mv.to().index()
             }
+
+            $($extra)*
         }
     };
 }
 
-impl_game!(MuehleState);
+impl_game!(MuehleState, databases);
 impl_game!(WeightedMuehle);

@@ -117,8 +117,12 @@ impl Engine {
                 let shared = &shared;
                 let root = root.clone();
                 scope.spawn(move || {
+                    let helper_limits = Limits {
+                        no_databases: limits.no_databases,
+                        ..Limits::default()
+                    };
                     let mut helper =
-                        Searcher::new(shared, id, root.clone(), history, Limits::default(), 1);
+                        Searcher::new(shared, id, root.clone(), history, helper_limits, 1);
                     helper.iterate(&mut |_| {});
                 });
             }
@@ -268,7 +272,68 @@ impl<'a, G: Game> Searcher<'a, G> {
         false
     }
 
+    /// The root held by the game's databases: the moves in the order of
+    /// their values (and the game's preference), no search.
+    fn play_from_databases(
+        &mut self,
+        on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> Option<SearchResult<G::Move>> {
+        if self.limits.no_databases || self.root.status() != Status::Ongoing {
+            return None;
+        }
+        let mut list = self.root.probe_moves()?;
+        if list.is_empty() {
+            return None;
+        }
+        list.sort_by_key(|&(_, exact, pref)| std::cmp::Reverse((exact.rank(), pref)));
+        let mut lines = Vec::new();
+        for (n, &(mv, exact, _)) in list.iter().take(self.multipv).enumerate() {
+            let mut pv = vec![mv];
+            if n == 0 {
+                // The database line: best moves on both sides.
+                let mut pos = self.root.play(mv);
+                while pv.len() < 16 && pos.status() == Status::Ongoing {
+                    let Some(mut next) = pos.probe_moves() else {
+                        break;
+                    };
+                    next.sort_by_key(|&(_, e, p)| std::cmp::Reverse((e.rank(), p)));
+                    let Some(&(m, _, _)) = next.first() else {
+                        break;
+                    };
+                    pv.push(m);
+                    pos = pos.play(m);
+                }
+            }
+            lines.push((Score::from_internal(exact.score(0)), pv));
+        }
+        let time = self.elapsed();
+        for (i, (score, pv)) in lines.iter().enumerate() {
+            on_info(&SearchInfo {
+                depth: 1,
+                seldepth: pv.len() as u32,
+                multipv: i + 1,
+                score: *score,
+                nodes: list.len() as u64,
+                nps: 0,
+                time,
+                hashfull: self.shared.tt.hashfull(),
+                pv: pv.clone(),
+            });
+        }
+        Some(SearchResult {
+            best: Some(list[0].0),
+            score: lines[0].0,
+            depth: 1,
+            nodes: list.len() as u64,
+            time,
+            lines,
+        })
+    }
+
     fn iterate(&mut self, on_info: &mut dyn FnMut(&SearchInfo<G::Move>)) -> SearchResult<G::Move> {
+        if let Some(result) = self.play_from_databases(on_info) {
+            return result;
+        }
         let root = self.root.clone();
         let mut moves = Vec::new();
         if root.status() == Status::Ongoing {
@@ -518,6 +583,12 @@ impl<'a, G: Game> Searcher<'a, G> {
         if self.is_repetition(pos) {
             return DRAW;
         }
+        if !self.limits.no_databases
+            && let Some(exact) = pos.probe()
+        {
+            self.nodes += 1;
+            return exact.score(ply);
+        }
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
@@ -678,6 +749,11 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
             return pos.evaluate();
+        }
+        if !self.limits.no_databases
+            && let Some(exact) = pos.probe()
+        {
+            return exact.score(ply);
         }
         let forced = pos.must_play_noisy();
         let stand = pos.evaluate();

@@ -105,7 +105,58 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// The slot of `mv` in the history table (from/to style).
     fn history_index(&self, mv: Self::Move) -> usize;
+
+    /// The exact value of this position from the game's own databases, if
+    /// it has them and they hold the position. The search then scores the
+    /// position exactly instead of searching it (not at the root).
+    fn probe(&self) -> Option<Exact> {
+        None
+    }
+
+    /// Every legal move with its exact value and a preference among moves
+    /// of equal value (higher first), if the databases hold this position.
+    /// A search whose root is held plays from this list instead of
+    /// searching (unless [`Limits::no_databases`] is set).
+    fn probe_moves(&self) -> Option<Vec<(Self::Move, Exact, i32)>> {
+        None
+    }
 }
+
+/// A value known exactly (from a database), for the side to move, with the
+/// number of plies to the end of the game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Exact {
+    /// The side to move wins in this many plies.
+    Win(u32),
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move loses in this many plies.
+    Loss(u32),
+}
+
+impl Exact {
+    /// The search score of the value for a position `ply` plies from the
+    /// root, in the "win in N" scale of the search.
+    pub fn score(self, ply: usize) -> i32 {
+        match self {
+            Exact::Win(n) => MATE - (ply as i32 + n as i32).min(MATE_BOUND_PLIES),
+            Exact::Draw => DRAW,
+            Exact::Loss(n) => -MATE + (ply as i32 + n as i32).min(MATE_BOUND_PLIES),
+        }
+    }
+
+    /// Order for the side to move: fast wins first, slow losses last.
+    pub fn rank(self) -> i64 {
+        match self {
+            Exact::Win(n) => 1_000_000 - i64::from(n),
+            Exact::Draw => 0,
+            Exact::Loss(n) => -1_000_000 + i64::from(n),
+        }
+    }
+}
+
+/// Exact scores stay inside the "win in N" band.
+const MATE_BOUND_PLIES: i32 = MATE - MATE_BOUND - 1;
 
 /// The highest score: a win now.
 pub const MATE: i32 = 30_000;
@@ -175,6 +226,9 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until stopped, whatever else is set.
     pub infinite: bool,
+    /// Do not use the game's databases ([`Game::probe`]): search as if
+    /// there were none (weaker levels, comparisons).
+    pub no_databases: bool,
 }
 
 impl Limits {

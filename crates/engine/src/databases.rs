@@ -1,0 +1,157 @@
+//! Mühle's perfect-play databases in play: where they are, and what the
+//! search asks of them.
+//!
+//! The app and the command line [`install`] a folder once; every Mühle
+//! search at level 10 (and every analysis) then scores positions of the
+//! moving phase exactly ([`search::Game::probe`]) and, when the root is in
+//! the databases, plays from them ([`search::Game::probe_moves`]):
+//!
+//! - a won position is won by the fastest line;
+//! - in a drawn or lost position, among the moves that keep the value (for a
+//!   loss: every move), the move is preferred that leaves the opponent the
+//!   largest share of replies that are mistakes (a reply that gives away
+//!   the opponent's value: a win thrown to a draw or loss, a draw thrown to
+//!   a loss) — the idea of Malom's "ultra-strong" play: perfect against
+//!   perfect play, and the most chances against a fallible opponent. Ties
+//!   go to the longer loss, then to the order of the moves.
+//!
+//! Values the no-mill counter could change (a win or loss longer than the
+//! plies left before the no-mill draw) are not used: the search decides.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+use muehle::{Color, Move, Position, RemovalRule, RuleSet};
+use search::Exact;
+use tablebase::{Tablebase, Value, Variant};
+
+/// The databases of one folder, one [`Tablebase`] per variant.
+pub struct Databases {
+    dir: PathBuf,
+    tables: [Tablebase; 4],
+}
+
+static INSTALLED: AtomicPtr<Databases> = AtomicPtr::new(std::ptr::null_mut());
+
+fn slot(v: Variant) -> usize {
+    usize::from(v.flying) * 2 + usize::from(v.removal == RemovalRule::Never)
+}
+
+/// Use the databases in `dir` from now on (`None`: use none). Files are
+/// opened on first use; sectors built later are picked up.
+pub fn install(dir: Option<&Path>) {
+    let new = match dir {
+        None => std::ptr::null_mut(),
+        Some(d) => {
+            let tables = [false, true].map(|flying| {
+                [RemovalRule::UnlessAllInMills, RemovalRule::Never]
+                    .map(|removal| Tablebase::new(d, Variant { removal, flying }))
+            });
+            let [[a, b], [c, e]] = tables;
+            Box::into_raw(Box::new(Databases {
+                dir: d.to_path_buf(),
+                tables: [a, b, c, e],
+            }))
+        }
+    };
+    // The old set is left in place (not freed): searches running now may
+    // still hold it. Installing happens once or twice per process.
+    INSTALLED.store(new, Ordering::Release);
+}
+
+/// The installed databases, if any.
+pub fn installed() -> Option<&'static Databases> {
+    let p = INSTALLED.load(Ordering::Acquire);
+    // SAFETY: a non-null pointer comes from `Box::into_raw` in `install` and
+    // is never freed, so it is valid for the rest of the process.
+    unsafe { p.as_ref() }
+}
+
+impl Databases {
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The databases for a rule set.
+    pub fn for_rules(&self, rules: &RuleSet) -> &Tablebase {
+        &self.tables[slot(Variant::of(rules))]
+    }
+}
+
+/// The tablebase for `rules` if databases are installed.
+pub fn for_rules(rules: &RuleSet) -> Option<&'static Tablebase> {
+    installed().map(|d| d.for_rules(rules))
+}
+
+/// The value from the databases as the search's exact value, if the
+/// no-mill counter cannot change it.
+pub fn exact(pos: &Position, v: Value) -> Option<Exact> {
+    let left = pos
+        .rules()
+        .no_mill_draw
+        .map(|limit| u32::from(limit.saturating_sub(pos.plies_since_mill())));
+    let fits = |n: u16| left.is_none_or(|l| u32::from(n) <= l);
+    match v {
+        Value::Win(n) if fits(n) => Some(Exact::Win(u32::from(n))),
+        Value::Loss(n) if fits(n) => Some(Exact::Loss(u32::from(n))),
+        Value::Draw => Some(Exact::Draw),
+        _ => None,
+    }
+}
+
+/// The exact value of a position of the moving phase, if the databases
+/// hold it.
+pub fn probe(pos: &Position) -> Option<Exact> {
+    if pos.in_hand(Color::White) > 0 || pos.in_hand(Color::Black) > 0 {
+        return None;
+    }
+    let tb = for_rules(pos.rules())?;
+    let v = tb.probe(pos).ok()??;
+    exact(pos, v)
+}
+
+/// Every legal move with its value, and the preference of the rule above
+/// (per mille of the opponent's replies that are mistakes), if the
+/// databases hold the position and all its moves.
+pub fn probe_moves(pos: &Position) -> Option<Vec<(Move, Exact, i32)>> {
+    if pos.in_hand(Color::White) > 0 || pos.in_hand(Color::Black) > 0 {
+        return None;
+    }
+    let tb = for_rules(pos.rules())?;
+    let list = tb.probe_moves(pos).ok()??;
+    let mut out = Vec::with_capacity(list.len());
+    for (m, v) in list {
+        let e = exact(pos, v)?;
+        let pref = match v {
+            Value::Win(_) => 0,
+            _ => {
+                let mut child = *pos;
+                child.play_unchecked(m);
+                mistakes_per_mille(tb, &child).unwrap_or(0)
+            }
+        };
+        out.push((m, e, pref));
+    }
+    Some(out)
+}
+
+/// Of the replies in `pos` (the opponent to move), the share in per mille
+/// that give away the opponent's value.
+fn mistakes_per_mille(tb: &Tablebase, pos: &Position) -> Option<i32> {
+    let replies = tb.probe_moves(pos).ok()??;
+    let best = replies.first()?.1;
+    let wrong = replies.iter().filter(|(_, v)| !v.same_result(best)).count();
+    Some((wrong * 1000 / replies.len()) as i32)
+}
+
+/// The value in words for `mover` to move: "White wins in 23 plies
+/// (database)", "Black wins in 4 plies (database)", "draw (database)".
+pub fn verdict(mover: Color, v: Value) -> String {
+    let name = |c: Color| if c == Color::White { "White" } else { "Black" };
+    match v {
+        Value::Win(n) => format!("{} wins in {n} plies (database)", name(mover)),
+        Value::Loss(n) => format!("{} wins in {n} plies (database)", name(mover.other())),
+        Value::Draw => "draw (database)".to_string(),
+    }
+}

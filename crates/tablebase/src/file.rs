@@ -1,0 +1,430 @@
+//! The database file of one sector.
+//!
+//! ```text
+//! 0    8  magic "BRETTMTB"
+//! 8    4  format version (1)
+//! 12   4  rule fingerprint (Variant::fingerprint)
+//! 16   1  stones of the side to move    17  1  stones of the opponent
+//! 18   1  bytes per value (1 or 2)      19  1  0
+//! 20   4  positions per block
+//! 24   8  indices in the sector
+//! 32   8  blocks
+//! 40   8  positions (all placements)    48  8  of them wins for the side to move
+//! 56   8  draws                         64  8  losses
+//! 72   8  symmetry classes
+//! 80   2  longest win (plies)           82  2  longest loss (plies)
+//! 88   8  index of a longest win        96  8  index of a longest loss
+//! 104  8  bytes after the header
+//! 112  4  CRC-32 of bytes 0..112 and everything after the header
+//! 116 12  0
+//! 128     block offsets ((blocks + 1) × 8, from the file start), then the
+//!         zstd-compressed blocks of values
+//! ```
+//!
+//! All numbers little-endian. A value byte is the build code (loss in d =
+//! 2d, win in d = 2d − 1), 254 a draw, 255 an index without a position;
+//! two-byte values use the codes of `value.rs` directly.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use memmap2::Mmap;
+use rayon::prelude::*;
+
+use crate::value::{DRAW, NONE};
+use crate::{Sector, TablebaseError, Value, Variant};
+
+const MAGIC: &[u8; 8] = b"BRETTMTB";
+/// The file format's version.
+pub const FORMAT_VERSION: u32 = 1;
+const HEADER: usize = 128;
+/// Positions per compressed block.
+pub const BLOCK: usize = 4096;
+
+/// What the builder found in a sector, counted over all placements (every
+/// symmetry class counts as many positions as it has members).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SectorStats {
+    /// Positions, all placements.
+    pub positions: u64,
+    /// Wins for the side to move.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses for the side to move.
+    pub losses: u64,
+    /// Symmetry classes (stored positions).
+    pub classes: u64,
+    /// The longest win in plies (0 if none).
+    pub longest_win: u16,
+    /// The longest loss in plies.
+    pub longest_loss: u16,
+    /// Index of a position with the longest win.
+    pub longest_win_index: u64,
+    /// Index of a position with the longest loss.
+    pub longest_loss_index: u64,
+}
+
+fn io_err(path: &Path, e: std::io::Error) -> TablebaseError {
+    TablebaseError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    }
+}
+
+/// Write a sector's values (build codes, one per index) to `path`.
+pub(crate) fn write_sector(
+    path: &Path,
+    variant: Variant,
+    sector: Sector,
+    codes: &[u16],
+    stats: &SectorStats,
+) -> Result<(), TablebaseError> {
+    let max_code = codes
+        .iter()
+        .copied()
+        .filter(|&c| c != DRAW && c != NONE)
+        .max()
+        .unwrap_or(0);
+    let width: usize = if max_code < 254 { 1 } else { 2 };
+    let blocks: Vec<Vec<u8>> = codes
+        .par_chunks(BLOCK)
+        .map(|chunk| {
+            let mut raw = Vec::with_capacity(chunk.len() * width);
+            for &c in chunk {
+                if width == 1 {
+                    raw.push(match c {
+                        DRAW => 254,
+                        NONE => 255,
+                        c => c as u8,
+                    });
+                } else {
+                    raw.extend_from_slice(&c.to_le_bytes());
+                }
+            }
+            zstd::bulk::compress(&raw, 3).unwrap_or_default()
+        })
+        .collect();
+    let mut offsets = Vec::with_capacity(blocks.len() + 1);
+    let mut at = (HEADER + 8 * (blocks.len() + 1)) as u64;
+    for b in &blocks {
+        offsets.push(at);
+        at += b.len() as u64;
+    }
+    offsets.push(at);
+    let mut header = [0u8; HEADER];
+    header[0..8].copy_from_slice(MAGIC);
+    header[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    header[12..16].copy_from_slice(&variant.fingerprint().to_le_bytes());
+    header[16] = sector.mover;
+    header[17] = sector.other;
+    header[18] = width as u8;
+    header[20..24].copy_from_slice(&(BLOCK as u32).to_le_bytes());
+    header[24..32].copy_from_slice(&(codes.len() as u64).to_le_bytes());
+    header[32..40].copy_from_slice(&(blocks.len() as u64).to_le_bytes());
+    for (i, v) in [
+        stats.positions,
+        stats.wins,
+        stats.draws,
+        stats.losses,
+        stats.classes,
+    ]
+    .iter()
+    .enumerate()
+    {
+        header[40 + 8 * i..48 + 8 * i].copy_from_slice(&v.to_le_bytes());
+    }
+    header[80..82].copy_from_slice(&stats.longest_win.to_le_bytes());
+    header[82..84].copy_from_slice(&stats.longest_loss.to_le_bytes());
+    header[88..96].copy_from_slice(&stats.longest_win_index.to_le_bytes());
+    header[96..104].copy_from_slice(&stats.longest_loss_index.to_le_bytes());
+    header[104..112].copy_from_slice(&(at - HEADER as u64).to_le_bytes());
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&header[0..112]);
+    let offset_bytes: Vec<u8> = offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
+    crc.update(&offset_bytes);
+    for b in &blocks {
+        crc.update(b);
+    }
+    header[112..116].copy_from_slice(&crc.finalize().to_le_bytes());
+    let file = File::create(path).map_err(|e| io_err(path, e))?;
+    let mut w = BufWriter::with_capacity(1 << 20, file);
+    w.write_all(&header).map_err(|e| io_err(path, e))?;
+    w.write_all(&offset_bytes).map_err(|e| io_err(path, e))?;
+    for b in &blocks {
+        w.write_all(b).map_err(|e| io_err(path, e))?;
+    }
+    let file = w.into_inner().map_err(|e| io_err(path, e.into_error()))?;
+    file.sync_all().map_err(|e| io_err(path, e))?;
+    Ok(())
+}
+
+/// An opened, checked sector file. Values are read block by block; the
+/// last blocks read are kept decompressed.
+pub struct SectorFile {
+    path: PathBuf,
+    map: Mmap,
+    sector: Sector,
+    width: usize,
+    block_len: usize,
+    size: u64,
+    blocks: u64,
+    stats: SectorStats,
+    cache: Vec<Mutex<Option<CachedBlock>>>,
+}
+
+const CACHE_SLOTS: usize = 64;
+
+/// A decompressed block and its number.
+type CachedBlock = (u64, Box<[u16]>);
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    let mut x = [0u8; 8];
+    x.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(x)
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    let mut x = [0u8; 4];
+    x.copy_from_slice(&b[at..at + 4]);
+    u32::from_le_bytes(x)
+}
+
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+
+impl SectorFile {
+    /// Open and check the file of `sector` for `variant`: a missing,
+    /// foreign (other rules, sector or format) or corrupt (bad checksum,
+    /// truncated) file is refused with a message saying so.
+    pub fn open(
+        path: &Path,
+        variant: Variant,
+        sector: Sector,
+    ) -> Result<SectorFile, TablebaseError> {
+        let file = match File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(TablebaseError::Missing {
+                    path: path.to_path_buf(),
+                    sector,
+                    variant,
+                });
+            }
+            Err(e) => return Err(io_err(path, e)),
+        };
+        // SAFETY: the file is opened read-only; the database files are
+        // written once (to a temporary name, then renamed) and not changed
+        // in place while they are read.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| io_err(path, e))?;
+        let corrupt = |why: String| TablebaseError::Corrupt {
+            path: path.to_path_buf(),
+            why,
+        };
+        let foreign = |why: String| TablebaseError::Foreign {
+            path: path.to_path_buf(),
+            why,
+        };
+        if map.len() < HEADER {
+            return Err(corrupt(format!(
+                "the file has {} bytes, less than its header",
+                map.len()
+            )));
+        }
+        if &map[0..8] != MAGIC {
+            return Err(foreign("not a brett Mühle database file".to_string()));
+        }
+        let version = u32_at(&map, 8);
+        if version != FORMAT_VERSION {
+            return Err(foreign(format!(
+                "format version {version}, this brett reads version {FORMAT_VERSION}: build the database again"
+            )));
+        }
+        let fp = u32_at(&map, 12);
+        if fp != variant.fingerprint() {
+            return Err(foreign(format!(
+                "made for other rules (fingerprint {fp:#x}), not for '{variant}' ({:#x})",
+                variant.fingerprint()
+            )));
+        }
+        let found = Sector {
+            mover: map[16],
+            other: map[17],
+        };
+        if found != sector {
+            return Err(foreign(format!("holds sector {found}, not {sector}")));
+        }
+        let width = usize::from(map[18]);
+        let block_len = u32_at(&map, 20) as usize;
+        let size = u64_at(&map, 24);
+        let blocks = u64_at(&map, 32);
+        let payload = u64_at(&map, 104);
+        let expected_size =
+            crate::index::SectorIndex::new(u32::from(sector.mover), u32::from(sector.other)).size();
+        if !(width == 1 || width == 2)
+            || block_len == 0
+            || size != expected_size
+            || blocks != size.div_ceil(block_len as u64)
+        {
+            return Err(corrupt("the header does not fit the sector".to_string()));
+        }
+        if map.len() as u64 != HEADER as u64 + payload {
+            return Err(corrupt(format!(
+                "the file has {} bytes, its header says {} (truncated or extended)",
+                map.len(),
+                HEADER as u64 + payload
+            )));
+        }
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&map[0..112]);
+        crc.update(&map[HEADER..]);
+        if crc.finalize() != u32_at(&map, 112) {
+            return Err(corrupt(
+                "the checksum does not match: the file is damaged".to_string(),
+            ));
+        }
+        let offsets_end = HEADER as u64 + 8 * (blocks + 1);
+        if offsets_end > map.len() as u64 {
+            return Err(corrupt("the block table is cut off".to_string()));
+        }
+        for i in 0..=blocks as usize {
+            let o = u64_at(&map, HEADER + 8 * i);
+            if o < offsets_end || o > map.len() as u64 {
+                return Err(corrupt(
+                    "a block offset points outside the file".to_string(),
+                ));
+            }
+        }
+        let stats = SectorStats {
+            positions: u64_at(&map, 40),
+            wins: u64_at(&map, 48),
+            draws: u64_at(&map, 56),
+            losses: u64_at(&map, 64),
+            classes: u64_at(&map, 72),
+            longest_win: u16_at(&map, 80),
+            longest_loss: u16_at(&map, 82),
+            longest_win_index: u64_at(&map, 88),
+            longest_loss_index: u64_at(&map, 96),
+        };
+        Ok(SectorFile {
+            path: path.to_path_buf(),
+            map,
+            sector,
+            width,
+            block_len,
+            size,
+            blocks,
+            stats,
+            cache: (0..CACHE_SLOTS).map(|_| Mutex::new(None)).collect(),
+        })
+    }
+
+    /// The sector.
+    pub fn sector(&self) -> Sector {
+        self.sector
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The number of indices.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// The statistics written by the builder.
+    pub fn stats(&self) -> SectorStats {
+        self.stats
+    }
+
+    /// Bytes on disk.
+    pub fn bytes(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    fn block(&self, b: u64) -> Result<Box<[u16]>, TablebaseError> {
+        let start = u64_at(&self.map, HEADER + 8 * b as usize) as usize;
+        let end = u64_at(&self.map, HEADER + 8 * (b as usize + 1)) as usize;
+        let n = (self.size - b * self.block_len as u64).min(self.block_len as u64) as usize;
+        let corrupt = |why: String| TablebaseError::Corrupt {
+            path: self.path.clone(),
+            why,
+        };
+        if start > end || end > self.map.len() {
+            return Err(corrupt(format!("block {b} lies outside the file")));
+        }
+        let raw = zstd::bulk::decompress(&self.map[start..end], n * self.width)
+            .map_err(|e| corrupt(format!("block {b} cannot be decompressed: {e}")))?;
+        if raw.len() != n * self.width {
+            return Err(corrupt(format!("block {b} has the wrong length")));
+        }
+        Ok(if self.width == 1 {
+            raw.iter()
+                .map(|&x| match x {
+                    254 => DRAW,
+                    255 => NONE,
+                    c => u16::from(c),
+                })
+                .collect()
+        } else {
+            raw.chunks_exact(2)
+                .map(|p| u16::from_le_bytes([p[0], p[1]]))
+                .collect()
+        })
+    }
+
+    /// The build code at `index` (`NONE` for an unused index).
+    pub(crate) fn code(&self, index: u64) -> Result<u16, TablebaseError> {
+        if index >= self.size {
+            return Err(TablebaseError::Corrupt {
+                path: self.path.clone(),
+                why: format!("index {index} beyond the sector's {}", self.size),
+            });
+        }
+        let b = index / self.block_len as u64;
+        let within = (index % self.block_len as u64) as usize;
+        let slot = &self.cache[(b as usize) % CACHE_SLOTS];
+        {
+            let guard = slot.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((cached, data)) = guard.as_ref()
+                && *cached == b
+            {
+                return Ok(data[within]);
+            }
+        }
+        let data = self.block(b)?;
+        let code = data[within];
+        *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some((b, data));
+        Ok(code)
+    }
+
+    /// The value at `index`.
+    pub fn value(&self, index: u64) -> Result<Value, TablebaseError> {
+        let c = self.code(index)?;
+        if c == NONE {
+            return Err(TablebaseError::Corrupt {
+                path: self.path.clone(),
+                why: format!("index {index} holds no position"),
+            });
+        }
+        Ok(Value::from_code(c))
+    }
+
+    /// All values decompressed (build codes), for the builder and `verify`.
+    pub(crate) fn all_codes(&self) -> Result<Vec<u16>, TablebaseError> {
+        let parts: Result<Vec<Box<[u16]>>, TablebaseError> = (0..self.blocks)
+            .into_par_iter()
+            .map(|b| self.block(b))
+            .collect();
+        let mut out = Vec::with_capacity(self.size as usize);
+        for p in parts? {
+            out.extend_from_slice(&p);
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,353 @@
+//! `brett tablebase`: build, probe, count and check the Mühle databases.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use muehle::{Color, RuleSet};
+use tablebase::{
+    BuildOptions, GroupReport, Progress, Sector, SectorIndex, Tablebase, Value, Variant,
+    position_of,
+};
+
+use super::{RULES_HELP, parse_rules};
+
+/// `brett tablebase …`
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Options every subcommand shares.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Common {
+    #[arg(long, default_value = "standard", help = RULES_HELP)]
+    rules: String,
+    /// The database folder (default: $XDG_DATA_HOME/brett/tablebase).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+}
+
+impl Common {
+    fn rules(&self) -> Result<RuleSet> {
+        parse_rules(&self.rules)
+    }
+    fn dir(&self) -> PathBuf {
+        self.dir.clone().unwrap_or_else(tablebase::default_dir)
+    }
+    fn variant(&self) -> Result<Variant> {
+        Ok(Variant::of(&self.rules()?))
+    }
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Solve sectors of the moving phase (and the sectors they need first).
+    ///
+    /// Finished sectors are kept, so an interrupted build resumes.
+    Build {
+        #[command(flatten)]
+        common: Common,
+        /// Build every sector with up to this many stones a side (3 to 9).
+        #[arg(long, default_value_t = 9)]
+        up_to: u8,
+        /// Build these sectors (e.g. 3-3,4-3) instead of --up-to.
+        #[arg(long)]
+        sectors: Option<String>,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// No progress bars (one line per sector group).
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// The value of a position (moving phase) and of each of its moves.
+    ///
+    /// First line exactly `win N`, `draw` or `loss N` for the side to move
+    /// (N plies to the end), then one line per legal move with its value.
+    Probe {
+        #[command(flatten)]
+        common: Common,
+        /// The position string.
+        position: String,
+    },
+    /// Positions, wins, draws, losses and the longest win of a sector.
+    Stats {
+        #[command(flatten)]
+        common: Common,
+        /// The sector W-B (White's and Black's stones).
+        sector: String,
+    },
+    /// Check built sectors: every value follows from the values of its moves.
+    Verify {
+        #[command(flatten)]
+        common: Common,
+        /// The sector W-B (default: every built sector).
+        sector: Option<String>,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+}
+
+/// Run `brett tablebase`.
+pub fn run(args: Args) -> Result<()> {
+    match args.command {
+        Command::Build {
+            common,
+            up_to,
+            sectors,
+            threads,
+            quiet,
+        } => {
+            pool(threads)?;
+            let targets = match sectors {
+                Some(s) => tablebase::parse_sectors(&s)?,
+                None => {
+                    if !(3..=9).contains(&up_to) {
+                        bail!("--up-to takes 3 to 9 stones");
+                    }
+                    Sector::all_up_to(up_to)
+                }
+            };
+            if targets.is_empty() {
+                bail!("--sectors names no sector");
+            }
+            build(&common, &targets, quiet)
+        }
+        Command::Probe { common, position } => probe(&common, &position),
+        Command::Stats { common, sector } => stats(&common, sector.parse()?),
+        Command::Verify {
+            common,
+            sector,
+            threads,
+        } => {
+            pool(threads)?;
+            verify(&common, sector.as_deref())
+        }
+    }
+}
+
+fn pool(threads: Option<usize>) -> Result<()> {
+    if let Some(n) = threads {
+        if n == 0 {
+            bail!("--threads takes at least 1");
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .context("setting up the worker threads")?;
+    }
+    Ok(())
+}
+
+struct Bars {
+    multi: MultiProgress,
+    total: ProgressBar,
+    group: Mutex<Option<ProgressBar>>,
+    quiet: bool,
+    started: Instant,
+}
+
+impl Bars {
+    fn new(quiet: bool) -> Bars {
+        let multi = MultiProgress::new();
+        if quiet {
+            multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+        }
+        let total = multi.add(ProgressBar::new(0));
+        total.set_style(
+            ProgressStyle::with_template(
+                "all      [{elapsed_precise}] {wide_bar} {percent:>3}% ETA {eta_precise}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        Bars {
+            multi,
+            total,
+            group: Mutex::new(None),
+            quiet,
+            started: Instant::now(),
+        }
+    }
+}
+
+impl Progress for Bars {
+    fn start(&self, work: u64) {
+        self.total.set_length(work);
+        self.total.reset_eta();
+    }
+    fn kept(&self, sector: Sector) {
+        let _ = self
+            .multi
+            .println(format!("sector {sector}: built already, kept"));
+    }
+    fn group_started(&self, sectors: &[Sector], work: u64) {
+        let names: Vec<String> = sectors.iter().map(Sector::to_string).collect();
+        let bar = self
+            .multi
+            .insert_before(&self.total, ProgressBar::new(work));
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix:8} [{elapsed_precise}] {wide_bar} {percent:>3}% ETA {eta_precise}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_prefix(names.join(" "));
+        *self.group.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar);
+    }
+    fn advance(&self, units: u64) {
+        if let Some(b) = self
+            .group
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+        {
+            b.inc(units);
+        }
+        self.total.inc(units);
+    }
+    fn group_done(&self, r: &GroupReport) {
+        if let Some(b) = self.group.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            b.finish_and_clear();
+        }
+        let names: Vec<String> = r.sectors.iter().map(Sector::to_string).collect();
+        let line = format!(
+            "sectors {}: {} positions (symmetry classes) in {:.1} s = {:.0} positions/s, {} levels, {:.1} MB (elapsed {:.0} s)",
+            names.join(" "),
+            r.classes,
+            r.seconds,
+            r.classes as f64 / r.seconds.max(1e-9),
+            r.levels,
+            r.bytes as f64 / 1e6,
+            self.started.elapsed().as_secs_f64()
+        );
+        if self.quiet {
+            println!("{line}");
+        } else {
+            let _ = self.multi.println(line);
+        }
+    }
+}
+
+fn build(common: &Common, targets: &[Sector], quiet: bool) -> Result<()> {
+    let variant = common.variant()?;
+    let options = BuildOptions {
+        dir: common.dir(),
+        variant,
+    };
+    let bars = Bars::new(quiet);
+    let report = tablebase::build(&options, targets, &bars)?;
+    bars.total.finish_and_clear();
+    let bytes: u64 = report.built.iter().map(|g| g.bytes).sum();
+    println!(
+        "built {} sectors ({} kept) of '{}' in {}: {} positions in {:.1} s = {:.0} positions/s, {:.1} MB",
+        report.built.iter().map(|g| g.sectors.len()).sum::<usize>(),
+        report.kept.len(),
+        variant,
+        options.dir.join(variant.name()).display(),
+        report.classes(),
+        report.seconds(),
+        report.classes() as f64 / report.seconds().max(1e-9),
+        bytes as f64 / 1e6
+    );
+    Ok(())
+}
+
+fn probe(common: &Common, position: &str) -> Result<()> {
+    let rules = common.rules()?;
+    let pos = muehle::Position::from_fen(position, rules)
+        .with_context(|| format!("position '{position}'"))?;
+    let tb = Tablebase::new(common.dir(), Variant::of(&rules));
+    let Some(moves) = tb.probe_moves(&pos)? else {
+        bail!(
+            "the databases hold positions of the moving phase (no stones in hand, 3 to 9 stones a side); this position is not one"
+        );
+    };
+    let value = tb.probe(&pos)?.unwrap_or(Value::Loss(0));
+    println!("{value}");
+    for (m, v) in moves {
+        println!("{m} {v}");
+    }
+    Ok(())
+}
+
+fn stats(common: &Common, sector: Sector) -> Result<()> {
+    let rules = common.rules()?;
+    let variant = Variant::of(&rules);
+    let tb = Tablebase::new(common.dir(), variant);
+    println!(
+        "sector {sector} ({} white and {} black stones), rules '{variant}'",
+        sector.mover, sector.other
+    );
+    for (color, stored) in [(Color::White, sector), (Color::Black, sector.swapped())] {
+        let file = tb.file(stored)?;
+        let s = file.stats();
+        let idx = SectorIndex::new(u32::from(stored.mover), u32::from(stored.other));
+        let name = if color == Color::White {
+            "White"
+        } else {
+            "Black"
+        };
+        println!("{name} to move:");
+        println!("  positions {}", s.positions);
+        println!("  wins {}", s.wins);
+        println!("  draws {}", s.draws);
+        println!("  losses {}", s.losses);
+        println!("  symmetry classes {}", s.classes);
+        if s.wins > 0 {
+            let (m, o) = idx.position(s.longest_win_index);
+            let fen = position_of(m, o, color, rules)?.fen();
+            println!("  longest win {} plies: {fen}", s.longest_win);
+        } else {
+            println!("  longest win: none");
+        }
+        if s.losses > 0 {
+            let (m, o) = idx.position(s.longest_loss_index);
+            let fen = position_of(m, o, color, rules)?.fen();
+            println!("  longest loss {} plies: {fen}", s.longest_loss);
+        }
+        println!("  file {} ({} bytes)", file.path().display(), file.bytes());
+    }
+    Ok(())
+}
+
+fn verify(common: &Common, sector: Option<&str>) -> Result<()> {
+    let variant = common.variant()?;
+    let dir = common.dir();
+    let sectors = match sector {
+        Some(s) => vec![s.parse::<Sector>()?],
+        None => Tablebase::new(&dir, variant).installed(),
+    };
+    if sectors.is_empty() {
+        bail!(
+            "no sector of '{variant}' is built in {}: build with `brett tablebase build --rules {variant}`",
+            dir.display()
+        );
+    }
+    let mut failed = 0;
+    for s in sectors {
+        let started = Instant::now();
+        let r = tablebase::verify(&dir, variant, s)?;
+        println!(
+            "sector {s}: {} positions checked, {} wrong ({:.1} s)",
+            r.checked,
+            r.errors,
+            started.elapsed().as_secs_f64()
+        );
+        for e in &r.examples {
+            println!("  {e}");
+        }
+        if r.errors > 0 {
+            failed += 1;
+        }
+    }
+    if failed > 0 {
+        bail!("{failed} sectors failed the check");
+    }
+    println!("ok");
+    Ok(())
+}
