@@ -45,6 +45,8 @@ enum Command {
     Match(cli::matches::Args),
     /// Tune the evaluation weights by self-play at a fixed depth.
     Tune(cli::tune::Args),
+    /// Puzzles from the databases ("find the best move").
+    Puzzles(cli::puzzles::Args),
     /// Mühle's perfect-play databases: build, probe, stats, verify.
     Tablebase(cli::tablebase::Args),
     /// Start the app: the browser UI and the JSON API on http://127.0.0.1:8080
@@ -71,6 +73,7 @@ fn main() -> Result<()> {
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Match(args)) => cli::matches::run(args),
         Some(Command::Tune(args)) => cli::tune::run(args),
+        Some(Command::Puzzles(args)) => cli::puzzles::run(args),
         Some(Command::Tablebase(args)) => cli::tablebase::run(args),
         Some(Command::Serve(args)) => cli::serve::run(args),
         None => cli::serve::run(cli::serve::Args::default()),

@@ -8,6 +8,7 @@ pub mod hub;
 pub mod matches;
 pub mod perft;
 pub mod play;
+pub mod puzzles;
 pub mod serve;
 pub mod show;
 pub mod tablebase;

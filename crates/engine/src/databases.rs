@@ -155,3 +155,53 @@ pub fn verdict(mover: Color, v: Value) -> String {
         Value::Draw => "draw (database)".to_string(),
     }
 }
+
+/// A move that changed the game's value, found by the databases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValueChange {
+    /// The ply of the move (0 = the first move of the record).
+    pub ply: usize,
+    /// Who moved.
+    pub mover: Color,
+    /// The value for the mover before the move.
+    pub before: Value,
+    /// The value for the mover after the move.
+    pub after: Value,
+}
+
+/// The moves of a game whose value the databases know before and after,
+/// and that turned a win into a draw or loss, or a draw into a loss, for the
+/// player who made them (`positions[i]` is the position before move `i`,
+/// `positions[i + 1]` after it).
+pub fn value_changes(positions: &[Position]) -> Vec<ValueChange> {
+    let value = |p: &Position| -> Option<Value> {
+        if p.in_hand(Color::White) > 0 || p.in_hand(Color::Black) > 0 {
+            return None;
+        }
+        if p.material(p.turn()) < 3 || p.is_blocked() {
+            return Some(Value::Loss(0));
+        }
+        for_rules(p.rules())?.probe(p).ok()?
+    };
+    let mut out = Vec::new();
+    for (ply, pair) in positions.windows(2).enumerate() {
+        let (Some(before), Some(after)) = (value(&pair[0]), value(&pair[1])) else {
+            continue;
+        };
+        let after = after.back();
+        let worse = match before {
+            Value::Win(_) => !matches!(after, Value::Win(_)),
+            Value::Draw => matches!(after, Value::Loss(_)),
+            Value::Loss(_) => false,
+        };
+        if worse {
+            out.push(ValueChange {
+                ply,
+                mover: pair[0].turn(),
+                before,
+                after,
+            });
+        }
+    }
+    out
+}

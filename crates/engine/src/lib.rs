@@ -4,6 +4,7 @@ pub mod explain;
 pub mod explain_dame;
 pub mod level;
 pub mod muehle_game;
+pub mod puzzles;
 
 pub use dame_game::{DameState, WeightedDame};
 pub use level::{Choice, LevelPlayer, LevelSpec};
