@@ -265,3 +265,182 @@ fn dame_perft_play_and_analyze() {
     assert!(out.contains(" 1. d4xf6"), "{out}");
     assert!(out.contains("why: captures 1 piece"), "{out}");
 }
+
+/// `brett tablebase build/probe/stats/verify` and `brett puzzles generate`
+/// on sectors 3-3, 3-4 and 4-3 in a temporary folder.
+#[test]
+fn tablebase_commands() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path().to_str().expect("utf-8 path");
+    let (ok, out, err) = brett(
+        &[
+            "tablebase",
+            "build",
+            "--dir",
+            d,
+            "--sectors",
+            "3-4",
+            "--quiet",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("sectors 3-3:"), "{out}");
+    assert!(out.contains("sectors 3-4 4-3:"), "{out}");
+    assert!(out.contains("positions/s"), "{out}");
+    // Built again: everything kept.
+    let (ok, out, _) = brett(
+        &[
+            "tablebase",
+            "build",
+            "--dir",
+            d,
+            "--sectors",
+            "3-4",
+            "--quiet",
+        ],
+        "",
+    );
+    assert!(ok);
+    assert!(out.contains("built 0 sectors (3 kept)"), "{out}");
+
+    // White closes a mill against three stones: the first line is exact.
+    let (ok, out, err) = brett(
+        &[
+            "tablebase",
+            "probe",
+            "--dir",
+            d,
+            "WW./.../.../B.B..B/.../.../W.. w 0 0 0 1",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("win 1"));
+    let moves: Vec<&str> = lines.collect();
+    // 3 flying stones × 18 empty points, one of them (a1-g7) closes a mill
+    // with three stones to remove.
+    assert_eq!(moves.len(), 3 * 18 - 1 + 3, "{out}");
+    assert!(moves.contains(&"a1-g7xa4 win 1"), "{out}");
+    for m in &moves {
+        let w: Vec<&str> = m.split_whitespace().collect();
+        assert!(w.len() == 2 || w.len() == 3, "{m}");
+        assert!(["win", "draw", "loss"].contains(&w[1]), "{m}");
+    }
+    // Outside the built sectors, and in the placing phase: said so.
+    let (ok, _, err) = brett(
+        &[
+            "tablebase",
+            "probe",
+            "--dir",
+            d,
+            "WWW/WW./.../B.B..B/.../.../... w 0 0 0 1",
+        ],
+        "",
+    );
+    assert!(!ok);
+    assert!(
+        err.contains("sector 5-3") && err.contains("not built"),
+        "{err}"
+    );
+    let (ok, _, err) = brett(
+        &[
+            "tablebase",
+            "probe",
+            "--dir",
+            d,
+            ".../.../.../....../.../.../... w 9 9 0 1",
+        ],
+        "",
+    );
+    assert!(!ok);
+    assert!(err.contains("moving phase"), "{err}");
+
+    let (ok, out, err) = brett(&["tablebase", "stats", "--dir", d, "3-3"], "");
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("White to move:") && out.contains("Black to move:"),
+        "{out}"
+    );
+    assert!(out.contains("positions 2691920"), "{out}");
+    assert!(out.contains("longest win 25 plies: "), "{out}");
+    let (ok, out, _) = brett(&["tablebase", "stats", "--dir", d, "3-4"], "");
+    assert!(ok);
+    assert!(out.contains("positions 12113640"), "{out}");
+
+    let (ok, out, err) = brett(&["tablebase", "verify", "--dir", d], "");
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("sector 4-3: 760398 positions checked, 0 wrong"),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("ok"), "{out}");
+
+    // Another rule set has its own files.
+    let (ok, _, err) = brett(
+        &[
+            "tablebase",
+            "probe",
+            "--rules",
+            "ravensburger",
+            "--dir",
+            d,
+            "WW./.../.../B.B..B/.../.../W.. w 0 0 0 1",
+        ],
+        "",
+    );
+    assert!(!ok);
+    assert!(
+        err.contains("'ravensburger' database is not built"),
+        "{err}"
+    );
+
+    let (ok, out, err) = brett(&["puzzles", "generate", "--dir", d, "--count", "3"], "");
+    assert!(ok, "{err}");
+    let list: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let list = list.as_array().expect("a list");
+    assert_eq!(list.len(), 3);
+    for p in list {
+        let pos = p["position"].as_str().expect("position");
+        let solution = p["solution"].as_array().expect("solution");
+        // The first move of the solution is the one move that keeps the value.
+        let (ok, out, _) = brett(&["tablebase", "probe", "--dir", d, pos], "");
+        assert!(ok);
+        let value = out.lines().next().expect("value");
+        let result = value.split_whitespace().next().expect("result");
+        let keeping: Vec<&str> = out
+            .lines()
+            .skip(1)
+            .filter(|l| l.split_whitespace().nth(1) == Some(result))
+            .collect();
+        assert_eq!(keeping.len(), 1, "{pos}: {out}");
+        assert!(keeping[0].starts_with(&format!("{} ", solution[0].as_str().expect("move"))));
+    }
+
+    // The engine protocol reports the database value.
+    let (ok, out, _) = brett(
+        &["--tablebase-dir", d, "engine"],
+        "position fen WW./.../.../B.B..B/.../.../W.. w 0 0 0 1\ngo depth 3\nquit\n",
+    );
+    assert!(ok);
+    assert!(out.contains("info string tablebase win 1"), "{out}");
+    assert!(out.contains("score mate 1"), "{out}");
+    // brett analyze prints the verdict and every move's value.
+    let (ok, out, _) = brett(
+        &[
+            "--tablebase-dir",
+            d,
+            "analyze",
+            "WW./.../.../B.B..B/.../.../W.. w 0 0 0 1",
+            "--depth",
+            "2",
+        ],
+        "",
+    );
+    assert!(ok);
+    assert!(
+        out.contains("Perfect play: White wins in 1 ply (database)"),
+        "{out}"
+    );
+}

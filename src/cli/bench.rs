@@ -49,7 +49,11 @@ pub fn run(args: Args) -> Result<()> {
         let r = engine.search(
             &MuehleState(pos),
             &[],
-            Limits::depth(args.depth),
+            // The signature must not depend on databases being installed.
+            Limits {
+                no_databases: true,
+                ..Limits::depth(args.depth)
+            },
             1,
             &stop,
             &mut |_| {},
@@ -85,7 +89,10 @@ fn timed(ms: u64, threads: usize) -> Result<()> {
         let r = engine.search(
             &MuehleState(pos),
             &[],
-            Limits::movetime(std::time::Duration::from_millis(ms)),
+            Limits {
+                no_databases: true,
+                ..Limits::movetime(std::time::Duration::from_millis(ms))
+            },
             1,
             &stop,
             &mut |_| {},

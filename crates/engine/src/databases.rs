@@ -149,9 +149,16 @@ fn mistakes_per_mille(tb: &Tablebase, pos: &Position) -> Option<i32> {
 /// (database)", "Black wins in 4 plies (database)", "draw (database)".
 pub fn verdict(mover: Color, v: Value) -> String {
     let name = |c: Color| if c == Color::White { "White" } else { "Black" };
+    let plies = |n: u16| {
+        if n == 1 {
+            "1 ply".to_string()
+        } else {
+            format!("{n} plies")
+        }
+    };
     match v {
-        Value::Win(n) => format!("{} wins in {n} plies (database)", name(mover)),
-        Value::Loss(n) => format!("{} wins in {n} plies (database)", name(mover.other())),
+        Value::Win(n) => format!("{} wins in {} (database)", name(mover), plies(n)),
+        Value::Loss(n) => format!("{} wins in {} (database)", name(mover.other()), plies(n)),
         Value::Draw => "draw (database)".to_string(),
     }
 }

@@ -175,7 +175,14 @@ pub struct SectorFile {
     cache: Vec<Mutex<Option<CachedBlock>>>,
 }
 
-const CACHE_SLOTS: usize = 64;
+const CACHE_SLOTS: usize = 256;
+
+thread_local! {
+    /// One decompression context per thread (making one costs more than
+    /// decompressing a block).
+    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        std::cell::RefCell::new(zstd::bulk::Decompressor::new().ok());
+}
 
 /// A decompressed block and its number.
 type CachedBlock = (u64, Box<[u16]>);
@@ -358,7 +365,11 @@ impl SectorFile {
         if start > end || end > self.map.len() {
             return Err(corrupt(format!("block {b} lies outside the file")));
         }
-        let raw = zstd::bulk::decompress(&self.map[start..end], n * self.width)
+        let raw = DECOMPRESSOR
+            .with(|d| match d.borrow_mut().as_mut() {
+                Some(d) => d.decompress(&self.map[start..end], n * self.width),
+                None => zstd::bulk::decompress(&self.map[start..end], n * self.width),
+            })
             .map_err(|e| corrupt(format!("block {b} cannot be decompressed: {e}")))?;
         if raw.len() != n * self.width {
             return Err(corrupt(format!("block {b} has the wrong length")));
