@@ -396,9 +396,13 @@ fn start_block(
         let mut win = u16::MAX;
         let mut floor = 0u16;
         let mut draw_out = false;
+        // Every move without a removal leaves the opponent (the next
+        // mover) with the same stones.
+        let next = swap_index.mover_part(other);
         let moves = for_each_move(variant, mover, other, |next_mover, next_other, removed| {
             if !removed {
-                let _ = succ.try_push(swap_index.index(next_mover, next_other));
+                debug_assert_eq!(next_mover, other);
+                let _ = succ.try_push(swap_index.index_with(&next, next_other));
                 return;
             }
             let v = match &p.lower {

@@ -52,6 +52,18 @@ pub const fn binom(n: u32, k: u32) -> u64 {
     }
 }
 
+/// Points in each byte (the default x86-64 target has no popcount
+/// instruction, and this is on the builder's hottest path).
+const POP8: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
 struct Tables {
     /// `rank[j][byte][before]`: the colex contribution of byte `j` of a set
     /// whose lower bytes hold `before` points.
@@ -120,12 +132,16 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
 /// The colex rank of a set of points (any size up to 24).
 #[inline]
 pub fn colex_rank(set: u32) -> u64 {
-    let t = &*TABLES;
+    rank_with(&TABLES, set)
+}
+
+#[inline(always)]
+fn rank_with(t: &Tables, set: u32) -> u64 {
     let b0 = (set & 0xFF) as usize;
     let b1 = ((set >> 8) & 0xFF) as usize;
     let b2 = ((set >> 16) & 0xFF) as usize;
-    let c0 = b0.count_ones() as usize;
-    let c1 = c0 + b1.count_ones() as usize;
+    let c0 = POP8[b0] as usize;
+    let c1 = c0 + POP8[b1] as usize;
     u64::from(t.rank[0][b0][0]) + u64::from(t.rank[1][b1][c0]) + u64::from(t.rank[2][b2][c1])
 }
 
@@ -146,14 +162,19 @@ pub fn colex_unrank(mut rank: u64, k: u32) -> u32 {
 }
 
 /// The bits of `value` under `mask`, packed to the low end.
+#[cfg(test)]
 #[inline]
 pub fn pext(value: u32, mask: u32) -> u32 {
-    let t = &*TABLES;
+    pext_with(&TABLES, value, mask)
+}
+
+#[inline(always)]
+fn pext_with(t: &Tables, value: u32, mask: u32) -> u32 {
     let m0 = (mask & 0xFF) as usize;
     let m1 = ((mask >> 8) & 0xFF) as usize;
     let m2 = ((mask >> 16) & 0xFF) as usize;
-    let n0 = m0.count_ones();
-    let n1 = n0 + m1.count_ones();
+    let n0 = u32::from(POP8[m0]);
+    let n1 = n0 + u32::from(POP8[m1]);
     u32::from(t.pext[m0][(value & 0xFF) as usize])
         | u32::from(t.pext[m1][((value >> 8) & 0xFF) as usize]) << n0
         | u32::from(t.pext[m2][((value >> 16) & 0xFF) as usize]) << n1
@@ -166,8 +187,8 @@ pub fn pdep(value: u32, mask: u32) -> u32 {
     let m0 = (mask & 0xFF) as usize;
     let m1 = ((mask >> 8) & 0xFF) as usize;
     let m2 = ((mask >> 16) & 0xFF) as usize;
-    let n0 = m0.count_ones();
-    let n1 = m1.count_ones();
+    let n0 = u32::from(POP8[m0]);
+    let n1 = u32::from(POP8[m1]);
     let v1 = value >> n0;
     let v2 = v1 >> n1;
     u32::from(t.pdep[m0][(value & 0xFF) as usize])
@@ -179,7 +200,12 @@ pub fn pdep(value: u32, mask: u32) -> u32 {
 /// numbered as [`Symmetry::ALL`]).
 #[inline]
 pub fn apply_sym(s: usize, set: u32) -> u32 {
-    let t = &TABLES.sym[s];
+    sym_with(&TABLES, s, set)
+}
+
+#[inline(always)]
+fn sym_with(t: &Tables, s: usize, set: u32) -> u32 {
+    let t = &t.sym[s];
     t[0][(set & 0xFF) as usize] | t[1][((set >> 8) & 0xFF) as usize] | t[2][(set >> 16) as usize]
 }
 
@@ -232,12 +258,41 @@ static STONES: LazyLock<Vec<StoneTable>> = LazyLock::new(|| (0..=9).map(stone_ta
 
 /// Sides of a sector: the side to move has `a` stones, the opponent `b`
 /// (each 3 to 9 in the databases; the index works for 0 to 9).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct SectorIndex {
     a: u32,
     b: u32,
     per_rep: u64,
     size: u64,
+    stones: &'static StoneTable,
+    tables: &'static Tables,
+}
+
+impl PartialEq for SectorIndex {
+    fn eq(&self, other: &SectorIndex) -> bool {
+        (self.a, self.b) == (other.a, other.b)
+    }
+}
+
+impl Eq for SectorIndex {}
+
+impl std::fmt::Debug for SectorIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "SectorIndex({}-{}, {} indices)",
+            self.a, self.b, self.size
+        )
+    }
+}
+
+/// What the index of a position needs from the mover's stones alone:
+/// worked out once and shared by every position with those stones.
+#[derive(Clone, Copy, Debug)]
+pub struct MoverPart {
+    base: u64,
+    free: u32,
+    mask: u32,
 }
 
 impl SectorIndex {
@@ -254,6 +309,8 @@ impl SectorIndex {
             b,
             per_rep,
             size,
+            stones: &STONES[a as usize],
+            tables: &TABLES,
         }
     }
 
@@ -277,24 +334,47 @@ impl SectorIndex {
     /// `mover` and the opponent `other` (disjoint, `a` and `b` of them).
     #[inline]
     pub fn index(&self, mover: u32, other: u32) -> u64 {
-        let table = &STONES[self.a as usize];
-        let entry = table.by_rank[colex_rank(mover) as usize];
+        self.index_with(&self.mover_part(mover), other)
+    }
+
+    /// The part of the index that depends on the mover's stones only.
+    #[inline]
+    pub fn mover_part(&self, mover: u32) -> MoverPart {
+        let entry = self.stones.by_rank[rank_with(self.tables, mover) as usize];
         let rep_index = entry & 0xFFFF_FFFF;
-        let mask = (entry >> 32) as u32;
-        let free = !table.reps[rep_index as usize] & FULL;
+        MoverPart {
+            base: rep_index * self.per_rep,
+            free: !self.stones.reps[rep_index as usize] & FULL,
+            mask: (entry >> 32) as u32,
+        }
+    }
+
+    /// The index of the position with the mover's stones of `part` and the
+    /// opponent's points `other`.
+    #[inline]
+    pub fn index_with(&self, part: &MoverPart, other: u32) -> u64 {
+        let t = self.tables;
+        let mask = part.mask;
         let sub = if mask & (mask - 1) == 0 {
-            colex_rank(pext(apply_sym(mask.trailing_zeros() as usize, other), free))
+            rank_with(
+                t,
+                pext_with(
+                    t,
+                    sym_with(t, mask.trailing_zeros() as usize, other),
+                    part.free,
+                ),
+            )
         } else {
             let mut best = u64::MAX;
             let mut m = mask;
             while m != 0 {
                 let s = m.trailing_zeros() as usize;
                 m &= m - 1;
-                best = best.min(colex_rank(pext(apply_sym(s, other), free)));
+                best = best.min(rank_with(t, pext_with(t, sym_with(t, s, other), part.free)));
             }
             best
         };
-        rep_index * self.per_rep + sub
+        part.base + sub
     }
 
     /// The position (mover's points, opponent's points) of an index.

@@ -29,7 +29,7 @@ use std::path::PathBuf;
 
 pub use build::{BuildOptions, BuildReport, GroupReport, NoProgress, Progress, build, sector_path};
 pub use file::{BLOCK, FORMAT_VERSION, SectorFile, SectorStats};
-pub use index::SectorIndex;
+pub use index::{MoverPart, SectorIndex};
 pub use probe::{Tablebase, position_of};
 pub use sector::{Sector, closure, parse_sectors};
 pub use value::Value;
