@@ -106,8 +106,7 @@ pub fn probe(pos: &Position) -> Option<Exact> {
     if pos.in_hand(Color::White) > 0 || pos.in_hand(Color::Black) > 0 {
         return None;
     }
-    let tb = for_rules(pos.rules())?;
-    let v = tb.probe(pos).ok()??;
+    let v = for_rules(pos.rules())?.probe_value(pos)?;
     exact(pos, v)
 }
 
@@ -119,6 +118,7 @@ pub fn probe_moves(pos: &Position) -> Option<Vec<(Move, Exact, i32)>> {
         return None;
     }
     let tb = for_rules(pos.rules())?;
+    tb.probe_value(pos)?;
     let list = tb.probe_moves(pos).ok()??;
     let mut out = Vec::with_capacity(list.len());
     for (m, v) in list {
@@ -188,7 +188,7 @@ pub fn value_changes(positions: &[Position]) -> Vec<ValueChange> {
         if p.material(p.turn()) < 3 || p.is_blocked() {
             return Some(Value::Loss(0));
         }
-        for_rules(p.rules())?.probe(p).ok()?
+        for_rules(p.rules())?.probe_value(p)
     };
     let mut out = Vec::new();
     for (ply, pair) in positions.windows(2).enumerate() {

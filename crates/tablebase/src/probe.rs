@@ -74,6 +74,42 @@ impl Tablebase {
         }
     }
 
+    /// The sector's file if it can be used now; cheap when it cannot (no
+    /// message is made): for probing inside a search.
+    pub fn try_file(&self, sector: Sector) -> Option<Arc<SectorFile>> {
+        {
+            let files = self.files.read().unwrap_or_else(|e| e.into_inner());
+            match files.get(&sector) {
+                Some(Slot::Open(f)) => return Some(f.clone()),
+                Some(Slot::Unusable(at)) if at.elapsed() < RETRY => return None,
+                _ => {}
+            }
+        }
+        self.file(sector).ok()
+    }
+
+    /// The value of a moving-phase position for the side to move, or `None`
+    /// when the databases cannot tell (placing phase, other rules, sector
+    /// not built or refused). Makes no error messages: for searches.
+    pub fn probe_value(&self, pos: &Position) -> Option<Value> {
+        if pos.in_hand(Color::White) > 0
+            || pos.in_hand(Color::Black) > 0
+            || Variant::of(pos.rules()) != self.variant
+        {
+            return None;
+        }
+        let us = pos.turn();
+        let (mover, other) = (pos.stones(us), pos.stones(us.other()));
+        if mover.count() < 3 {
+            return Some(Value::Loss(0));
+        }
+        let sector = Sector::new(mover.count() as u8, other.count() as u8)?;
+        let file = self.try_file(sector)?;
+        let index = crate::SectorIndex::new(u32::from(sector.mover), u32::from(sector.other))
+            .index(mover.0, other.0);
+        file.value(index).ok()
+    }
+
     fn missing(&self, sector: Sector) -> TablebaseError {
         TablebaseError::Missing {
             path: sector_path(&self.dir, self.variant, sector),
