@@ -19,8 +19,10 @@ pub struct Args {
     /// The game (for Dame, both players must be levels).
     #[arg(long, value_enum, default_value_t = super::GameKind::Muehle)]
     game: super::GameKind,
-    /// First player: `level:N` (1–10) or `cmd:COMMAND` (a program speaking the
-    /// engine protocol, e.g. `cmd:brett engine`).
+    /// First player: `level:N` (1–10), `perfect` (Mühle: the databases once
+    /// placing has ended, level 10 before) or `cmd:COMMAND` (a program
+    /// speaking the engine protocol, e.g. `cmd:brett engine`, or
+    /// `cmd:brett --no-tablebase engine` for the engine without databases).
     #[arg(long)]
     a: String,
     /// Second player, as for --a.
@@ -235,8 +237,47 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Player>> {
         }))
     } else if let Some(cmd) = spec.strip_prefix("cmd:") {
         Ok(Box::new(CommandSide::spawn(cmd)?))
+    } else if spec == "perfect" {
+        if engine::databases::installed().is_none() {
+            bail!("'perfect' plays from the databases: run without --no-tablebase");
+        }
+        Ok(Box::new(PerfectSide(LevelSide {
+            player: LevelPlayer::new(10, seed),
+            engine: Engine::new(32, 1),
+        })))
     } else {
-        bail!("a player is 'level:N' or 'cmd:COMMAND', got '{spec}'")
+        bail!("a player is 'level:N', 'perfect' or 'cmd:COMMAND', got '{spec}'")
+    }
+}
+
+/// Perfect play once placing has ended (the databases' move, by the rule
+/// of docs/TABLEBASE.md); level 10 while placing.
+struct PerfectSide(LevelSide);
+
+impl Player for PerfectSide {
+    fn name(&self) -> String {
+        "perfect (databases)".to_string()
+    }
+    fn new_game(&mut self, rules: RuleSet) -> Result<()> {
+        self.0.new_game(rules)
+    }
+    fn choose(&mut self, game: &Game, movetime: Duration) -> Result<Option<Move>> {
+        let pos = game.position();
+        if pos.in_hand(Color::White) > 0 || pos.in_hand(Color::Black) > 0 {
+            return self.0.choose(game, movetime);
+        }
+        if game.is_over() {
+            return Ok(None);
+        }
+        let Some(mut moves) = engine::databases::probe_moves(pos) else {
+            bail!(
+                "'perfect': the databases do not hold {} (build them with `brett tablebase build --rules {}`)",
+                pos.fen(),
+                pos.rules()
+            );
+        };
+        moves.sort_by_key(|&(_, e, pref)| std::cmp::Reverse((e.rank(), pref)));
+        Ok(moves.first().map(|m| m.0))
     }
 }
 
