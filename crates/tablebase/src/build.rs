@@ -257,17 +257,56 @@ fn build_group(
             .unwrap_or(0),
     );
     let settled = AtomicU64::new(0);
+    // Per block of positions (those sharing the mover's stones): the
+    // smallest code still to be taken back there, so a level's pass skips
+    // the blocks with nothing at that level (most, once the distances grow
+    // long). `next` gathers the codes written during a pass.
+    let mut block_base = Vec::with_capacity(parts.len());
+    let mut blocks_total = 0usize;
+    for p in &parts {
+        block_base.push(blocks_total);
+        blocks_total += (p.index.size() / p.index.block_of(0).1) as usize;
+    }
+    let block_min: Vec<AtomicU16> = (0..blocks_total).map(|_| AtomicU16::new(UNKNOWN)).collect();
+    let next: Vec<AtomicU16> = (0..blocks_total).map(|_| AtomicU16::new(UNKNOWN)).collect();
+    for (k, p) in parts.iter().enumerate() {
+        let per = p.index.block_of(0).1 as usize;
+        block_min[block_base[k]..block_base[k] + p.index.size() as usize / per]
+            .par_iter()
+            .enumerate()
+            .for_each(|(r, m)| {
+                let base = p.offset + r * per;
+                let low = vals[base..base + per]
+                    .iter()
+                    .map(|v| v.load(Ordering::Relaxed))
+                    .filter(|&c| c <= MAX_CODE)
+                    .min()
+                    .unwrap_or(UNKNOWN);
+                m.store(low, Ordering::Relaxed);
+            });
+    }
     let mut code: u16 = 0;
     while code <= top.load(Ordering::Relaxed) && code < MAX_CODE {
-        for p in &parts {
+        for (k, p) in parts.iter().enumerate() {
             let per = p.index.block_of(0).1 as usize;
             let pred = &parts[p.swap];
+            let pred_per = pred.index.block_of(0).1 as usize;
+            let pred_blocks = block_base[p.swap];
             let blocks = p.index.size() as usize / per;
             (0..blocks).into_par_iter().for_each(|r| {
+                let hint = &block_min[block_base[k] + r];
+                if hint.load(Ordering::Relaxed) > code {
+                    return;
+                }
                 let mut n = 0u64;
+                let mut low = UNKNOWN;
                 let base = p.offset + r * per;
                 for j in 0..per {
-                    if vals[base + j].load(Ordering::Relaxed) != code {
+                    let c = vals[base + j].load(Ordering::Relaxed);
+                    if c != code {
+                        if c > code && c <= MAX_CODE {
+                            low = low.min(c);
+                        }
                         continue;
                     }
                     n += 1;
@@ -284,14 +323,14 @@ fn build_group(
                         }
                         last = q;
                         let g = pred.offset + q as usize;
-                        if code.is_multiple_of(2) {
-                            settle_win(&vals[g], code + 1);
+                        let written = if code.is_multiple_of(2) {
+                            settle_win(&vals[g], code + 1).then_some(code + 1)
                         } else if vals[g].load(Ordering::Relaxed) == UNKNOWN
                             && cnts[g].fetch_sub(1, Ordering::Relaxed) == 1
                         {
                             let d = code / 2 + 1; // the successor's win distance
                             let loss = Value::Loss((d + 1).max(floors[g])).code();
-                            if vals[g]
+                            vals[g]
                                 .compare_exchange(
                                     UNKNOWN,
                                     loss,
@@ -299,22 +338,34 @@ fn build_group(
                                     Ordering::Relaxed,
                                 )
                                 .is_ok()
-                            {
-                                top.fetch_max(loss, Ordering::Relaxed);
-                            }
+                                .then_some(loss)
+                        } else {
+                            None
+                        };
+                        if let Some(w) = written {
+                            top.fetch_max(w, Ordering::Relaxed);
+                            next[pred_blocks + q as usize / pred_per]
+                                .fetch_min(w, Ordering::Relaxed);
                         }
                     }
-                    // the win found for a predecessor may be the new top
-                    if code.is_multiple_of(2) {
-                        top.fetch_max(code + 1, Ordering::Relaxed);
-                    }
                 }
+                // Everything at this level here is taken back; what is left
+                // (and what is written meanwhile, in `next`) comes later.
+                hint.store(low, Ordering::Relaxed);
                 if n > 0 {
                     settled.fetch_add(n, Ordering::Relaxed);
                     progress.advance(n);
                 }
             });
         }
+        // The pass is over (rayon joined): fold in the codes written.
+        block_min
+            .par_iter()
+            .zip(next.par_iter())
+            .for_each(|(m, w)| {
+                let written = w.swap(UNKNOWN, Ordering::Relaxed);
+                m.fetch_min(written, Ordering::Relaxed);
+            });
         code += 1;
     }
     let levels = u32::from(code);
@@ -353,17 +404,18 @@ fn build_group(
     })
 }
 
-/// Make `v` a win of code `win` if it is unknown or a longer pending win.
+/// Make `v` a win of code `win` if it is unknown or a longer pending win;
+/// whether it was written.
 #[inline]
-fn settle_win(v: &AtomicU16, win: u16) {
+fn settle_win(v: &AtomicU16, win: u16) -> bool {
     let mut cur = v.load(Ordering::Relaxed);
     loop {
         let better = cur == UNKNOWN || (cur <= MAX_CODE && cur % 2 == 1 && cur > win);
         if !better {
-            return;
+            return false;
         }
         match v.compare_exchange_weak(cur, win, Ordering::Relaxed, Ordering::Relaxed) {
-            Ok(_) => return,
+            Ok(_) => return true,
             Err(now) => cur = now,
         }
     }
