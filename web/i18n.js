@@ -352,6 +352,7 @@ const de = {
   'puzzle.reset': "Fortschritt löschen",
   'puzzle.reset.done': "Fortschritt gelöscht.",
   'puzzle.source': "Die Aufgaben stammen aus den Datenbanken für perfektes Spiel (Standardregeln).",
+  'tb.build.quick': "Alle 49 Sektoren zu bauen dauert lange; mit --up-to 5 entstehen die kleinen (bis 5 Steine je Seite) in etwa einer Minute.",
 };
 
 const en = {
@@ -704,6 +705,7 @@ const en = {
   'puzzle.reset': "Clear progress",
   'puzzle.reset.done': "Progress cleared.",
   'puzzle.source': "The puzzles come from the perfect-play databases (standard rules).",
+  'tb.build.quick': "Building all 49 sectors takes long; with --up-to 5 the small ones (up to 5 stones a side) are ready in about a minute.",
 };
 
 const fr = {
@@ -1046,6 +1048,7 @@ const fr = {
   'puzzle.reset': "Effacer la progression",
   'puzzle.reset.done': "Progression effacée.",
   'puzzle.source': "Les problèmes sont tirés des bases de données de jeu parfait (règles standard).",
+  'tb.build.quick': "Construire les 49 secteurs prend longtemps ; avec --up-to 5, les petits (jusqu'à 5 pions par camp) sont prêts en une minute environ.",
 };
 
 const it = {
@@ -1388,6 +1391,7 @@ const it = {
   'puzzle.reset': "Cancella i progressi",
   'puzzle.reset.done': "Progressi cancellati.",
   'puzzle.source': "I problemi vengono dai database del gioco perfetto (regole standard).",
+  'tb.build.quick': "Costruire tutti i 49 settori richiede molto tempo; con --up-to 5 quelli piccoli (fino a 5 pedine per parte) sono pronti in circa un minuto.",
 };
 
 export const LANGUAGES = [

@@ -80,7 +80,8 @@ export function statusBox(status, { id = 'tb-status' } = {}) {
     });
     parts.push(
       h('p', { class: 'small muted', text: status.enabled ? t('tb.build.hint') : t('tb.build.hintOff') }),
-      h('div', { class: 'tb-command' }, h('code', { id: `${id}-command`, text: cmd }), copyBtn));
+      h('div', { class: 'tb-command' }, h('code', { id: `${id}-command`, text: cmd }), copyBtn),
+      h('p', { class: 'small muted', text: t('tb.build.quick') }));
   }
   return h('div', { class: ['tb-status', cls], id, 'data-state': cls, 'data-sectors': String(n) },
     h('p', { class: 'tb-title' }, h('strong', { text: t('tb.title') }), h('span', { class: 'muted small', text: ` · ${t('tb.rules', { variant: variantName(status.variant) })}` })),
