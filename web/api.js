@@ -41,6 +41,9 @@ export const api = {
   record: (id) => request('GET', `/api/games/${id}/record`),
   importRecord: (record) => request('POST', '/api/games/import', { record }),
   analyze: (body) => request('POST', '/api/analyze', body),
+  tablebase: (rules) => request('GET', `/api/tablebase?rules=${encodeURIComponent(rules)}`),
+  review: (id) => request('GET', `/api/games/${id}/review`),
+  puzzles: () => request('GET', '/puzzles.json'),
 };
 
 /**

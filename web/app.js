@@ -1,5 +1,5 @@
 // brett's single page: header, language switch and a small router over the
-// views (home, game, archive, analysis). The server sends index.html for
+// views (home, game, archive, analysis, puzzles). The server sends index.html for
 // every route, so the paths work as bookmarks and on reload.
 
 import { LANGUAGES, lang, setLang, onLangChange, t } from './i18n.js';
@@ -7,6 +7,7 @@ import { HomeView } from './views/home.js';
 import { GameView } from './views/game.js';
 import { ArchiveView } from './views/archive.js';
 import { AnalysisView } from './views/analysis.js';
+import { PuzzlesView } from './views/puzzles.js';
 import { setNavigator } from './nav.js';
 
 const main = document.getElementById('main');
@@ -17,6 +18,7 @@ function route(path) {
   if ((m = path.match(/^\/game\/(\d+)\/?$/))) return { View: GameView, params: { id: Number(m[1]) }, nav: 'play' };
   if (/^\/archive\/?$/.test(path)) return { View: ArchiveView, params: {}, nav: 'archive' };
   if (/^\/analysis\/?$/.test(path)) return { View: AnalysisView, params: {}, nav: 'analysis' };
+  if ((m = path.match(/^\/puzzles(?:\/(\d+))?\/?$/))) return { View: PuzzlesView, params: { id: m[1] ? Number(m[1]) : null }, nav: 'puzzles' };
   return { View: HomeView, params: {}, nav: 'play' };
 }
 

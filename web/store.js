@@ -52,3 +52,17 @@ export function rememberGame(entry) {
 
 export const lastSettings = () => read('settings', null);
 export const setLastSettings = (v) => write('settings', v);
+
+/** Ids of the puzzles solved in this browser. */
+export const solvedPuzzles = () => read('puzzles.solved', []);
+
+export function markPuzzleSolved(id) {
+  const list = solvedPuzzles();
+  if (!list.includes(id)) write('puzzles.solved', [...list, id]);
+}
+
+export const clearSolvedPuzzles = () => write('puzzles.solved', []);
+
+/** The puzzle open last. */
+export const lastPuzzle = () => read('puzzles.last', null);
+export const setLastPuzzle = (id) => write('puzzles.last', id);

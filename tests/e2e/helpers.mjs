@@ -15,7 +15,7 @@ export const ROOT = path.resolve(here, '..', '..');
 export const ARTIFACTS = path.join(here, 'artifacts');
 fs.mkdirSync(ARTIFACTS, { recursive: true });
 
-const BIN = process.env.BRETT_BIN || path.join(ROOT, 'target', 'release', 'brett');
+export const BIN = process.env.BRETT_BIN || path.join(ROOT, 'target', 'release', 'brett');
 // The computer's thinking time in tests (ms); empty: the server's default.
 const MOVETIME = process.env.BRETT_E2E_MOVETIME ?? '60';
 
@@ -35,9 +35,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts the server; returns {url, stop(), restart()}. restart() stops it
- * and starts it again on the same port with the same database.
+ * and starts it again on the same port with the same database. `args`:
+ * more arguments of `brett serve` (e.g. ['--tablebase-dir', dir]).
  */
-export async function startServer(name = 'server') {
+export async function startServer(name = 'server', { args: extra = [] } = {}) {
   if (!fs.existsSync(BIN)) throw new Error(`no server binary at ${BIN} (cargo build --release -p brett, or set BRETT_BIN)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brett-e2e-'));
   const port = await freePort();
@@ -49,6 +50,7 @@ export async function startServer(name = 'server') {
     runs += 1;
     const args = ['serve', '--listen', `127.0.0.1:${port}`, '--database', `sqlite://${dir}/e2e.db`];
     if (MOVETIME) args.push('--computer-movetime', MOVETIME);
+    args.push(...extra);
     const log = fs.openSync(path.join(ARTIFACTS, `${name}-${runs}.log`), 'w');
     child = spawn(BIN, args, { stdio: ['ignore', log, log], env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'info' } });
     fs.closeSync(log);

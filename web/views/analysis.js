@@ -8,6 +8,7 @@ import * as M from '../muehle.js';
 import { PRESETS, presetName, parseRules } from '../rules.js';
 import { isDame } from '../dame.js';
 import { DameAnalysisView } from './dame-analysis.js';
+import { tablebaseStatus, statusBox, verdictText, moveValueText } from '../tablebase.js';
 import {
   AnalysisBase, gameSelect, requestAnalysis, mountKeepingFocus, modeRow, playRow, sideFieldset, positionForm,
   startClearRow, timeField, linesField, analyzeButton, renderResults,
@@ -24,8 +25,48 @@ export class AnalysisView extends AnalysisBase {
     this.initAnalysis(q, M.parsePosition(M.START), (text) => M.parsePosition(text));
     this.selected = null;
     this.pendingMill = null;
+    this.tbStatus = null;
     this.build();
     this.update();
+    this.loadStatus();
+  }
+
+  /** Whether the perfect-play databases are installed for the rules chosen. */
+  async loadStatus() {
+    const rules = this.rules;
+    const status = await tablebaseStatus(rules);
+    if (this.dead || rules !== this.rules) return;
+    this.tbStatus = status;
+    this.update();
+  }
+
+  /** The databases' card: their verdict on the analysed position and each move's value, and their status. */
+  renderDatabase() {
+    const el = this.els.db;
+    if (!el) return;
+    const r = this.result;
+    const db = r && !this.running ? r.database : null;
+    const parts = [];
+    if (db) {
+      const here = r.position === M.formatPosition(this.pos);
+      parts.push(
+        h('h2', { class: 'section-title', text: t('tb.analysis.title') }),
+        h('p', { class: ['tb-verdict', db.result], id: 'tb-verdict', text: verdictText(db.turn, db) }),
+        db.exact ? null : h('p', { class: 'small muted', text: t('tb.analysis.counter') }),
+        h('p', { class: 'small muted', text: t('tb.analysis.moves') }),
+        h('ol', { class: 'tb-moves', id: 'tb-moves' }, ...db.moves.map((m) => h('li', { class: ['tb-move', m.result], 'data-move': m.move },
+          h('button', {
+            type: 'button', class: 'move', disabled: !here || this.mode !== 'play',
+            title: t('tb.analysis.playMove'),
+            onclick: () => { if (r.position === M.formatPosition(this.pos)) this.playMove(m.move); },
+            text: m.move,
+          }),
+          h('span', { class: 'tb-value', text: moveValueText(m) })))));
+    }
+    const box = statusBox(this.tbStatus);
+    if (box) parts.push(box);
+    el.hidden = parts.length === 0;
+    mountKeepingFocus(el, ...parts);
   }
 
   ruleOptions() { return parseRules(this.rules).options; }
@@ -97,6 +138,8 @@ export class AnalysisView extends AnalysisBase {
       onDragCancel: () => this.update(),
       onEscape: () => { this.selected = null; this.pendingMill = null; this.line = null; this.update(); },
     }));
+    this.els.db = h('div', { class: 'card tb-card', id: 'tb-card', hidden: true });
+    this.els.results.after(this.els.db);
   }
 
   update() {
@@ -147,7 +190,7 @@ export class AnalysisView extends AnalysisBase {
       }));
     const ruleSel = h('select', {
       id: 'analysis-rules',
-      onchange: (ev) => { this.rules = ev.target.value; this.result = null; this.update(); },
+      onchange: (ev) => { this.rules = ev.target.value; this.result = null; this.tbStatus = null; this.update(); this.loadStatus(); },
     }, ...[...new Set([this.rules, ...Object.keys(PRESETS)])].map((r) => h('option', { value: r, selected: r === this.rules, text: PRESETS[r] ? presetName(r) : r })));
 
     mountKeepingFocus(e.side,
@@ -166,5 +209,6 @@ export class AnalysisView extends AnalysisBase {
       analyzeButton(this));
 
     renderResults(this);
+    this.renderDatabase();
   }
 }

@@ -11,6 +11,7 @@ import * as D from '../dame.js';
 import { parseRules, describeOptions, rulesLabel, describeDameOptions, dameRulesSummary } from '../rules.js';
 import * as store from '../store.js';
 import { navigate } from '../nav.js';
+import { statusBox, changeText } from '../tablebase.js';
 
 /** Takes the token out of the URL fragment (#token=…&color=…) into storage. */
 function adoptFragmentToken(id) {
@@ -44,6 +45,8 @@ export class GameView {
     this.busy = false;
     this.conn = 'connecting';
     this.lastAnnounced = '';
+    this.review = null;
+    this.reviewKey = '';
     adoptFragmentToken(id);
     this.seats = store.seats(id);
     const f = store.flipped(id);
@@ -118,7 +121,65 @@ export class GameView {
       if (this.flipped === null) this.flipped = this.defaultFlip();
       if (st.status === 'over' && !this.hasSeat()) this.viewPly = null;
     }
+    this.loadReview();
     this.update();
+  }
+
+  /**
+   * After a Mühle game (finished, or an imported record): asks the server
+   * which moves changed the game's value by the perfect-play databases.
+   */
+  async loadReview() {
+    const st = this.state;
+    if (!st || this.dame || st.game !== 'muehle' || (st.status !== 'over' && st.kind !== 'imported')) return;
+    const key = `${st.start_position}|${st.moves.join(' ')}`;
+    if (key === this.reviewKey) return;
+    this.reviewKey = key;
+    try {
+      const review = await api.review(this.id);
+      if (this.reviewKey !== key) return;
+      this.review = review;
+      this.update();
+    } catch {
+      if (this.reviewKey === key) this.reviewKey = '';
+    }
+  }
+
+  /** The review card: the legend of the marked moves and the databases' status. */
+  renderReview() {
+    const e = this.els;
+    const r = this.review;
+    const show = !!r && !this.dame && this.state && (this.state.status === 'over' || this.state.kind === 'imported');
+    e.reviewBox.hidden = !show;
+    if (!show) return;
+    const key = JSON.stringify([r, document.documentElement.lang]);
+    if (e.reviewBox.dataset.key === key) return;
+    e.reviewBox.dataset.key = key;
+    const n = r.changes.length;
+    let summary;
+    if (!r.database) summary = t('review.noDatabase');
+    else if (r.judged === 0) summary = t('review.notJudged');
+    else if (n === 0) summary = t('review.none', { judged: r.judged });
+    else summary = t(n === 1 ? 'review.found.1' : 'review.found', { n, judged: r.judged });
+    mount(e.reviewBox,
+      h('h2', { class: 'section-title', text: t('review.title') }),
+      h('p', { id: 'review-summary', text: summary }),
+      n ? h('ul', { class: 'review-list', id: 'review-list' }, ...r.changes.map((c) => h('li', {},
+        h('button', {
+          type: 'button', class: 'move blunder', onclick: () => this.setView(c.ply + 1),
+          text: `${this.moveNumber(c.ply)} ${c.move}??`,
+        }),
+        h('span', { text: ` ${colorName(c.mover)}: ${changeText(c)}` })))) : null,
+      n ? h('p', { class: 'small muted', text: t('review.legend') }) : null,
+      statusBox(r.tablebase, { id: 'review-tb' }));
+  }
+
+  /** "12." or "12. …" for the move at `ply` (0-based). */
+  moveNumber(ply) {
+    const before = this.positions ? this.positions[ply] : null;
+    const no = before ? before.moveNo : Math.floor(ply / 2) + 1;
+    const black = before ? before.turn === 'black' : ply % 2 === 1;
+    return black ? `${no}. …` : `${no}.`;
   }
 
   /** Dame: replaces the Mühle board by a Dame board of the game's size. */
@@ -585,6 +646,7 @@ export class GameView {
     els.controls = h('div', { class: 'controls' }, els.flip, els.takeback, els.offerDraw, els.resign);
     els.tools = h('div', { class: 'controls tools' }, els.newGame, els.analyze, els.exportLink);
     els.rulesBox = h('div', { class: 'rules-box' });
+    els.reviewBox = h('div', { class: 'card review-card', id: 'review', hidden: true });
     els.thinking = h('span', { class: 'thinking', hidden: true }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', { class: 'thinking-text' }));
 
     mount(this.root, h('div', { class: 'game-page' },
@@ -597,6 +659,7 @@ export class GameView {
         els.joinBox,
         els.shareBox,
         h('div', { class: 'card moves-card' }, els.movesTitle, els.moveList, els.moveForm),
+        els.reviewBox,
         h('div', { class: 'card controls-card' }, els.controls, els.tools),
         h('div', { class: 'card rules-card' }, els.rulesBox))));
     this.relabel();
@@ -840,6 +903,7 @@ export class GameView {
     this.renderJoin();
     this.renderShare();
     this.renderMoves();
+    this.renderReview();
 
     // Replay navigation
     const shown = this.shownPly();
@@ -1019,7 +1083,9 @@ export class GameView {
     const st = this.state;
     const e = this.els;
     const shown = this.shownPly();
-    const key = `${st.moves.join(' ')}|${(st.huffs || []).join(',')}|${shown}|${document.documentElement.lang}`;
+    const review = this.review && !this.dame ? this.review : null;
+    const blunders = new Map((review ? review.changes : []).map((c) => [c.ply, c]));
+    const key = `${st.moves.join(' ')}|${(st.huffs || []).join(',')}|${shown}|${document.documentElement.lang}|${[...blunders.keys()].join(',')}`;
     if (e.moveList.dataset.key === key) return;
     e.moveList.dataset.key = key;
     const items = [];
@@ -1040,12 +1106,16 @@ export class GameView {
       }
       const current = shown === i + 1;
       const huff = this.dame ? (st.huffs || [])[i] : null;
+      const blunder = blunders.get(i);
+      const played = huff ? t('dame.playedHuff', { color: colorName(mover), move: mv, sq: huff }) : t('game.played', { color: colorName(mover), move: mv });
       row.append(h('button', {
-        type: 'button', class: ['move', mv.includes('x') ? (this.dame ? 'capture' : 'mill') : '', current ? 'current' : ''],
+        type: 'button', class: ['move', mv.includes('x') ? (this.dame ? 'capture' : 'mill') : '', current ? 'current' : '', blunder ? 'blunder' : ''],
         'data-ply': i + 1, 'aria-current': current ? 'step' : null,
-        'aria-label': huff ? t('dame.playedHuff', { color: colorName(mover), move: mv, sq: huff }) : t('game.played', { color: colorName(mover), move: mv }),
+        'aria-label': blunder ? `${played} – ${changeText(blunder)}` : played,
+        title: blunder ? changeText(blunder) : null,
         onclick: () => this.setView(i + 1),
-      }, huff ? h('span', { class: 'huff', text: `H ${huff}` }) : null, huff ? ' ' : null, mv));
+      }, huff ? h('span', { class: 'huff', text: `H ${huff}` }) : null, huff ? ' ' : null, mv,
+      blunder ? h('span', { class: 'blunder-mark', 'aria-hidden': 'true', text: '??' }) : null));
     });
     mount(e.moveList, ...items);
     const cur = e.moveList.querySelector('.current');

@@ -29,8 +29,10 @@ pub fn routes() -> Router<AppState> {
         .route("/games/{id}/takeback", post(takeback))
         .route("/games/{id}/join", post(join))
         .route("/games/{id}/record", get(record))
+        .route("/games/{id}/review", get(review))
         .route("/games/{id}/ws", get(crate::ws::handler))
         .route("/analyze", post(analyze))
+        .route("/tablebase", get(tablebase_status))
         .fallback(unknown_api)
         .method_not_allowed_fallback(method_not_allowed)
 }
@@ -397,11 +399,62 @@ async fn analyze(
             other => other,
         })?;
     }
+    let probed = board.clone();
+    let database = tokio::task::spawn_blocking(move || crate::perfect::analysis(&probed))
+        .await
+        .map_err(ApiError::internal)?;
     let analysis = app
         .hub
         .analyze(board, Duration::from_millis(time_ms), lines as usize)
         .await?;
-    Ok(Json(
-        serde_json::to_value(analysis).map_err(ApiError::internal)?,
-    ))
+    let mut answer = serde_json::to_value(analysis).map_err(ApiError::internal)?;
+    if let (Some(db), Value::Object(m)) = (database, &mut answer) {
+        m.insert("database".into(), db);
+    }
+    Ok(Json(answer))
+}
+
+#[derive(Deserialize)]
+struct TablebaseQuery {
+    rules: Option<String>,
+}
+
+/// Whether Mühle's perfect-play databases are installed for the rules.
+async fn tablebase_status(ApiQuery(q): ApiQuery<TablebaseQuery>) -> Result<Json<Value>, ApiError> {
+    let text = q
+        .rules
+        .as_deref()
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .unwrap_or("standard");
+    let rules: muehle::RuleSet = text
+        .parse()
+        .map_err(|e: muehle::ParseRulesError| ApiError::BadRequest(e.to_string()))?;
+    let status = tokio::task::spawn_blocking(move || crate::perfect::status(&rules))
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(Json(status))
+}
+
+/// The moves of a game that changed its value, by the databases (Mühle).
+async fn review(State(app): State<AppState>, GameId(id): GameId) -> Result<Json<Value>, ApiError> {
+    let state = app.hub.state(id).await?;
+    let field = |k: &str| state[k].as_str().unwrap_or_default().to_string();
+    let game = GameType::parse(&field("game"))?;
+    if game != GameType::Muehle {
+        return Ok(Json(json!({"database": false, "judged": 0, "changes": []})));
+    }
+    let mut board = Board::create(
+        game,
+        Some(&field("rules")),
+        None,
+        Some(&field("start_position")),
+    )?;
+    for mv in state["moves"].as_array().into_iter().flatten() {
+        board.play(mv.as_str().unwrap_or_default())?;
+    }
+    let review = tokio::task::spawn_blocking(move || crate::perfect::review(&board))
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(Json(review))
 }

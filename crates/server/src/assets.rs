@@ -1,6 +1,7 @@
 //! The browser UI: the files of `web/`, embedded in the binary. The app's
-//! pages (`/`, `/game/{id}`, `/archive`, `/analysis`) all get `index.html`
-//! (a single-page app); other paths are files.
+//! pages (`/`, `/game/{id}`, `/archive`, `/analysis`, `/puzzles`,
+//! `/puzzles/{id}`) all get `index.html` (a single-page app); other paths
+//! are files.
 
 use axum::Router;
 use axum::body::Body;
@@ -20,6 +21,8 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/game/{id}", get(index))
         .route("/archive", get(index))
         .route("/analysis", get(index))
+        .route("/puzzles", get(index))
+        .route("/puzzles/{id}", get(index))
         .fallback(file)
 }
 

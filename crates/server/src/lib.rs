@@ -10,6 +10,7 @@ mod assets;
 pub mod board;
 pub mod error;
 pub mod games;
+pub mod perfect;
 pub mod storage;
 pub mod util;
 mod ws;
