@@ -36,6 +36,10 @@ pub enum ApiError {
     TooLarge(String),
     #[error("{0}")]
     Unavailable(String),
+    /// The database cannot be written (or read) right now; the detail is
+    /// logged, never sent.
+    #[error("{0}")]
+    StorageUnavailable(String),
     /// A server fault; the message is logged, never sent.
     #[error("{0}")]
     Internal(String),
@@ -57,6 +61,7 @@ impl ApiError {
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::TooLarge(_) => "too_large",
             ApiError::Unavailable(_) => "unavailable",
+            ApiError::StorageUnavailable(_) => "storage_unavailable",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -75,7 +80,9 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable(_) | ApiError::StorageUnavailable(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -95,6 +102,7 @@ impl From<StorageError> for ApiError {
             StorageError::Conflict => ApiError::StalePly(
                 "the game changed meanwhile; fetch the state and try again".to_string(),
             ),
+            StorageError::Unavailable(detail) => ApiError::StorageUnavailable(detail),
             other => ApiError::Internal(other.to_string()),
         }
     }
@@ -107,6 +115,12 @@ impl IntoResponse for ApiError {
             ApiError::Internal(detail) => {
                 tracing::error!(%detail, "internal error");
                 "internal server error".to_string()
+            }
+            ApiError::StorageUnavailable(detail) => {
+                tracing::warn!(%detail, "answered storage_unavailable");
+                "the game storage is unavailable right now (the server cannot write its \
+                 database); nothing was changed, try again later"
+                    .to_string()
             }
             other => other.to_string(),
         };

@@ -18,13 +18,17 @@ use tokio::sync::{Semaphore, broadcast, watch};
 use crate::board::{Board, GameType, Side};
 use crate::error::ApiError;
 use crate::storage::{
-    GameMeta, GameSummary, MoveChange, NewGame, Seat, Seats, Storage, StorageError, StoredGame,
+    GameMeta, GameSummary, MoveChange, NewGame, Seat, Seats, Storage, StoredGame,
 };
 use crate::util::{self, constant_time_eq, now_rfc3339, token_hash};
 
 /// How many state messages a socket may fall behind before it is sent a
 /// fresh state instead.
 const CHANNEL_CAPACITY: usize = 16;
+
+/// How long the computer waits before trying again when its move could not
+/// be stored.
+const COMPUTER_RETRY: Duration = Duration::from_secs(2);
 
 /// The kinds of game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -550,13 +554,49 @@ impl Hub {
                 tracing::debug!(game = entry.id, %mv, "computer move");
             }
             Err(e) => {
-                // Not stored, not played; the next request retries.
+                // Not stored, so not played, kept or broadcast: the game is
+                // read again from storage and the computer searches anew,
+                // at the next request or when the retry comes.
                 tracing::error!(game = entry.id, error = %e, "storing the computer's move failed");
                 live.stale = true;
+                self.retry_computer(entry);
                 return;
             }
         }
         Self::broadcast(entry, live);
+    }
+
+    /// After the computer's move could not be stored: reload the game
+    /// (which restarts the search) after a pause, until it works, a request
+    /// did it meanwhile, or the server stops.
+    fn retry_computer(self: &Arc<Self>, entry: &Arc<Entry>) {
+        let hub = self.clone();
+        let entry = entry.clone();
+        let mut closing = self.closing();
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    _ = tokio::time::sleep(COMPUTER_RETRY) => {}
+                    _ = closing.changed() => return,
+                }
+                if hub.is_closing() {
+                    return;
+                }
+                let mut guard = entry.state.lock().await;
+                if guard.as_ref().is_some_and(|l| !l.stale) {
+                    return;
+                }
+                match hub.load(&entry, &mut guard).await {
+                    Ok(live) => {
+                        Self::broadcast(&entry, live);
+                        return;
+                    }
+                    Err(e) => {
+                        tracing::warn!(game = entry.id, error = %e, "reloading the game failed; retrying")
+                    }
+                }
+            }
+        });
     }
 
     /// Store a change prepared on `next` and take it over; then broadcast
@@ -576,9 +616,10 @@ impl Hub {
             .update_game(entry.id, live.board.ply(), change, meta)
             .await
         {
-            if matches!(e, StorageError::Conflict | StorageError::NotFound) {
-                live.stale = true;
-            }
+            // Nothing is taken over. Another writer (conflict, not found)
+            // or a failed write whose outcome the storage could not tell
+            // (a database file replaced meanwhile): read the game anew.
+            live.stale = true;
             return Err(e.into());
         }
         live.board = next;

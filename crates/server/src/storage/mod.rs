@@ -27,6 +27,12 @@ pub enum StorageError {
     /// A stored value could not be understood.
     #[error("corrupt stored data: {0}")]
     Corrupt(String),
+    /// The database cannot be used right now: the disk is full or
+    /// read-only, an I/O error, the file cannot be opened. Nothing was
+    /// written (but for one rare case, see docs/API.md, "Storage faults");
+    /// the same request may work later.
+    #[error("storage unavailable: {0}")]
+    Unavailable(String),
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
     #[error("database migration failed: {0}")]
