@@ -8,12 +8,17 @@
 //! A group (a sector `a-b` and its swap `b-a`) is solved by retrograde
 //! analysis in rounds: round `n` settles exactly the positions whose value
 //! has distance `n`, then takes back their moves. Successors are counted with
-//! the rules crate's move generator; predecessors are generated here and each
-//! is checked with the rules crate (the move must not remove a stone).
+//! the rules crate's move generator; predecessors are generated here, with
+//! the rules crate deciding whether the opponent flies and whether its move
+//! closed a mill with a stone to remove (then it left the group).
+//!
 //! Finally every position is checked against all its successors through the
-//! rules crate's move generator ([`check`]): a table that agrees with its
-//! successors everywhere is the exact solution (wins and losses are settled
-//! by induction on the distance, all else is a draw).
+//! rules crate's move generator ([`check`]). A table that agrees with its
+//! successors everywhere is the exact solution: by induction on the distance
+//! `d`, a position is labelled a win or loss in `d` exactly when it is one
+//! (a labelled win in `d` has a successor labelled a loss in `d - 1` and none
+//! shorter, a labelled loss in `d` has only successors labelled wins, the
+//! longest in `d - 1`), so what is left, the draws, is right as well.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -52,13 +57,54 @@ static BINOM: [[usize; 25]; 25] = {
 
 /// The rank of a set among the sets of its size, in increasing order of the
 /// sets as numbers: `sum C(p_i, i)` over its points `p_1 < p_2 < ...`.
+#[inline]
 fn rank(set: u32) -> usize {
+    let byte = |j: u32| ((set >> (8 * j)) & 0xFF) as usize;
+    let below1 = (set & 0xFF).count_ones() as usize;
+    let below2 = (set & 0xFFFF).count_ones() as usize;
+    (RANK_BYTES[0][byte(0)][0] + RANK_BYTES[1][byte(1)][below1] + RANK_BYTES[2][byte(2)][below2])
+        as usize
+}
+
+/// `RANK_BYTES[j][byte][below]`: what the points of byte `j` add to the rank
+/// of a set with `below` points in the lower bytes.
+static RANK_BYTES: [[[u32; 25]; 256]; 3] = {
+    let mut t = [[[0u32; 25]; 256]; 3];
+    let mut j = 0;
+    while j < 3 {
+        let mut byte = 0;
+        while byte < 256 {
+            let mut below = 0;
+            while below < 25 {
+                let (mut sum, mut i, mut q) = (0, below, 0);
+                while q < 8 {
+                    if byte & (1 << q) != 0 && i < 24 {
+                        i += 1;
+                        sum += BINOM[8 * j + q][i];
+                    }
+                    q += 1;
+                }
+                t[j][byte][below] = sum as u32;
+                below += 1;
+            }
+            byte += 1;
+        }
+        j += 1;
+    }
+    t
+};
+
+/// The rank of `set` renumbered on the points not in `taken`: the rank of
+/// [`squeeze`]`(set, taken)`.
+#[inline]
+fn rank_on(set: u32, taken: u32) -> usize {
     let mut r = 0;
     let mut i = 0;
     let mut s = set;
     while s != 0 {
+        let p = s.trailing_zeros();
         i += 1;
-        r += BINOM[s.trailing_zeros() as usize][i];
+        r += BINOM[(p - (taken & ((1 << p) - 1)).count_ones()) as usize][i];
         s &= s - 1;
     }
     r
@@ -142,8 +188,9 @@ impl Shape {
         }
     }
 
+    #[inline]
     pub fn index(&self, mover: u32, other: u32) -> usize {
-        rank(mover) * self.per + rank(squeeze(other, mover))
+        rank(mover) * self.per + rank_on(other, mover)
     }
 
     /// The mover's stones of block `r` (positions `r * per ..`).
@@ -166,14 +213,27 @@ impl Shape {
             sub = next_set(sub);
         }
     }
+
+    /// Every position whose opponent's stones are set number `r` (of
+    /// `C(24, b)`): `f(mover, other)`. Their successors lie together.
+    pub fn for_each_with_other(&self, r: usize, mut f: impl FnMut(u32, u32)) {
+        let other = unrank(r, self.b as usize);
+        let free = !other & FULL;
+        let mut sub: u32 = (1 << self.a) - 1;
+        for _ in 0..BINOM[24 - self.b as usize][self.a as usize] {
+            f(spread(sub, free), other);
+            sub = next_set(sub);
+        }
+    }
 }
 
-/// The value of a code.
-pub fn value_of(code: u16) -> (char, u16) {
+/// A code in words: `win N`, `draw` or `loss N`.
+pub fn describe(code: u16) -> String {
     match code {
-        DRAW => ('d', 0),
-        c if c & WIN != 0 => ('w', c & !WIN),
-        c => ('l', c),
+        DRAW => "draw".to_string(),
+        UNKNOWN => "unknown".to_string(),
+        c if c & WIN != 0 => format!("win {}", c & !WIN),
+        c => format!("loss {c}"),
     }
 }
 
@@ -221,7 +281,9 @@ fn after(p: &Position, m: Move) -> (u32, u32) {
 /// Run `f(task)` for tasks `0..n` on all cores.
 pub fn par_for(n: usize, f: impl Fn(usize) + Sync) {
     let next = AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(2, |t| t.get()).min(8);
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |t| t.get())
+        .min(8);
     std::thread::scope(|s| {
         for _ in 0..threads {
             s.spawn(|| {
@@ -302,12 +364,14 @@ pub fn solve_group(rules: RuleSet, a: u32, b: u32, solved: &mut Solved) {
         .flat_map(|(p, part)| (0..part.shape.movers).map(move |r| (p, r)))
         .collect();
     let top = AtomicU16::new(0);
+    let clock = std::time::Instant::now();
 
     // Start: moves out of the group and the number of moves inside it.
     par_for(tasks.len(), |t| {
         let (p, r) = tasks[t];
         let part = &parts[p];
         let sh = part.shape;
+        let mut longest = 0;
         sh.for_each_in_block(r, |j, mover, other| {
             let i = r * sh.per + j;
             assert_eq!(sh.index(mover, other), i, "the index numbers the positions");
@@ -356,10 +420,12 @@ pub fn solve_group(rules: RuleSet, a: u32, b: u32, solved: &mut Solved) {
                 UNKNOWN
             };
             part.vals[i].store(v, Relaxed);
-            top.fetch_max(if win != u16::MAX { win } else { floor }, Relaxed);
+            longest = longest.max(if win != u16::MAX { win } else { floor });
         });
+        top.fetch_max(longest, Relaxed);
     });
 
+    let t_start = clock.elapsed().as_secs_f64();
     // Rounds: round n settles the positions of distance n, then takes back
     // their moves.
     let mut n: u16 = 0;
@@ -384,6 +450,7 @@ pub fn solve_group(rules: RuleSet, a: u32, b: u32, solved: &mut Solved) {
             let sh = part.shape;
             let prev = &parts[part.swap];
             let mut mover = u32::MAX;
+            let mut longest = 0;
             for j in 0..sh.per {
                 let v = part.vals[r * sh.per + j].load(Relaxed);
                 if v != n && v != WIN | n {
@@ -393,8 +460,21 @@ pub fn solve_group(rules: RuleSet, a: u32, b: u32, solved: &mut Solved) {
                     mover = sh.mover(r);
                 }
                 let other = sh.other(mover, j);
-                for_each_predecessor(rules, mover, other, |before| {
-                    let q = prev.shape.index(before, mover);
+                let mut before = [0u32; MAX_PREDECESSORS];
+                let k = predecessors(rules, mover, other, &mut before);
+                // Indices and values first (the loads overlap), then updates.
+                let mut qs = [0usize; MAX_PREDECESSORS];
+                for (q, &bf) in qs.iter_mut().zip(&before[..k]) {
+                    *q = prev.shape.index(bf, mover);
+                }
+                let mut now = [0u16; MAX_PREDECESSORS];
+                for (c, &q) in now.iter_mut().zip(&qs[..k]) {
+                    *c = prev.vals[q].load(Relaxed);
+                }
+                for (&q, &c) in qs[..k].iter().zip(&now[..k]) {
+                    if c != UNKNOWN {
+                        continue;
+                    }
                     let slot = &prev.vals[q];
                     if v == n {
                         // A loss in n: the predecessor wins in n + 1.
@@ -402,26 +482,26 @@ pub fn solve_group(rules: RuleSet, a: u32, b: u32, solved: &mut Solved) {
                             .compare_exchange(UNKNOWN, WIN | (n + 1), Relaxed, Relaxed)
                             .is_ok()
                         {
-                            top.fetch_max(n + 1, Relaxed);
+                            longest = longest.max(n + 1);
                         }
-                    } else if slot.load(Relaxed) == UNKNOWN
-                        && prev.cnt[q].fetch_sub(1, Relaxed) == 1
-                    {
+                    } else if prev.cnt[q].fetch_sub(1, Relaxed) == 1 {
                         // The last of its moves inside the group to a win.
                         let aux = prev.aux[q].load(Relaxed);
                         if aux & (PENDING_WIN | NO_LOSS) == 0 {
                             let d = (n + 1).max(aux);
                             if slot.compare_exchange(UNKNOWN, d, Relaxed, Relaxed).is_ok() {
-                                top.fetch_max(d, Relaxed);
+                                longest = longest.max(d);
                             }
                         }
                     }
-                });
+                }
             }
+            top.fetch_max(longest, Relaxed);
         });
         n += 1;
     }
 
+    let t_rounds = clock.elapsed().as_secs_f64();
     // What is left is a draw.
     let finals: Vec<Vec<u16>> = parts
         .iter_mut()
@@ -435,42 +515,60 @@ pub fn solve_group(rules: RuleSet, a: u32, b: u32, solved: &mut Solved) {
                 .collect()
         })
         .collect();
-    let views: Vec<(Shape, usize, Option<(Shape, &[u16])>, &[u16])> = parts
-        .iter()
-        .zip(&finals)
-        .map(|(p, f)| (p.shape, p.swap, p.lower, f.as_slice()))
-        .collect();
-    for &(shape, swap, lower, vals) in &views {
-        check(rules, shape, vals, (views[swap].0, views[swap].3), lower);
+    for (p, vals) in parts.iter().zip(&finals) {
+        let swap = (parts[p.swap].shape, finals[p.swap].as_slice());
+        check(rules, p.shape, vals, swap, p.lower);
     }
-    drop(views);
+    eprintln!(
+        "  plain {a}-{b}: start {t_start:.1} s, {n} rounds until {t_rounds:.1} s, checked at {:.1} s",
+        clock.elapsed().as_secs_f64()
+    );
     drop(parts);
     for (key, f) in keys.into_iter().zip(finals) {
         solved.insert(key, f);
     }
 }
 
-/// Every position before the one with `mover` to move against `other` that
-/// reaches it by a move without removal (the opponent moved `from` -> `to`):
-/// `f(opponent's stones before)`. Each candidate is checked with the rules
-/// crate: the move closes no mill, or closes one with nothing removable.
-fn for_each_predecessor(rules: RuleSet, mover: u32, other: u32, mut f: impl FnMut(u32)) {
+/// The most predecessors a position can have: three flying stones with 18
+/// empty points (sliding: at most 9 stones with 4 neighbours each).
+const MAX_PREDECESSORS: usize = 64;
+
+/// The positions before the one with `mover` to move against `other` that
+/// reach it by a move without removal (the opponent moved a stone
+/// `from` -> `to`): the opponent's stones before, into `out`; returns how
+/// many. The rules crate decides whether the opponent flies, and whether a
+/// move to `to` closes a mill (`other` holds the stones after the move) with
+/// a stone to remove (which depends on `mover`'s stones only): then the move
+/// left the group.
+fn predecessors(
+    rules: RuleSet,
+    mover: u32,
+    other: u32,
+    out: &mut [u32; MAX_PREDECESSORS],
+) -> usize {
     let now = position(rules, mover, other);
     let flies = now.phase(Color::Black) == Phase::Flying;
+    // White plays `other`'s side here: its mills remove `mover`'s stones.
+    let removes = position(rules, other, mover).removable(Color::White).any();
     let empty = Bitboard(!(mover | other) & FULL);
+    let mut k = 0;
     for to in Bitboard(other) {
-        let froms = if flies { empty } else { to.neighbours() & empty };
+        if removes && Bitboard(other).closes_mill_at(to) {
+            continue;
+        }
+        let froms = if flies {
+            empty
+        } else {
+            to.neighbours() & empty
+        };
         for from in froms {
             let before = other ^ to.bb().0 ^ from.bb().0;
-            let q = position(rules, before, mover);
-            let m = Move::slide(from, to);
-            if q.closes_mill(m) && q.removable(Color::White).any() {
-                continue; // that move removes a stone: it leaves the group
-            }
-            debug_assert!(q.is_legal(m));
-            f(before);
+            debug_assert!(position(rules, before, mover).is_legal(Move::slide(from, to)));
+            out[k] = before;
+            k += 1;
         }
     }
+    k
 }
 
 /// Check every position of a solved sector against its successors through
@@ -483,14 +581,41 @@ fn check(
     lower: Option<(Shape, &[u16])>,
 ) {
     let bad = Mutex::new(Vec::new());
-    par_for(shape.movers, |r| {
-        shape.for_each_in_block(r, |j, mover, other| {
+    // By the opponent's stones: the successors' values (the opponent to move
+    // with these stones) lie together.
+    par_for(BINOM[24][shape.b as usize], |r| {
+        let other = unrank(r, shape.b as usize);
+        // Successor indices: the block of `other`, then the rank of the
+        // mover's stones on the points `other` leaves free.
+        let base = rank(other) * swap.0.per;
+        let mut on_free = [0u8; 24];
+        for (p, slot) in on_free.iter_mut().enumerate() {
+            *slot = (p as u32 - (other & ((1 << p) - 1)).count_ones()) as u8;
+        }
+        let successor = |stones: u32| {
+            let (mut r, mut i, mut s) = (base, 0, stones);
+            while s != 0 {
+                i += 1;
+                r += BINOM[on_free[s.trailing_zeros() as usize] as usize][i];
+                s &= s - 1;
+            }
+            r
+        };
+        // The values to check, loaded together.
+        let mut movers = Vec::with_capacity(BINOM[24 - shape.b as usize][shape.a as usize]);
+        shape.for_each_with_other(r, |mover, _| movers.push(mover));
+        let have: Vec<u16> = movers
+            .iter()
+            .map(|&m| vals[shape.index(m, other)])
+            .collect();
+        for (&mover, &have) in movers.iter().zip(&have) {
             let pos = position(rules, mover, other);
             let mut best = None::<u16>;
             for m in pos.legal_moves() {
                 let (nm, no) = after(&pos, m);
-                let c = if nm.count_ones() == shape.b {
-                    swap.1[swap.0.index(nm, no)]
+                let c = if nm == other {
+                    debug_assert_eq!(successor(no), swap.0.index(nm, no));
+                    swap.1[successor(no)]
                 } else {
                     lower_value(lower, nm, no)
                 };
@@ -500,19 +625,18 @@ fn check(
                 }
             }
             let want = best.unwrap_or(0);
-            let have = vals[r * shape.per + j];
             if want != have {
                 let mut bad = bad.lock().unwrap();
                 if bad.len() < 10 {
                     bad.push(format!(
-                        "{} (plain {:?}, successors say {:?})",
+                        "{} (plain {}, successors say {})",
                         pos.fen(),
-                        value_of(have),
-                        value_of(want)
+                        describe(have),
+                        describe(want)
                     ));
                 }
             }
-        });
+        }
     });
     let bad = bad.into_inner().unwrap();
     assert!(
@@ -526,19 +650,22 @@ fn check(
 
 #[test]
 fn ranks_number_the_sets() {
-    for k in 0..=9 {
+    for (k, &count) in BINOM[24][..=9].iter().enumerate() {
         let mut s: u32 = (1 << k) - 1;
-        for r in 0..BINOM[24][k] {
+        for r in 0..count {
             assert_eq!(rank(s), r);
             assert_eq!(unrank(r, k), s);
-            s = next_set(s);
+            if k > 0 {
+                s = next_set(s);
+            }
         }
     }
     let taken = 0b1010_0110_0000_1111_0000_0001;
     let free = !taken & FULL;
-    for sub in [0u32, 1, 0b1011, 0xFFFF] {
+    for sub in [0u32, 1, 0b1011, 0x7FFF] {
         let set = spread(sub, free);
         assert_eq!(set & taken, 0);
         assert_eq!(squeeze(set, taken), sub);
+        assert_eq!(rank_on(set, taken), rank(sub));
     }
 }
