@@ -5,6 +5,7 @@ import { h } from '../dom.js';
 import { t, colorName } from '../i18n.js';
 import { Board } from '../board.js';
 import * as M from '../muehle.js';
+import { clickPoint, choose } from '../millinput.js';
 import { PRESETS, presetName, parseRules } from '../rules.js';
 import { isDame } from '../dame.js';
 import { DameAnalysisView } from './dame-analysis.js';
@@ -96,31 +97,11 @@ export class AnalysisView extends AnalysisBase {
       this.setPos(next);
       return;
     }
-    const legal = this.legal();
-    if (this.pendingMill) {
-      const pm = this.pendingMill;
-      this.pendingMill = null;
-      if (pm.removable.has(p)) { this.playMove(M.formatMove({ from: pm.from, to: pm.to, remove: p })); return; }
-      this.update();
-      return;
-    }
-    if (legal.some((m) => !m.from)) {
-      if (legal.some((m) => m.to === p)) this.choose(null, p);
-      return;
-    }
-    if (this.selected && legal.some((m) => m.from === this.selected && m.to === p)) { this.choose(this.selected, p); return; }
-    this.selected = this.pos.board[p] === this.pos.turn && legal.some((m) => m.from === p) && this.selected !== p ? p : null;
-    this.update();
+    clickPoint(this, p, (text) => this.playMove(text));
   }
 
   choose(from, to) {
-    const c = this.legal().filter((m) => m.from === from && m.to === to);
-    if (c.length === 1) this.playMove(c[0].text);
-    else if (c.length > 1) {
-      this.pendingMill = { from, to, removable: new Set(c.map((m) => m.remove)) };
-      this.selected = null;
-      this.update();
-    }
+    choose(this, from, to, (text) => this.playMove(text));
   }
 
   applyMove(pos, text) { return M.applyMove(pos, text); }

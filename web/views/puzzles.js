@@ -10,6 +10,7 @@ import { t, colorName } from '../i18n.js';
 import { api } from '../api.js';
 import { Board } from '../board.js';
 import * as M from '../muehle.js';
+import { clickPoint, choose } from '../millinput.js';
 import { parseRules } from '../rules.js';
 import * as store from '../store.js';
 import { verdictText } from '../tablebase.js';
@@ -96,31 +97,11 @@ export class PuzzlesView {
 
   onPoint(p) {
     if (!this.interactive()) return;
-    const legal = this.legal();
-    if (this.pendingMill) {
-      const pm = this.pendingMill;
-      this.pendingMill = null;
-      if (pm.removable.has(p)) { this.answer(M.formatMove({ from: pm.from, to: pm.to, remove: p })); return; }
-      this.update();
-      return;
-    }
-    if (legal.some((m) => !m.from)) {
-      if (legal.some((m) => m.to === p)) this.choose(null, p);
-      return;
-    }
-    if (this.selected && legal.some((m) => m.from === this.selected && m.to === p)) { this.choose(this.selected, p); return; }
-    this.selected = this.pos.board[p] === this.pos.turn && legal.some((m) => m.from === p) && this.selected !== p ? p : null;
-    this.update();
+    clickPoint(this, p, (text) => this.answer(text));
   }
 
   choose(from, to) {
-    const c = this.legal().filter((m) => m.from === from && m.to === to);
-    if (c.length === 1) this.answer(c[0].text);
-    else if (c.length > 1) {
-      this.pendingMill = { from, to, removable: new Set(c.map((m) => m.remove)) };
-      this.selected = null;
-      this.update();
-    }
+    choose(this, from, to, (text) => this.answer(text));
   }
 
   /** The player's answer: the one move of the solution, or another. */
