@@ -74,7 +74,7 @@ fn main() -> Result<()> {
         Some(Command::Match(args)) => cli::matches::run(args),
         Some(Command::Tune(args)) => cli::tune::run(args),
         Some(Command::Puzzles(args)) => cli::puzzles::run(args),
-        Some(Command::Tablebase(args)) => cli::tablebase::run(args),
+        Some(Command::Tablebase(args)) => cli::tablebase::run(args, cli.tablebase_dir.clone()),
         Some(Command::Serve(args)) => cli::serve::run(args),
         None => cli::serve::run(cli::serve::Args::default()),
     }

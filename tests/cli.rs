@@ -266,7 +266,7 @@ fn dame_perft_play_and_analyze() {
     assert!(out.contains("why: captures 1 piece"), "{out}");
 }
 
-/// `brett tablebase build/probe/stats/verify` and `brett puzzles generate`
+/// `brett tablebase build/probe/stats/verify/repack` and `brett puzzles generate`
 /// on sectors 3-3, 3-4 and 4-3 in a temporary folder.
 #[test]
 fn tablebase_commands() {
@@ -376,6 +376,15 @@ fn tablebase_commands() {
         "{out}"
     );
     assert!(out.trim_end().ends_with("ok"), "{out}");
+
+    // Files just built are in the current encoding: repack leaves them
+    // alone; the global --tablebase-dir names the folder too.
+    let (ok, out, err) = brett(&["--tablebase-dir", d, "tablebase", "repack", "3-3"], "");
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("sector 3-3: ") && out.contains("already current"),
+        "{out}"
+    );
 
     // Another rule set has its own files.
     let (ok, _, err) = brett(

@@ -26,7 +26,8 @@ pub struct Args {
 pub struct Common {
     #[arg(long, default_value = "standard", help = RULES_HELP)]
     rules: String,
-    /// The database folder (default: $XDG_DATA_HOME/brett/tablebase).
+    /// The database folder (default: the global --tablebase-dir, else
+    /// $XDG_DATA_HOME/brett/tablebase).
     #[arg(long)]
     dir: Option<PathBuf>,
 }
@@ -91,10 +92,33 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Re-encode files written by an earlier brett in the current, smaller
+    /// encoding (the values are read back and compared before a file is
+    /// replaced; files already current are left alone).
+    Repack {
+        #[command(flatten)]
+        common: Common,
+        /// The sector W-B (default: every built sector).
+        sector: Option<String>,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
 }
 
-/// Run `brett tablebase`.
-pub fn run(args: Args) -> Result<()> {
+/// Run `brett tablebase`; `global_dir` is the global `--tablebase-dir`
+/// (used when the subcommand has no `--dir`).
+pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
+    let common = match &mut args.command {
+        Command::Build { common, .. }
+        | Command::Probe { common, .. }
+        | Command::Stats { common, .. }
+        | Command::Verify { common, .. }
+        | Command::Repack { common, .. } => common,
+    };
+    if common.dir.is_none() {
+        common.dir = global_dir;
+    }
     match args.command {
         Command::Build {
             common,
@@ -127,6 +151,14 @@ pub fn run(args: Args) -> Result<()> {
         } => {
             pool(threads)?;
             verify(&common, sector.as_deref())
+        }
+        Command::Repack {
+            common,
+            sector,
+            threads,
+        } => {
+            pool(threads)?;
+            repack(&common, sector.as_deref())
         }
     }
 }
@@ -349,5 +381,47 @@ fn verify(common: &Common, sector: Option<&str>) -> Result<()> {
         bail!("{failed} sectors failed the check");
     }
     println!("ok");
+    Ok(())
+}
+
+fn repack(common: &Common, sector: Option<&str>) -> Result<()> {
+    let variant = common.variant()?;
+    let dir = common.dir();
+    let sectors = match sector {
+        Some(s) => vec![s.parse::<Sector>()?],
+        None => Tablebase::new(&dir, variant).installed(),
+    };
+    if sectors.is_empty() {
+        bail!(
+            "no sector of '{variant}' is built in {}: build with `brett tablebase build --rules {variant}`",
+            dir.display()
+        );
+    }
+    let (mut before, mut after, mut values) = (0u64, 0u64, 0u64);
+    let started = Instant::now();
+    for s in sectors {
+        let t = Instant::now();
+        let r = tablebase::repack(&dir, variant, s)?;
+        before += r.before;
+        after += r.after;
+        if r.repacked {
+            let n = SectorIndex::new(u32::from(s.mover), u32::from(s.other)).size();
+            values += n;
+            println!(
+                "sector {s}: {} → {} bytes ({:+.1} %), {n} values in {:.1} s",
+                r.before,
+                r.after,
+                100.0 * (r.after as f64 / r.before as f64 - 1.0),
+                t.elapsed().as_secs_f64()
+            );
+        } else {
+            println!("sector {s}: {} bytes, already current", r.after);
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "total {before} → {after} bytes; {values} values re-encoded in {secs:.1} s ({:.1} M values/s)",
+        values as f64 / secs.max(1e-9) / 1e6
+    );
     Ok(())
 }

@@ -392,6 +392,15 @@ impl SectorIndex {
         (index - index % self.per_rep, self.per_rep)
     }
 
+    /// Whether the mover's stones of `index` are mapped onto themselves by
+    /// a symmetry other than the identity (only then can an index of the
+    /// block be unused).
+    pub fn mover_symmetric(&self, index: u64) -> bool {
+        let table = &STONES[self.a as usize];
+        let rep = table.reps[(index / self.per_rep) as usize];
+        (table.by_rank[colex_rank(rep) as usize] >> 32) as u32 != 1
+    }
+
     /// Whether `index` is the one index of its symmetry class.
     pub fn is_canonical(&self, index: u64) -> bool {
         let (m, o) = self.position(index);

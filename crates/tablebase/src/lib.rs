@@ -28,7 +28,7 @@ mod verify;
 use std::path::PathBuf;
 
 pub use build::{BuildOptions, BuildReport, GroupReport, NoProgress, Progress, build, sector_path};
-pub use file::{BLOCK, FORMAT_VERSION, SectorFile, SectorStats};
+pub use file::{BLOCK, ENCODING, FORMAT_VERSION, RepackReport, SectorFile, SectorStats, repack};
 pub use index::{MoverPart, SectorIndex};
 pub use probe::{Tablebase, position_of};
 pub use sector::{Sector, closure, parse_sectors};
