@@ -288,6 +288,9 @@ struct Played {
     record: String,
     a_score: f64,
     summary: String,
+    /// Mühle: the loser was blocked (could not move): 1 if A lost so, −1
+    /// if B did, 0 otherwise.
+    blocked: i8,
 }
 
 fn play_game(
@@ -348,10 +351,18 @@ fn play_game(
     game.set_tag("White", &white);
     game.set_tag("Black", &black);
     let outcome = game.outcome().map(|o| (o.winner, o.describe()));
+    let blocked = match game.outcome() {
+        Some(o) if forfeit.is_none() && o.reason == muehle::EndReason::Blocked => match o.winner {
+            Some(w) if (w == Color::White) == a_white => -1,
+            Some(_) => 1,
+            None => 0,
+        },
+        _ => 0,
+    };
     let (ply, record) = (game.ply(), game.to_record());
-    Ok(conclude(
-        index, a_white, forfeit, outcome, ply, record, true,
-    ))
+    let mut played = conclude(index, a_white, forfeit, outcome, ply, record, true);
+    played.blocked = blocked;
+    Ok(played)
 }
 
 /// A level playing Dame.
@@ -498,6 +509,7 @@ fn conclude(
         record = format!("{{{summary}}}\n{record}");
     }
     Played {
+        blocked: 0,
         index,
         a_white,
         record,
@@ -663,6 +675,13 @@ pub fn run(args: Args) -> Result<()> {
         "A ({name_a}): wins {wins} draws {draws} losses {losses} of {}",
         scores.len()
     );
+    if matches!(rules, MatchRules::Muehle(_)) {
+        println!(
+            "Lost by being blocked: A {}, B {}",
+            played.iter().filter(|p| p.blocked == 1).count(),
+            played.iter().filter(|p| p.blocked == -1).count()
+        );
+    }
     println!(
         "Elo difference A−B: {} (95% interval {} to {})",
         fmt_elo(e),

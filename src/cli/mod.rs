@@ -5,6 +5,7 @@ pub mod bench;
 pub mod dame_play;
 pub mod engine;
 pub mod hub;
+pub mod labels;
 pub mod matches;
 pub mod perft;
 pub mod play;

@@ -55,6 +55,23 @@ pub struct Args {
     /// `Weights::DEFAULT` instead of `Weights::TUNED`).
     #[arg(long)]
     from_default: bool,
+    /// Mühle: play --games self-play games (from --seed, random moves in
+    /// the first 0 to --opening-plies plies and with --random-share, else
+    /// searched to --depth) and write their positions at and just before
+    /// the end of placing, labelled with the databases' value, to FILE.
+    /// Needs the standard databases (`brett tablebase build`).
+    #[arg(long, value_name = "FILE")]
+    make_labels: Option<std::path::PathBuf>,
+    /// Share of random moves after the opening (with --make-labels).
+    #[arg(long, default_value_t = 0.1)]
+    random_share: f64,
+    /// Mühle: fit the evaluation weights to the labelled positions of FILE
+    /// (written by --make-labels) and print them.
+    #[arg(long, value_name = "FILE")]
+    labels: Option<std::path::PathBuf>,
+    /// Gradient steps of the --labels fit.
+    #[arg(long, default_value_t = 2000)]
+    iterations: usize,
     /// Tune nothing: play the weights in use against the hand-set ones
     /// (Dame: `TUNED` against `DEFAULT`) over --games games and report
     /// wins, draws and losses.
@@ -111,32 +128,47 @@ pub struct MuehleTune(pub muehle::RuleSet);
 
 impl Tunable for MuehleTune {
     type Weights = muehle::eval::Weights;
-    const NAMES: &'static [&'static str] = &[
-        "stone",
-        "closed_mill",
-        "open_line",
-        "threat",
-        "double_threat",
-        "zwickmuehle",
-        "mobility",
-        "blocked_stone",
-        "junction",
-        "tempo",
-    ];
+    const NAMES: &'static [&'static str] = &muehle::eval::NAMES;
 
     fn slot(w: &mut Self::Weights, i: usize) -> &mut i32 {
-        match i {
-            0 => &mut w.stone,
-            1 => &mut w.closed_mill,
-            2 => &mut w.open_line,
-            3 => &mut w.threat,
-            4 => &mut w.double_threat,
-            5 => &mut w.zwickmuehle,
-            6 => &mut w.mobility,
-            7 => &mut w.blocked_stone,
-            8 => &mut w.junction,
-            _ => &mut w.tempo,
-        }
+        // The fields in the order of NAMES.
+        let muehle::eval::Weights {
+            stone,
+            closed_mill,
+            open_line,
+            threat,
+            double_threat,
+            zwickmuehle,
+            mobility,
+            blocked_stone,
+            junction,
+            tempo,
+            liberty,
+            placing_mobility,
+            placing_blocked,
+            cramped,
+            flying,
+        } = w;
+        [
+            stone,
+            closed_mill,
+            open_line,
+            threat,
+            double_threat,
+            zwickmuehle,
+            mobility,
+            blocked_stone,
+            junction,
+            tempo,
+            liberty,
+            placing_mobility,
+            placing_blocked,
+            cramped,
+            flying,
+        ]
+        .into_iter()
+        .nth(i)
+        .expect("a weight of NAMES")
     }
 
     fn opening(&self, plies: usize, rng: &mut fastrand::Rng) -> Vec<usize> {
@@ -456,6 +488,35 @@ fn tune<T: Tunable>(game: &T, start: T::Weights, args: &Args) -> Result<T::Weigh
 }
 
 pub fn run(args: Args) -> Result<()> {
+    if let Some(path) = &args.make_labels {
+        if args.game != GameKind::Muehle {
+            anyhow::bail!("--make-labels is for Mühle");
+        }
+        let rules = muehle::RuleSet::STANDARD;
+        let tb = engine::databases::for_rules(&rules)
+            .filter(|tb| !tb.installed().is_empty())
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--make-labels needs the standard databases: build them with `brett tablebase build` (or name their folder with --tablebase-dir)"
+                )
+            })?;
+        let options = super::labels::MakeOptions {
+            games: args.games,
+            seed: args.seed,
+            depth: args.depth,
+            opening_plies: args.opening_plies,
+            random_share: args.random_share,
+            threads: args.threads,
+        };
+        return super::labels::make(tb, path, &options);
+    }
+    if let Some(path) = &args.labels {
+        if args.game != GameKind::Muehle {
+            anyhow::bail!("--labels is for Mühle");
+        }
+        super::labels::fit_file(path, args.iterations)?;
+        return Ok(());
+    }
     match args.game {
         GameKind::Muehle if args.compare => {
             anyhow::bail!(

@@ -5,6 +5,7 @@ pub mod explain_dame;
 pub mod level;
 pub mod muehle_game;
 pub mod puzzles;
+pub mod texel;
 
 pub use dame_game::{DameState, WeightedDame};
 pub use level::{Choice, LevelPlayer, LevelSpec};

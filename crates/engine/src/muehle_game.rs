@@ -78,6 +78,19 @@ fn status(pos: &Position) -> Status {
     }
 }
 
+/// A side that moves (or is about to: at most one stone left in hand) with
+/// at most two slides left may be blocked by the next moves: the search
+/// looks further ([`Game::critical`]).
+fn critical(pos: &Position) -> bool {
+    let empty = pos.empty();
+    [pos.turn(), pos.turn().other()].into_iter().any(|c| {
+        pos.in_hand(c) <= 1
+            && pos.phase(c) != Phase::Flying
+            && pos.stones(c).count() >= 3
+            && pos.stones(c).slides_to(empty) <= 2
+    })
+}
+
 fn order_hints(pos: &Position, moves: &[Move], hints: &mut Vec<i32>) {
     let us = pos.turn();
     let them = us.other();
@@ -152,6 +165,11 @@ macro_rules! impl_game {
 
             fn evaluate(&self) -> i32 {
                 eval::evaluate_with(self.pos(), self.weights())
+            }
+
+            #[inline]
+            fn critical(&self) -> bool {
+                critical(self.pos())
             }
 
             fn side_to_move(&self) -> usize {

@@ -3,11 +3,39 @@
 //! The rules crate knows nothing of search; this module only measures a
 //! position. Scores are in hundredths of a stone, positive when good for the
 //! side to move. Each term is described on [`Terms`]; [`Weights`] holds their
-//! weights (see `brett tune` and the engine documentation for how they were
-//! chosen by self-play).
+//! weights (see `brett tune` and docs/ENGINE.md for how they were fitted to
+//! the perfect-play databases' values).
+//!
+//! The evaluation is linear: [`features`] gives, for each weight, the
+//! side to move's count minus the opponent's, and the score is the sum of
+//! the weighted features. That makes fitting the weights to labelled
+//! positions a plain logistic regression (`brett tune --labels`).
 
 use crate::tables::MILL_PARTNERS;
 use crate::{Bitboard, Color, Phase, Position};
+
+/// The number of evaluation weights (and features).
+pub const FEATURES: usize = 15;
+
+/// The weights' names, in the order of [`Weights::to_array`] and
+/// [`features`].
+pub const NAMES: [&str; FEATURES] = [
+    "stone",
+    "closed_mill",
+    "open_line",
+    "threat",
+    "double_threat",
+    "zwickmuehle",
+    "mobility",
+    "blocked_stone",
+    "junction",
+    "tempo",
+    "liberty",
+    "placing_mobility",
+    "placing_blocked",
+    "cramped",
+    "flying",
+];
 
 /// Weights of the evaluation terms (hundredths of a stone per unit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +60,20 @@ pub struct Weights {
     pub junction: i32,
     /// Being the side to move.
     pub tempo: i32,
+    /// Each empty point next to an own stone (placing and moving phase):
+    /// room to move once placing ends.
+    pub liberty: i32,
+    /// Each slide the stones on the board could make (placing phase): the
+    /// mobility the side will start the moving phase with.
+    pub placing_mobility: i32,
+    /// Each own stone with no empty neighbour (placing phase).
+    pub placing_blocked: i32,
+    /// Danger of a blockade: how far the empty points next to the side's
+    /// stones, less the opponent's stones still in hand (that could fill
+    /// them), fall short of three (0 to 3; not when flying).
+    pub cramped: i32,
+    /// Having only three stones and flying with them (any point is a move).
+    pub flying: i32,
 }
 
 impl Default for Weights {
@@ -41,8 +83,30 @@ impl Default for Weights {
 }
 
 impl Weights {
-    /// The weights the engine plays with.
+    /// The weights the engine plays with: fitted to the databases' values
+    /// of positions at and just before the end of placing (`brett tune
+    /// --labels`, recipe in docs/ENGINE.md).
     pub const TUNED: Weights = Weights {
+        stone: 100,
+        closed_mill: 81,
+        open_line: 52,
+        threat: 104,
+        double_threat: -50,
+        zwickmuehle: 57,
+        mobility: 27,
+        blocked_stone: 31,
+        junction: 6,
+        tempo: 61,
+        liberty: -9,
+        placing_mobility: 35,
+        placing_blocked: 26,
+        cramped: 10,
+        flying: 60,
+    };
+
+    /// The weights of the first brett (before the blockade terms), for
+    /// comparisons.
+    pub const CLASSIC: Weights = Weights {
         stone: 100,
         closed_mill: 16,
         open_line: 18,
@@ -53,7 +117,54 @@ impl Weights {
         blocked_stone: 10,
         junction: 8,
         tempo: 13,
+        liberty: 0,
+        placing_mobility: 0,
+        placing_blocked: 0,
+        cramped: 0,
+        flying: 60,
     };
+
+    /// The weights in the order of [`NAMES`].
+    pub const fn to_array(&self) -> [i32; FEATURES] {
+        [
+            self.stone,
+            self.closed_mill,
+            self.open_line,
+            self.threat,
+            self.double_threat,
+            self.zwickmuehle,
+            self.mobility,
+            self.blocked_stone,
+            self.junction,
+            self.tempo,
+            self.liberty,
+            self.placing_mobility,
+            self.placing_blocked,
+            self.cramped,
+            self.flying,
+        ]
+    }
+
+    /// Weights from an array in the order of [`NAMES`].
+    pub const fn from_array(a: [i32; FEATURES]) -> Weights {
+        Weights {
+            stone: a[0],
+            closed_mill: a[1],
+            open_line: a[2],
+            threat: a[3],
+            double_threat: a[4],
+            zwickmuehle: a[5],
+            mobility: a[6],
+            blocked_stone: a[7],
+            junction: a[8],
+            tempo: a[9],
+            liberty: a[10],
+            placing_mobility: a[11],
+            placing_blocked: a[12],
+            cramped: a[13],
+            flying: a[14],
+        }
+    }
 }
 
 /// The raw counts behind the evaluation, for one side.
@@ -79,6 +190,17 @@ pub struct Terms {
     pub blocked: i32,
     /// Stones on the four points with four neighbours (placing phase).
     pub junctions: i32,
+    /// Empty points next to the side's stones (not when flying).
+    pub liberties: i32,
+    /// Possible slides of the stones on the board (placing phase only).
+    pub placing_mobility: i32,
+    /// Stones without an empty neighbour (placing phase only).
+    pub placing_blocked: i32,
+    /// `max(0, 3 − (liberties − opponent's stones in hand))` (not when
+    /// flying).
+    pub cramped: i32,
+    /// 1 when the side flies.
+    pub flying: i32,
 }
 
 /// The midpoints of the middle ring (d6, f4, d2, b4): four neighbours each.
@@ -115,9 +237,14 @@ impl Terms {
             }
         }
         t.double_threat = i32::from(threat_points.count() >= 2);
+        if phase != Phase::Flying {
+            t.liberties = (own.neighbours() & empty).count() as i32;
+            let margin = t.liberties - i32::from(pos.in_hand(c.other()));
+            t.cramped = (3 - margin).clamp(0, 3);
+        }
+        let movable = empty.neighbours() & own;
         match phase {
             Phase::Moving => {
-                let movable = empty.neighbours() & own;
                 t.blocked = (own - movable).count() as i32;
                 t.mobility = own.slides_to(empty) as i32;
                 for s in own.in_mills() & movable {
@@ -129,44 +256,105 @@ impl Terms {
             }
             Phase::Placing => {
                 t.junctions = (own & JUNCTIONS).count() as i32;
+                t.placing_blocked = (own - movable).count() as i32;
+                t.placing_mobility = own.slides_to(empty) as i32;
             }
-            Phase::Flying => {}
+            Phase::Flying => t.flying = 1,
         }
         t
     }
 
+    /// The counts in the order of [`NAMES`] (tempo 0).
+    pub fn to_array(&self) -> [i32; FEATURES] {
+        [
+            self.stones,
+            self.closed_mills,
+            self.open_lines,
+            self.threats,
+            self.double_threat,
+            self.zwickmuehlen,
+            self.mobility,
+            -self.blocked,
+            self.junctions,
+            0,
+            self.liberties,
+            self.placing_mobility,
+            -self.placing_blocked,
+            -self.cramped,
+            self.flying,
+        ]
+    }
+
     /// The weighted sum.
     pub fn score(&self, w: &Weights) -> i32 {
-        self.stones * w.stone
-            + self.closed_mills * w.closed_mill
-            + self.open_lines * w.open_line
-            + self.threats * w.threat
-            + self.double_threat * w.double_threat
-            + self.zwickmuehlen * w.zwickmuehle
-            + self.mobility * w.mobility
-            - self.blocked * w.blocked_stone
-            + self.junctions * w.junction
+        self.to_array()
+            .iter()
+            .zip(w.to_array())
+            .map(|(f, w)| f * w)
+            .sum()
     }
+}
+
+/// The features of `pos` for the side to move: each term of [`Terms`] of
+/// the side to move minus the opponent's (blocked stones and cramping count
+/// negatively), and 1 for the tempo. The evaluation is their dot product
+/// with the weights.
+pub fn features(pos: &Position) -> [i32; FEATURES] {
+    let us = pos.turn();
+    let a = Terms::measure(pos, us).to_array();
+    let b = Terms::measure(pos, us.other()).to_array();
+    let mut f = [0; FEATURES];
+    for i in 0..FEATURES {
+        f[i] = a[i] - b[i];
+    }
+    f[9] = 1;
+    f
 }
 
 /// Evaluate `pos` for the side to move with the given weights.
 pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
-    let us = pos.turn();
-    let mut score =
-        Terms::measure(pos, us).score(w) - Terms::measure(pos, us.other()).score(w) + w.tempo;
-    // A side about to be blocked in the moving phase is in great danger;
-    // one with only three stones and no flying is nearly lost.
-    for (c, sign) in [(us, 1), (us.other(), -1)] {
-        if pos.phase(c) == Phase::Flying {
-            // Flying stones are worth more than their count says: each is
-            // mobile anywhere. The real danger is the opponent's threats.
-            score += sign * 60;
-        }
-    }
-    score
+    features(pos)
+        .iter()
+        .zip(w.to_array())
+        .map(|(f, w)| f * w)
+        .sum()
 }
 
 /// Evaluate `pos` for the side to move with the tuned weights.
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, &Weights::TUNED)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The evaluation is the dot product of features and weights, and the
+    /// classic weights give the first brett's scores (stones, lines,
+    /// mobility, tempo and the flying bonus).
+    #[test]
+    fn evaluation_is_linear_in_the_features() {
+        let pos: Position = "W.B/.WB/W.B/BW..WB/.W./B.W/... w 0 0 12 20"
+            .parse()
+            .unwrap();
+        let f = features(&pos);
+        let w = Weights::TUNED.to_array();
+        let dot: i32 = f.iter().zip(w).map(|(a, b)| a * b).sum();
+        assert_eq!(evaluate(&pos), dot);
+        assert_eq!(f[9], 1, "tempo");
+        assert_eq!(Weights::from_array(w), Weights::TUNED);
+    }
+
+    /// A side whose few free neighbours the opponent can fill with the
+    /// stones still in hand is cramped.
+    #[test]
+    fn cramped_counts_free_neighbours_against_stones_in_hand() {
+        // White a7 alone: free neighbours d7 and a4; Black has 8 in hand.
+        let pos: Position = "W../.../.../....../.../.../... b 8 9 0 1".parse().unwrap();
+        let white = Terms::measure(&pos, Color::White);
+        assert_eq!(white.liberties, 2);
+        assert_eq!(white.cramped, 3);
+        assert_eq!(white.placing_mobility, 2);
+        assert_eq!(white.placing_blocked, 0);
+    }
 }

@@ -11,6 +11,8 @@ const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 128;
 /// Quiescence goes at most this many plies beyond the nominal depth.
 const MAX_QDEPTH: i32 = 12;
+/// Extensions of critical positions ([`Game::critical`]) on one path.
+const MAX_EXTENSIONS: u8 = 2;
 
 /// What the engine reports after each completed depth (one per line in
 /// multi-PV mode).
@@ -177,6 +179,8 @@ struct Searcher<'a, G: Game> {
     score_bufs: Vec<Vec<i32>>,
     key_bufs: Vec<Vec<i64>>,
     pv: Vec<Vec<G::Move>>,
+    /// Extensions on the path to each ply.
+    extensions: Vec<u8>,
 }
 
 fn score_to_tt(score: i32, ply: usize) -> i32 {
@@ -230,6 +234,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             score_bufs: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
             key_bufs: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
+            extensions: vec![0; MAX_PLY + 2],
         }
     }
 
@@ -565,7 +570,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn search(
         &mut self,
         pos: &G,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
@@ -594,6 +599,15 @@ impl<'a, G: Game> Searcher<'a, G> {
         if alpha >= beta {
             return alpha;
         }
+        // A critical position (a side nearly blocked) is not judged at the
+        // horizon: one more ply, at most MAX_EXTENSIONS times on a path.
+        let critical = pos.critical();
+        let mut extensions = self.extensions[ply - 1];
+        if depth <= 0 && critical && extensions < MAX_EXTENSIONS {
+            depth = 1;
+            extensions += 1;
+        }
+        self.extensions[ply] = extensions;
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply, 0);
         }
@@ -665,7 +679,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 score = -self.search(&child, depth - 1, -beta, -alpha, ply + 1, pv_node);
             } else {
                 let mut reduction = 0;
-                if depth >= 3 && n >= 3 && !noisy && order_score < 899_000 {
+                if depth >= 3 && n >= 3 && !noisy && !critical && order_score < 899_000 {
                     reduction = 1 + i32::from(n >= 8) + i32::from(depth >= 8 && n >= 16);
                     if pv_node {
                         reduction -= 1;

@@ -106,6 +106,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The slot of `mv` in the history table (from/to style).
     fn history_index(&self, mv: Self::Move) -> usize;
 
+    /// Whether the search must look further here instead of judging the
+    /// position at the horizon, and must not reduce its moves: e.g. a side
+    /// with so few moves left that it may be blocked (Mühle). The search
+    /// extends such a position by one ply, at most twice on a path.
+    fn critical(&self) -> bool {
+        false
+    }
+
     /// The exact value of this position from the game's own databases, if
     /// it has them and they hold the position. The search then scores the
     /// position exactly instead of searching it (not at the root).
