@@ -269,15 +269,23 @@ impl Player for PerfectSide {
         if game.is_over() {
             return Ok(None);
         }
-        let Some(mut moves) = engine::databases::probe_moves(pos) else {
-            bail!(
+        if let Some(mut moves) = engine::databases::probe_moves(pos) {
+            moves.sort_by_key(|&(_, e, pref)| std::cmp::Reverse((e.rank(), pref)));
+            return Ok(moves.first().map(|m| m.0));
+        }
+        // The no-mill counter may make a database distance unreachable
+        // (the engine then does not take it as exact): the databases' best
+        // move all the same, as Malom plays.
+        let held = engine::databases::for_rules(pos.rules())
+            .and_then(|tb| tb.probe_moves(pos).ok().flatten());
+        match held {
+            Some(moves) => Ok(moves.first().map(|m| m.0)),
+            None => bail!(
                 "'perfect': the databases do not hold {} (build them with `brett tablebase build --rules {}`)",
                 pos.fen(),
                 pos.rules()
-            );
-        };
-        moves.sort_by_key(|&(_, e, pref)| std::cmp::Reverse((e.rank(), pref)));
-        Ok(moves.first().map(|m| m.0))
+            ),
+        }
     }
 }
 
