@@ -374,3 +374,77 @@ fn hub_protocol_session() {
         "{seen:?}"
     );
 }
+
+/// Hub: one session, lines in, lines out until a line starting with `done`
+/// (or the end of output).
+fn hub_session(input: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_brett"))
+        .arg("hub")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("brett hub starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    writeln!(stdin, "{input}").expect("write");
+    stdin.flush().expect("flush");
+    let mut seen = Vec::new();
+    for line in BufReader::new(stdout).lines() {
+        let line = line.expect("line");
+        let done = line.starts_with("done");
+        seen.push(line);
+        if done {
+            break;
+        }
+    }
+    writeln!(stdin, "quit").expect("write");
+    drop(stdin);
+    let _ = child.wait();
+    seen
+}
+
+/// Hub: a refused `pos` clears the position — a later `go` answers an
+/// error and `done`, never a move for the position before.
+#[test]
+fn hub_refused_pos_clears_the_position() {
+    for bad in [
+        "pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwww",
+        "pos moves=\"32-28 32-28\"",
+    ] {
+        let seen = hub_session(&format!(
+            "hub\ninit\npos moves=\"32-28\"\n{bad}\nlevel depth=2\ngo think"
+        ));
+        let errors: Vec<&String> = seen.iter().filter(|l| l.starts_with("error")).collect();
+        assert!(errors.len() >= 2, "{bad}: {seen:?}");
+        assert!(
+            errors.last().expect("error").contains("no position"),
+            "{bad}: {seen:?}"
+        );
+        assert_eq!(
+            seen.last().map(String::as_str),
+            Some("done"),
+            "{bad}: {seen:?}"
+        );
+        assert!(
+            !seen.iter().any(|l| l.starts_with("done move=")),
+            "{seen:?}"
+        );
+    }
+}
+
+/// Hub: `go` in a finished position ends with an error and `done`.
+#[test]
+fn hub_go_in_a_finished_position_ends_with_done() {
+    // White has no pieces left: the game is over.
+    let seen = hub_session(&format!(
+        "hub\ninit\npos pos=W{}{}\nlevel depth=2\ngo think",
+        "b".repeat(20),
+        "e".repeat(30)
+    ));
+    assert!(
+        seen.iter()
+            .any(|l| l.starts_with("error") && l.contains("over")),
+        "{seen:?}"
+    );
+    assert_eq!(seen.last().map(String::as_str), Some("done"), "{seen:?}");
+}

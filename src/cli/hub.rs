@@ -193,7 +193,9 @@ struct Hub {
     out: Out,
     engine: Arc<Engine>,
     rules: RuleSet,
-    position: Position,
+    /// The position to search; `None` after a `pos` that was refused (a
+    /// later `go` answers an error, never a move for an older position).
+    position: Option<Position>,
     history: Vec<u64>,
     limits: Limits,
     level: u8,
@@ -290,11 +292,15 @@ impl Hub {
             "new-game" => {
                 self.finish(true);
                 self.engine.clear();
-                self.position = Position::new(self.rules);
+                self.position = Some(Position::new(self.rules));
                 self.history.clear();
             }
             "pos" => {
                 self.finish(true);
+                // Whatever follows, the old position is gone: a refused
+                // `pos` leaves none.
+                self.position = None;
+                self.history.clear();
                 let start = match arg("pos") {
                     Some(p) => parse_hub_position(p, self.rules),
                     None => Ok(Position::new(self.rules)),
@@ -313,7 +319,7 @@ impl Hub {
                                 }
                             }
                         }
-                        self.position = pos;
+                        self.position = Some(pos);
                         self.history = history;
                     }
                     Err(e) => self.error(&e),
@@ -372,10 +378,19 @@ impl Hub {
         true
     }
 
+    /// An error that ends a `go`: the message, then `done` (so a GUI
+    /// waiting for the search's end does not hang).
+    fn go_failed(&self, msg: &str) {
+        self.error(msg);
+        say(&self.out, "done");
+    }
+
     fn go(&mut self, limits: Limits) {
-        let pos = self.position;
+        let Some(pos) = self.position else {
+            return self.go_failed("no position: the last pos was refused");
+        };
         if pos.legal_moves().is_empty() || pos.outcome().is_some() {
-            return self.error("the game is over in this position");
+            return self.go_failed("the game is over in this position");
         }
         let (out, out2) = (self.out.clone(), self.out.clone());
         let job = SearchJob {
@@ -415,7 +430,10 @@ impl Hub {
                         .unwrap_or_default();
                     say(&out2, &format!("done move={}{ponder}", hub_move(&m)));
                 }
-                None => say(&out2, "error message=\"no legal move\""),
+                None => {
+                    say(&out2, "error message=\"no legal move\"");
+                    say(&out2, "done");
+                }
             },
         ));
     }
@@ -436,7 +454,7 @@ pub fn run(_args: Args) -> Result<()> {
         out: Arc::new(Mutex::new(Box::new(io::stdout()))),
         engine: Arc::new(Engine::new(64, 1)),
         rules,
-        position: Position::new(rules),
+        position: Some(Position::new(rules)),
         history: Vec::new(),
         limits: Limits::movetime(Duration::from_secs(1)),
         level: 10,
