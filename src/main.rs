@@ -39,6 +39,10 @@ enum Command {
     Engine(cli::engine::Args),
     /// Speak the Hub protocol (international draughts GUIs) on stdin/stdout.
     Hub(cli::hub::Args),
+    /// Play international draughts over DXP (DamExchange, the TCP protocol of
+    /// draughts engine matches): --listen ADDR waits for an initiator,
+    /// --connect ADDR proposes the games.
+    Dxp(cli::dxp::Args),
     /// Search fixed positions to a fixed depth: node signature and speed.
     Bench(cli::bench::Args),
     /// Play games between two levels or two engine programs; prints the Elo difference.
@@ -70,6 +74,7 @@ fn main() -> Result<()> {
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Engine(args)) => cli::engine::run(args),
         Some(Command::Hub(args)) => cli::hub::run(args),
+        Some(Command::Dxp(args)) => cli::dxp::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Match(args)) => cli::matches::run(args),
         Some(Command::Tune(args)) => cli::tune::run(args),

@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod dame_play;
+pub mod dxp;
 pub mod engine;
 pub mod hub;
 pub mod labels;
