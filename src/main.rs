@@ -39,9 +39,11 @@ enum Command {
     Engine(cli::engine::Args),
     /// Speak the Hub protocol (international draughts GUIs) on stdin/stdout.
     Hub(cli::hub::Args),
-    /// Play international draughts over DXP (DamExchange, the TCP protocol of
-    /// draughts engine matches): --listen ADDR waits for an initiator,
-    /// --connect ADDR proposes the games.
+    /// Play international draughts with other programs over DXP (DamExchange).
+    ///
+    /// DXP is the TCP protocol of draughts engine matches and tournament
+    /// managers: --listen ADDR waits for an initiator and plays the games it
+    /// proposes, --connect ADDR proposes them.
     Dxp(cli::dxp::Args),
     /// Search fixed positions to a fixed depth: node signature and speed.
     Bench(cli::bench::Args),
