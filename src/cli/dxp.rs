@@ -138,6 +138,7 @@ fn side_name(c: Color) -> &'static str {
     }
 }
 
+/// Run `brett dxp`: connect or listen, play the games, print the score.
 pub fn run(args: Args) -> Result<()> {
     let player = Player {
         name: args.name.clone(),
