@@ -165,7 +165,8 @@ pub struct Setup {
     pub king_moves: u16,
     /// Plies played since the material became an [`Ending`] with a move
     /// limit under the rules in force (FMJD's 16- and 5-move rules; see
-    /// [`Position::ending_plies`]). 0 outside such an ending.
+    /// [`Position::ending_plies`]): the FEN field `E`. Moves keep it at 0
+    /// outside such an ending.
     pub ending_plies: u16,
     /// Full-move number, starting at 1, incremented after Black's move.
     pub move_number: u16,
@@ -695,10 +696,12 @@ impl Position {
 
     /// Plies played since the material became the [`Ending`] it is now
     /// (see [`Position::counted_ending`]), not counting the move that made
-    /// it; 0 outside a counted ending. When a capture turns one counted
-    /// ending into another, the earlier limit keeps running: the counter
-    /// goes on so that the new ending ends no later than the old one would
-    /// have (FMJD: "the maximum of 16 moves remains valid").
+    /// it. Every move sets it to 0 outside a counted ending (a value read
+    /// from a FEN is kept until then, and counts for nothing outside one).
+    /// When a capture turns one counted ending into another, the earlier
+    /// limit keeps running: the counter goes on so that the new ending ends
+    /// no later than the old one would have (FMJD: "the maximum of 16 moves
+    /// remains valid").
     #[inline]
     pub fn ending_plies(&self) -> u16 {
         self.ending_plies
