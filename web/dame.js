@@ -7,12 +7,18 @@
 export const GAMES = ['dame', 'dame-100', 'dame-fr', 'international'];
 export const isDame = (game) => GAMES.includes(game);
 
+// The leaflet's draws (one king each at once; no move limits for the king
+// endings) and FMJD's (no immediate draw for one king each; a lone king
+// against three pieces drawn after 32 plies, against one or two after 10).
+const LEAFLET_DRAWS = { one_king_each: true, king_vs_three: null, king_vs_two: null };
+const FMJD_DRAWS = { one_king_each: false, king_vs_three: 32, king_vs_two: 10 };
+
 /** The rule presets of docs/DAME.md. */
 export const PRESETS = {
-  dame: { board: 8, men_capture_backward: false, majority: false, king_landing: 'behind', promotion: 'immediate', huffing: false, king_moves: 50, repetition: 3 },
-  'dame-100': { board: 10, men_capture_backward: false, majority: false, king_landing: 'behind', promotion: 'immediate', huffing: false, king_moves: 50, repetition: 3 },
-  'dame-fr': { board: 8, men_capture_backward: true, majority: false, king_landing: 'behind', promotion: 'immediate', huffing: false, king_moves: 50, repetition: 3 },
-  international: { board: 10, men_capture_backward: true, majority: true, king_landing: 'anywhere', promotion: 'end-of-move', huffing: false, king_moves: 50, repetition: 3 },
+  dame: { board: 8, men_capture_backward: false, majority: false, king_landing: 'behind', promotion: 'immediate', huffing: false, king_moves: 50, repetition: 3, ...LEAFLET_DRAWS },
+  'dame-100': { board: 10, men_capture_backward: false, majority: false, king_landing: 'behind', promotion: 'immediate', huffing: false, king_moves: 50, repetition: 3, ...LEAFLET_DRAWS },
+  'dame-fr': { board: 8, men_capture_backward: true, majority: false, king_landing: 'behind', promotion: 'immediate', huffing: false, king_moves: 50, repetition: 3, ...LEAFLET_DRAWS },
+  international: { board: 10, men_capture_backward: true, majority: true, king_landing: 'anywhere', promotion: 'end-of-move', huffing: false, king_moves: 50, repetition: 3, ...FMJD_DRAWS },
 };
 
 export const boardSizeOf = (game) => (game === 'dame-100' || game === 'international' ? 10 : 8);
@@ -88,12 +94,14 @@ export const forward = (c) => (c === 'white' ? -1 : 1);
 // ------------------------------------------------------------------ FEN
 
 function emptyPos(size) {
-  return { size, turn: 'white', board: {}, kingMoves: 0, moveNo: 1 };
+  return { size, turn: 'white', board: {}, kingMoves: 0, endingPlies: 0, moveNo: 1 };
 }
 
 /**
- * Parses a Dame FEN (`W:W31-50:B1-20`, `B:Wa1,Kd4:Bb8:H3:F12`) into
- * {size, turn, board: {square: {color, king}}, kingMoves, moveNo}.
+ * Parses a Dame FEN (`W:W31-50:B1-20`, `B:Wa1,Kd4:Bb8:H3:E2:F12`) into
+ * {size, turn, board: {square: {color, king}}, kingMoves, endingPlies, moveNo}.
+ * endingPlies (field E) counts the plies of a king ending with a move limit
+ * (see endingOf).
  * size: 8 or 10; without it algebraic squares mean 8×8 and numbers 10×10.
  * Throws on malformed input.
  */
@@ -144,6 +152,8 @@ export function parseFen(text, size = null) {
       }
     } else if (head === 'H' && /^H\d+$/i.test(field)) {
       pos.kingMoves = Number(field.slice(1));
+    } else if (head === 'E' && /^E\d+$/i.test(field)) {
+      pos.endingPlies = Number(field.slice(1));
     } else if (head === 'F' && /^F\d+$/i.test(field)) {
       pos.moveNo = Math.max(1, Number(field.slice(1)));
     } else {
@@ -175,6 +185,7 @@ function listFor(pos, color) {
 export function formatFen(pos) {
   let text = `${pos.turn === 'white' ? 'W' : 'B'}:W${listFor(pos, 'white').join(',')}:B${listFor(pos, 'black').join(',')}`;
   if (pos.kingMoves) text += `:H${pos.kingMoves}`;
+  if (pos.endingPlies) text += `:E${pos.endingPlies}`;
   if (pos.moveNo && pos.moveNo !== 1) text += `:F${pos.moveNo}`;
   return text;
 }
@@ -278,16 +289,51 @@ export function capturedBy(pos, path, color = null) {
 }
 
 /**
+ * The king ending with a move limit that the material forms under `rules`
+ * (options like PRESETS), as {kind, limit}: kind 'king-vs-three' when one side
+ * has a lone king and the other three pieces with at least one king,
+ * 'king-vs-two' against one or two such pieces; null otherwise (docs/DAME.md,
+ * "End of the game").
+ */
+export function endingOf(pos, rules = {}) {
+  const pieces = Object.values(pos.board);
+  if (pieces.length > 4) return null;
+  for (const lone of ['white', 'black']) {
+    const mine = pieces.filter((p) => p.color === lone);
+    const theirs = pieces.filter((p) => p.color !== lone);
+    if (mine.length !== 1 || !mine[0].king || !theirs.some((p) => p.king)) continue;
+    const kind = theirs.length === 3 ? 'king-vs-three' : theirs.length <= 2 ? 'king-vs-two' : null;
+    const limit = kind === 'king-vs-three' ? rules.king_vs_three : kind === 'king-vs-two' ? rules.king_vs_two : null;
+    return kind && limit ? { kind, limit } : null;
+  }
+  return null;
+}
+
+/**
+ * The ending counter after the material went from `before` to `after`:
+ * `elapsed` is the old count plus the plies just played (1 for a move, 0 for
+ * a huff). A capture that turns one counted ending into another keeps the
+ * earlier limit running (FMJD: the 16 moves stay the maximum).
+ */
+function nextEndingPlies(before, after, elapsed) {
+  if (!after || !before) return 0;
+  if (before.kind === after.kind) return elapsed;
+  return Math.max(0, elapsed + after.limit - before.limit);
+}
+
+/**
  * Plays a move without checking it (it comes from the server or the engine):
  * the piece goes from the first to the last square of the path, the pieces
- * jumped are removed, a man ending on the far row is crowned. Returns
- * {pos, captured: [squares], crowned}.
+ * jumped are removed, a man ending on the far row is crowned, the counters
+ * follow (the ending counter by `rules`, options like PRESETS; without them
+ * it is 0). Returns {pos, captured: [squares], crowned}.
  */
-export function playMove(pos, text) {
+export function playMove(pos, text, rules = {}) {
   const m = typeof text === 'string' ? parseMove(text, pos.size) : text;
   if (!m) throw new Error(`bad move ${text}`);
   let next = clonePosition(pos);
-  if (m.huff) next = applyHuff(next, m.huff);
+  if (m.huff) next = applyHuff(next, m.huff, rules);
+  const endingBefore = endingOf(next, rules);
   const from = m.path[0];
   const to = m.path[m.path.length - 1];
   const piece = next.board[from];
@@ -298,31 +344,35 @@ export function playMove(pos, text) {
   const crowned = !piece.king && coords(pos.size, to).row === crownRow(pos.size, piece.color);
   next.board[to] = { color: piece.color, king: piece.king || crowned };
   next.kingMoves = piece.king && captured.length === 0 ? (pos.kingMoves || 0) + 1 : 0;
+  next.endingPlies = nextEndingPlies(endingBefore, endingOf(next, rules), (next.endingPlies || 0) + 1);
   next.turn = other(pos.turn);
   if (pos.turn === 'black') next.moveNo = (pos.moveNo || 1) + 1;
   return { pos: next, captured, crowned };
 }
 
-export const applyMove = (pos, text) => playMove(pos, text).pos;
+export const applyMove = (pos, text, rules = {}) => playMove(pos, text, rules).pos;
 
 /** Removes a huffed piece (not a move: the same side stays to move). */
-export function applyHuff(pos, sq) {
+export function applyHuff(pos, sq, rules = {}) {
   const next = clonePosition(pos);
+  const endingBefore = endingOf(next, rules);
   delete next.board[sq];
   next.kingMoves = 0;
+  next.endingPlies = nextEndingPlies(endingBefore, endingOf(next, rules), next.endingPlies || 0);
   return next;
 }
 
 /**
  * Positions along a game: result[i] is the position after i moves; the huff
- * huffs[i] (a square or null) is made before moves[i].
+ * huffs[i] (a square or null) is made before moves[i]; `rules` (options like
+ * PRESETS) keep the ending counter.
  */
-export function positionsAlong(start, moves, huffs = []) {
+export function positionsAlong(start, moves, huffs = [], rules = {}) {
   let pos = typeof start === 'string' ? parseFen(start) : start;
   const list = [pos];
   moves.forEach((mv, i) => {
-    if (huffs && huffs[i]) pos = applyHuff(pos, huffs[i]);
-    pos = applyMove(pos, mv);
+    if (huffs && huffs[i]) pos = applyHuff(pos, huffs[i], rules);
+    pos = applyMove(pos, mv, rules);
     list.push(pos);
   });
   return list;

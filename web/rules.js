@@ -50,7 +50,7 @@ export function describeOptions(o) {
 /** The name of a game: "Mühle", "Dame 8×8", "Internationale Dame", … */
 export const gameName = (game) => t(`game.name.${isDame(game) ? game : 'muehle'}`);
 
-/** "dame,huffing=on,king-moves=off" → {preset, options} (docs/DAME.md). */
+/** "dame,huffing=on,king-moves=off,king-vs-two=10" → {preset, options} (docs/DAME.md). */
 export function parseDameRules(text, game = 'dame') {
   const [first, ...rest] = String(text || game).split(',').map((x) => x.trim());
   const preset = DAME_PRESETS[first] ? first : game;
@@ -62,7 +62,8 @@ export function parseDameRules(text, game = 'dame') {
     if (key === 'board') options.board = Number(v);
     else if (['huffing', 'men_capture_backward', 'majority'].includes(key)) options[key] = bool(v);
     else if (key === 'king_landing' || key === 'promotion') options[key] = v;
-    else if (key === 'king_moves' || key === 'repetition') options[key] = v === 'off' ? null : Number(v);
+    else if (['king_moves', 'repetition', 'king_vs_three', 'king_vs_two'].includes(key)) options[key] = v === 'off' ? null : Number(v);
+    else if (key === 'one_king_each') options.one_king_each = bool(v);
   }
   return { preset, options };
 }
@@ -86,6 +87,9 @@ export function describeDameOptions(o) {
     t(o.huffing ? 'dame.rules.huffing.on' : 'dame.rules.huffing.off'),
     o.king_moves ? t('dame.rules.kingMoves', { n: o.king_moves }) : t('dame.rules.kingMoves.off'),
     o.repetition ? t('rules.repetition', { n: o.repetition }) : t('rules.repetition.off'),
+    t(o.one_king_each === false ? 'dame.rules.oneKingEach.off' : 'dame.rules.oneKingEach.on'),
+    o.king_vs_three ? t('dame.rules.kingVsThree', { n: o.king_vs_three }) : t('dame.rules.kingVsThree.off'),
+    o.king_vs_two ? t('dame.rules.kingVsTwo', { n: o.king_vs_two }) : t('dame.rules.kingVsTwo.off'),
   ];
 }
 
@@ -101,7 +105,9 @@ export function dameRulesSummary(o) {
     t(o.promotion === 'end-of-move' ? 'dame.sum.crown.end' : 'dame.sum.crown'),
     t(o.king_landing === 'anywhere' ? 'dame.sum.king.anywhere' : 'dame.sum.king'),
     t('dame.sum.end'),
-    t('dame.sum.draw', { n: o.king_moves || 50 }),
+    t(o.one_king_each === false ? 'dame.sum.draw.noOneKing' : 'dame.sum.draw', { n: o.king_moves || 50 }),
+    o.king_vs_three ? t('dame.sum.kingVsThree', { n: o.king_vs_three }) : null,
+    o.king_vs_two ? t('dame.sum.kingVsTwo', { n: o.king_vs_two }) : null,
   ].filter(Boolean);
 }
 

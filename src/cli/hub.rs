@@ -123,6 +123,7 @@ pub fn parse_hub_position(s: &str, rules: RuleSet) -> Result<Position, String> {
             c => return Err(format!("side to move must be W or B, found '{c}'")),
         },
         king_moves: 0,
+        ending_plies: 0,
         move_number: 1,
     };
     for (i, &c) in chars[1..].iter().enumerate() {

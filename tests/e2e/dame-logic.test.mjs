@@ -46,6 +46,30 @@ test('FEN: parse and format, ranges, kings, fields', () => {
   assert.throws(() => D.parseFen('X:W1:B2'));
 });
 
+test('FEN: the ending counter E, and the FMJD king endings in replay (docs/DAME.md)', () => {
+  const p = D.parseFen('B:WK46,K47,K48:BK3:H7:E12:F40');
+  assert.equal(p.endingPlies, 12);
+  assert.equal(D.formatFen(p), 'B:WK46,K47,K48:BK3:H7:E12:F40');
+  assert.equal(D.parseFen('W:W31-50:B1-20').endingPlies, 0);
+  assert.throws(() => D.parseFen('W:WK46:BK3:Ex'));
+  const fmjd = D.PRESETS.international;
+  assert.deepEqual([fmjd.one_king_each, fmjd.king_vs_three, fmjd.king_vs_two], [false, 32, 10]);
+  assert.deepEqual([D.PRESETS.dame.one_king_each, D.PRESETS.dame.king_vs_three], [true, null]);
+  assert.deepEqual(D.endingOf(p, fmjd), { kind: 'king-vs-three', limit: 32 });
+  assert.equal(D.endingOf(p, D.PRESETS['dame-100']), null);
+  assert.equal(D.endingOf(D.parseFen('W:W31,32,33:BK3'), fmjd), null);
+  // The capture that makes the ending is not counted; each ply after it is.
+  const list = D.positionsAlong('W:WK46,K47,K48:BK3,42', ['47x38', '3-9'], [], fmjd);
+  assert.equal(D.formatFen(list[1]), 'B:WK38,K46,K48:BK3');
+  assert.equal(D.formatFen(list[2]), 'W:WK38,K46,K48:BK9:H1:E1:F2');
+  // Without rules the counter is not kept.
+  assert.equal(D.positionsAlong('W:WK46,K47,K48:BK3:E5', ['48-43'])[1].endingPlies, 0);
+  // 13 moves each of the 16-move ending, then the lone king takes a king:
+  // the 3 moves each that were left remain (counter 5 of 10).
+  const carry = D.applyMove(D.parseFen('B:WK46,K47,K14:BK3:E26'), '3x25', fmjd);
+  assert.equal(D.formatFen(carry), 'W:WK46,K47:BK25:E5:F2');
+});
+
 test('replay: a multiple capture removes every jumped piece at the end, crowning', () => {
   const pos = D.parseFen('W:Wc3:Bd4,f6,b8', 8);
   const { pos: after, captured, crowned } = D.playMove(pos, 'c3xe5xg7');

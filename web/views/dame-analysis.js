@@ -70,7 +70,7 @@ export class DameAnalysisView extends AnalysisBase {
     this.update();
   }
 
-  applyMove(pos, text) { return D.applyMove(pos, text); }
+  applyMove(pos, text) { return D.applyMove(pos, text, this.options); }
 
   analyze() {
     return requestAnalysis(this, this.game, D.formatFen(this.pos));
@@ -102,7 +102,7 @@ export class DameAnalysisView extends AnalysisBase {
     if (this.line && this.result) {
       const pv = this.result.lines[this.line.index].pv;
       try {
-        const list = D.positionsAlong(D.parseFen(this.result.position, this.size), pv.slice(0, this.line.step + 1));
+        const list = D.positionsAlong(D.parseFen(this.result.position, this.size), pv.slice(0, this.line.step + 1), [], this.options);
         shown = list[list.length - 1];
         last = lastOf(list[list.length - 2], pv[this.line.step]);
       } catch { /* keep the position */ }

@@ -103,7 +103,7 @@ export class GameView {
       this.posKey = key;
       try {
         this.positions = this.dame
-          ? D.positionsAlong(D.parseFen(st.start_position, this.size), st.moves, st.huffs || [])
+          ? D.positionsAlong(D.parseFen(st.start_position, this.size), st.moves, st.huffs || [], this.dameRuleOptions(st))
           : M.positionsAlong(st.start_position, st.moves);
       } catch {
         this.positions = null;
@@ -369,13 +369,18 @@ export class GameView {
     this.announce(t('game.chooseRemoval'));
   }
 
+  /** The Dame rule options of a state: its preset's, overridden by the server's. */
+  dameRuleOptions(st) {
+    return { ...D.PRESETS[st.game], ...(st.rule_options || {}) };
+  }
+
   async play(text) {
     if (!this.seats[this.state.turn]) return;
     this.selected = null;
     this.pendingMill = null;
     this.dsel = null;
     await this.sendTurn(
-      (pos) => ({ move: text, position: this.dame ? D.applyMove(pos, text) : M.applyMove(pos, text) }),
+      (pos) => ({ move: text, position: this.dame ? D.applyMove(pos, text, this.dameRuleOptions(this.state)) : M.applyMove(pos, text) }),
       (tok, ply) => api.move(this.id, tok, text, ply));
   }
 
@@ -939,7 +944,7 @@ export class GameView {
     let ruleItems;
     let summary = null;
     if (this.dame) {
-      const opts = { ...D.PRESETS[st.game], ...(st.rule_options || {}) };
+      const opts = this.dameRuleOptions(st);
       ruleItems = describeDameOptions(opts);
       summary = h('details', { class: 'rules-summary', id: 'rules-summary' },
         h('summary', { text: t('dame.rules.summary') }),

@@ -185,7 +185,10 @@ export class HomeView {
           select('king-landing', 'king_landing', t('dame.opt.landing'), [['behind', t('dame.opt.landing.behind')], ['anywhere', t('dame.opt.landing.anywhere')]]),
           select('promotion', 'promotion', t('dame.opt.promotion'), [['immediate', t('dame.opt.promotion.immediate')], ['end-of-move', t('dame.opt.promotion.end')]]),
           optionalNumber(o, 'king_moves', { id: 'king-moves', label: t('dame.opt.kingMoves'), unit: t('opt.plies'), min: 1, max: 65535, fallback: 50 }),
-          optionalNumber(o, 'repetition', { id: 'dame-repetition', label: t('opt.repetition'), unit: t('opt.times'), min: 2, max: 255, fallback: 3 }))));
+          optionalNumber(o, 'repetition', { id: 'dame-repetition', label: t('opt.repetition'), unit: t('opt.times'), min: 2, max: 255, fallback: 3 }),
+          check('one-king-each', 'one_king_each', t('dame.opt.oneKingEach')),
+          optionalNumber(o, 'king_vs_three', { id: 'king-vs-three', label: t('dame.opt.kingVsThree'), unit: t('opt.plies'), min: 1, max: 65535, fallback: 32 }),
+          optionalNumber(o, 'king_vs_two', { id: 'king-vs-two', label: t('dame.opt.kingVsTwo'), unit: t('opt.plies'), min: 1, max: 65535, fallback: 10 }))));
   }
 
   async create() {

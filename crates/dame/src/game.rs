@@ -31,8 +31,8 @@ pub enum Undone {
 
 /// A game of Dame: the start, every move and huff, the positions they led
 /// to, the draw offer in force and the outcome — automatic (no pieces,
-/// blocked, repetition, king-move rule, one king each) or declared
-/// (agreement, resignation).
+/// blocked, repetition, king-move rule, one king each, the move limits of
+/// the king endings) or declared (agreement, resignation).
 ///
 /// **Huffing** (rule option `huffing`): when the last move made no capture
 /// although its player could have captured, the player now to move may,

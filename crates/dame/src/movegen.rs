@@ -713,6 +713,8 @@ pub(crate) fn any_move<G: Geo>(s: &Sides, rules: &RuleSet) -> bool {
 /// and the replies counted, without building moves or positions. `None`
 /// when the position does not qualify. `king_moves` is the position's
 /// king-move counter; the draws a child shows by itself count no replies.
+/// The ending counter is not kept: the caller does not use this where it
+/// could end the game (see `Position::ending_counter_may_move`).
 pub(crate) fn perft2_quiet<G: Geo>(s: &Sides, rules: &RuleSet, king_moves: u16) -> Option<u64> {
     if rules.huffing || capture_exists::<G>(s, rules) {
         return None;
@@ -720,7 +722,8 @@ pub(crate) fn perft2_quiet<G: Geo>(s: &Sides, rules: &RuleSet, king_moves: u16) 
     let empty = s.empty::<G>();
     let them = s.us.other();
     let promo = G::SIZE.promotion_row(s.us).0;
-    let opp_is_lone_king = s.opp.count_ones() == 1 && s.opp & s.kings != 0;
+    let opp_is_lone_king =
+        rules.one_king_each_draw && s.opp.count_ones() == 1 && s.opp & s.kings != 0;
     let child = |own: u64, kings: u64, king_moves: u16| -> u64 {
         if matches!(rules.king_move_draw, Some(n) if king_moves >= n) {
             return 0;

@@ -2,7 +2,8 @@
 //! at the last ply and duplicate captures merged. A finished game has no
 //! moves, so lines that end the game early add nothing. Repetition needs a
 //! game's history and is not applied; the draws that the position shows by
-//! itself (one king each, the king-move counter) are.
+//! itself (one king each, the king-move counter, the move limits of the
+//! king endings) are.
 
 use crate::{Move, MoveList, Position};
 

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use crate::movegen::{self, G8, G10, Sides};
 use crate::zobrist::KEYS;
 use crate::{
-    Bitboard, BoardSize, Color, Move, MoveList, MoveText, ParseMoveError, ParseSquareError,
+    Bitboard, BoardSize, Color, Ending, Move, MoveList, MoveText, ParseMoveError, ParseSquareError,
     RuleSet, Square,
 };
 
@@ -48,6 +48,12 @@ pub enum EndReason {
     KingMoves,
     /// Each side has exactly one king and nothing else.
     OneKingEach,
+    /// A lone king held out against three pieces for the plies the rules
+    /// allow (FMJD's 16-move rule, [`RuleSet::king_vs_three_draw`]).
+    KingVsThree,
+    /// A lone king held out against one or two pieces for the plies the
+    /// rules allow (FMJD's 5-move rule, [`RuleSet::king_vs_two_draw`]).
+    KingVsTwo,
     /// Both players agreed to a draw.
     Agreement,
     /// The loser resigned.
@@ -56,18 +62,21 @@ pub enum EndReason {
 
 impl EndReason {
     /// All reasons.
-    pub const ALL: [EndReason; 7] = [
+    pub const ALL: [EndReason; 9] = [
         EndReason::NoPieces,
         EndReason::Blocked,
         EndReason::Repetition,
         EndReason::KingMoves,
         EndReason::OneKingEach,
+        EndReason::KingVsThree,
+        EndReason::KingVsTwo,
         EndReason::Agreement,
         EndReason::Resignation,
     ];
 
     /// A short machine-readable name: `no-pieces`, `blocked`, `repetition`,
-    /// `king-moves`, `one-king-each`, `agreement`, `resignation`.
+    /// `king-moves`, `one-king-each`, `king-vs-three`, `king-vs-two`,
+    /// `agreement`, `resignation`.
     pub const fn code(self) -> &'static str {
         match self {
             EndReason::NoPieces => "no-pieces",
@@ -75,6 +84,8 @@ impl EndReason {
             EndReason::Repetition => "repetition",
             EndReason::KingMoves => "king-moves",
             EndReason::OneKingEach => "one-king-each",
+            EndReason::KingVsThree => "king-vs-three",
+            EndReason::KingVsTwo => "king-vs-two",
             EndReason::Agreement => "agreement",
             EndReason::Resignation => "resignation",
         }
@@ -83,6 +94,11 @@ impl EndReason {
     /// Parse [`EndReason::code`].
     pub fn from_code(s: &str) -> Option<EndReason> {
         EndReason::ALL.into_iter().find(|r| r.code() == s)
+    }
+
+    /// Every code, separated by commas (for error messages).
+    pub fn all_codes() -> String {
+        EndReason::ALL.map(EndReason::code).join(", ")
     }
 }
 
@@ -121,6 +137,12 @@ impl Outcome {
                 "Draw: only kings moved and nothing was captured for too long".to_string()
             }
             (None, EndReason::OneKingEach) => "Draw: each side has just one king".to_string(),
+            (None, EndReason::KingVsThree) => {
+                "Draw: three pieces did not beat the lone king within the moves allowed".to_string()
+            }
+            (None, EndReason::KingVsTwo) => {
+                "Draw: the lone king was not beaten within the moves allowed".to_string()
+            }
             (None, EndReason::Agreement) => "Draw by agreement".to_string(),
             (None, r) => format!("Draw ({})", r.code()),
         }
@@ -141,6 +163,11 @@ pub struct Setup {
     pub turn: Color,
     /// Plies in a row in which only kings moved and nothing was captured.
     pub king_moves: u16,
+    /// Plies played since the material became an [`Ending`] with a move
+    /// limit under the rules in force (FMJD's 16- and 5-move rules; see
+    /// [`Position::ending_plies`]): the FEN field `E`. Moves keep it at 0
+    /// outside such an ending.
+    pub ending_plies: u16,
     /// Full-move number, starting at 1, incremented after Black's move.
     pub move_number: u16,
 }
@@ -158,6 +185,7 @@ impl Setup {
             kings: Bitboard::EMPTY,
             turn: Color::White,
             king_moves: 0,
+            ending_plies: 0,
             move_number: 1,
         }
     }
@@ -170,6 +198,7 @@ impl Setup {
             kings: Bitboard::EMPTY,
             turn: Color::White,
             king_moves: 0,
+            ending_plies: 0,
             move_number: 1,
         }
     }
@@ -250,8 +279,9 @@ impl Setup {
     /// `W:Wa1,c1,e1:Bb8,d8` (8×8). The first field is the side to move, then
     /// one field per colour listing its squares, `K` before a king's square;
     /// on 10×10 ranges like `31-50` are allowed. Optional fields `H<n>` (the
-    /// king-move counter) and `F<n>` (the move number) may follow; a final
-    /// `.` is ignored.
+    /// king-move counter), `E<n>` (the ending counter, see
+    /// [`Setup::ending_plies`]) and `F<n>` (the move number) may follow; a
+    /// final `.` is ignored.
     pub fn from_fen(text: &str, size: BoardSize) -> Result<Setup, ParseFenError> {
         let t = text.trim().trim_end_matches('.');
         if t.is_empty() {
@@ -282,6 +312,7 @@ impl Setup {
                     read_pieces(rest, size, color, &mut setup)?;
                 }
                 Some('H') => setup.king_moves = number("H (the king-move counter)", rest)?,
+                Some('E') => setup.ending_plies = number("E (the ending counter)", rest)?,
                 Some('F') => setup.move_number = number("F (the move number)", rest)?,
                 _ => return Err(ParseFenError::BadField(clip(field))),
             }
@@ -393,7 +424,8 @@ fn write_pieces(f: &mut fmt::Formatter<'_>, s: &Setup, color: Color) -> fmt::Res
 }
 
 /// The FEN: `W:W31-50:B1-20`, plus `:H<n>` when the king-move counter is
-/// not 0 and `:F<n>` when the move number is not 1.
+/// not 0, `:E<n>` when the ending counter is not 0 and `:F<n>` when the move
+/// number is not 1.
 impl fmt::Display for Setup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(if self.turn == Color::White { "W" } else { "B" })?;
@@ -403,6 +435,9 @@ impl fmt::Display for Setup {
         write_pieces(f, self, Color::Black)?;
         if self.king_moves != 0 {
             write!(f, ":H{}", self.king_moves)?;
+        }
+        if self.ending_plies != 0 {
+            write!(f, ":E{}", self.ending_plies)?;
         }
         if self.move_number != 1 {
             write!(f, ":F{}", self.move_number)?;
@@ -457,7 +492,7 @@ pub enum ParseFenError {
     #[error("the FEN starts with the side to move, 'W' or 'B', found '{0}'")]
     BadSide(String),
     #[error(
-        "'{0}' is not a FEN field: fields start with W or B (a colour's pieces), H (king-move counter) or F (move number)"
+        "'{0}' is not a FEN field: fields start with W or B (a colour's pieces), H (king-move counter), E (ending counter) or F (move number)"
     )]
     BadField(String),
     #[error("the FEN lists {0}'s pieces twice")]
@@ -528,6 +563,7 @@ pub struct Position {
     kings: Bitboard,
     turn: Color,
     king_moves: u16,
+    ending_plies: u16,
     move_number: u16,
     hash: u64,
     rules: RuleSet,
@@ -563,6 +599,7 @@ impl Position {
             kings: setup.kings,
             turn: setup.turn,
             king_moves: setup.king_moves,
+            ending_plies: setup.ending_plies,
             move_number: setup.move_number,
             hash: 0,
             rules,
@@ -590,6 +627,7 @@ impl Position {
             kings: self.kings,
             turn: self.turn,
             king_moves: self.king_moves,
+            ending_plies: self.ending_plies,
             move_number: self.move_number,
         }
     }
@@ -656,6 +694,19 @@ impl Position {
         self.king_moves
     }
 
+    /// Plies played since the material became the [`Ending`] it is now
+    /// (see [`Position::counted_ending`]), not counting the move that made
+    /// it. Every move sets it to 0 outside a counted ending (a value read
+    /// from a FEN is kept until then, and counts for nothing outside one).
+    /// When a capture turns one counted ending into another, the earlier
+    /// limit keeps running: the counter goes on so that the new ending ends
+    /// no later than the old one would have (FMJD: "the maximum of 16 moves
+    /// remains valid").
+    #[inline]
+    pub fn ending_plies(&self) -> u16 {
+        self.ending_plies
+    }
+
     /// Full-move number.
     #[inline]
     pub fn move_number(&self) -> u16 {
@@ -710,10 +761,89 @@ impl Position {
         w.count() == 1 && b.count() == 1 && self.kings == (w | b)
     }
 
+    /// Whether the rules' one-king-each draw applies.
+    #[inline]
+    fn one_king_each_drawn(&self) -> bool {
+        self.rules.one_king_each_draw && self.one_king_each()
+    }
+
+    /// The [`Ending`] the material forms, whatever the rules: one side has
+    /// a single king and nothing else, the other three pieces
+    /// ([`Ending::KingVsThree`]) or one or two ([`Ending::KingVsTwo`]), at
+    /// least one of them a king.
+    pub fn ending(&self) -> Option<Ending> {
+        let [w, b] = self.pieces;
+        let (nw, nb) = (w.count(), b.count());
+        if nw + nb > 4 {
+            return None;
+        }
+        let lone_king = |side: Bitboard, n: u32| n == 1 && (side & self.kings).any();
+        let (strong, n) = if lone_king(b, nb) {
+            (w, nw)
+        } else if lone_king(w, nw) {
+            (b, nb)
+        } else {
+            return None;
+        };
+        if (strong & self.kings).is_empty() {
+            return None;
+        }
+        match n {
+            3 => Some(Ending::KingVsThree),
+            1 | 2 => Some(Ending::KingVsTwo),
+            _ => None,
+        }
+    }
+
+    /// The [`Ending`] the material forms with its limit in plies, when the
+    /// rules give it one.
+    #[inline]
+    pub fn counted_ending(&self) -> Option<(Ending, u16)> {
+        if !self.rules.counts_endings() {
+            return None;
+        }
+        let ending = self.ending()?;
+        Some((ending, self.rules.ending_limit(ending)?))
+    }
+
+    /// The ending counter after the material changed (or not) from the
+    /// counted ending `before`: `elapsed` is the old counter plus the ply
+    /// just played (plus nothing for a huff, which is not a move).
+    fn next_ending_plies(&self, before: Option<(Ending, u16)>, elapsed: u16) -> u16 {
+        match (before, self.counted_ending()) {
+            (_, None) | (None, Some(_)) => 0,
+            (Some((old, _)), Some((new, _))) if old == new => elapsed,
+            // A capture turned one counted ending into another: the new
+            // limit runs from now, but the old one still holds.
+            (Some((_, old_limit)), Some((_, new_limit))) => {
+                let counter = u32::from(elapsed) + u32::from(new_limit);
+                u16::try_from(counter.saturating_sub(u32::from(old_limit))).unwrap_or(u16::MAX)
+            }
+        }
+    }
+
+    /// Whether the ending counter can matter within a few plies: the rules
+    /// count endings and no more than four pieces are left. The bulk
+    /// counting of perft, which does not keep that counter, is not used
+    /// then.
+    #[inline]
+    fn ending_counter_may_move(&self) -> bool {
+        self.rules.counts_endings() && self.occupied().count() <= 4
+    }
+
     /// Whether the king-move counter has reached the rules' limit.
     #[inline]
     fn king_move_limit_reached(&self) -> bool {
         matches!(self.rules.king_move_draw, Some(n) if self.king_moves >= n)
+    }
+
+    /// The counted ending whose limit the ending counter has reached.
+    #[inline]
+    fn ending_limit_reached(&self) -> Option<Ending> {
+        match self.counted_ending() {
+            Some((ending, limit)) if self.ending_plies >= limit => Some(ending),
+            _ => None,
+        }
     }
 
     /// Whether the game is over without looking at the moves: a side has no
@@ -722,8 +852,9 @@ impl Position {
     fn ended_by_material_or_draw(&self) -> bool {
         self.pieces[0].is_empty()
             || self.pieces[1].is_empty()
-            || self.one_king_each()
+            || self.one_king_each_drawn()
             || self.king_move_limit_reached()
+            || self.ending_limit_reached().is_some()
     }
 
     /// All legal moves; none when the game is over. With huffing on, moves
@@ -773,6 +904,9 @@ impl Position {
         if self.ended_by_material_or_draw() {
             return 0;
         }
+        if self.ending_counter_may_move() {
+            return self.sum_over_children(Position::count_legal_moves);
+        }
         let s = self.sides();
         if let Some(n) = on_board!(self.size(), perft2_quiet(&s, &self.rules, self.king_moves)) {
             return n;
@@ -788,7 +922,10 @@ impl Position {
             return 0;
         }
         let s = self.sides();
-        if !self.rules.huffing && !on_board!(self.size(), capture_exists(&s, &self.rules)) {
+        if !self.rules.huffing
+            && !self.ending_counter_may_move()
+            && !on_board!(self.size(), capture_exists(&s, &self.rules))
+        {
             let mut total = 0;
             let promo = self.size().promotion_row(self.turn).0;
             let us = self.turn.index();
@@ -805,6 +942,7 @@ impl Position {
                 } else {
                     0
                 };
+                c.ending_plies = 0;
                 if black {
                     c.move_number = c.move_number.saturating_add(1);
                 }
@@ -867,9 +1005,10 @@ impl Position {
     }
 
     /// The end of the game this position shows by itself, if any: a side has
-    /// no pieces, the side to move cannot move, each side has one king, or
-    /// the king-move counter reached its limit. Wins take precedence over
-    /// draws. (Repetition needs the game's history, and huffing can free a
+    /// no pieces, the side to move cannot move, each side has one king (with
+    /// the rule `one-king-each`), the king-move counter reached its limit, or
+    /// the ending counter reached the limit of the ending on the board. Wins
+    /// take precedence over draws. (Repetition needs the game's history, and huffing can free a
     /// blocked side: see [`crate::Game`].)
     pub fn outcome(&self) -> Option<Outcome> {
         let us = self.turn;
@@ -898,13 +1037,17 @@ impl Position {
                 reason,
             })
         };
-        if self.one_king_each() {
+        if self.one_king_each_drawn() {
             return draw(EndReason::OneKingEach);
         }
         if self.king_move_limit_reached() {
             return draw(EndReason::KingMoves);
         }
-        None
+        match self.ending_limit_reached() {
+            Some(Ending::KingVsThree) => draw(EndReason::KingVsThree),
+            Some(Ending::KingVsTwo) => draw(EndReason::KingVsTwo),
+            None => None,
+        }
     }
 
     /// Whether the game is over in this position.
@@ -930,6 +1073,7 @@ impl Position {
 
     #[inline(always)]
     fn apply<const HASH: bool>(&mut self, m: &Move) {
+        let ending_before = self.counted_ending();
         let us = self.turn.index();
         let them = 1 - us;
         let fb = m.start_bit() as usize & 63;
@@ -967,6 +1111,8 @@ impl Position {
         } else {
             0
         };
+        self.ending_plies =
+            self.next_ending_plies(ending_before, self.ending_plies.saturating_add(1));
         if self.turn == Color::Black {
             self.move_number = self.move_number.saturating_add(1);
         }
@@ -986,14 +1132,15 @@ impl Position {
 
     /// The position after the opponent removed (huffed) the piece of the
     /// side *not* to move on `sq`: the piece is gone, the side to move is
-    /// unchanged, the king-move counter restarts. `None` if no such piece
-    /// stands there. Whether the huff is allowed is the [`crate::Game`]'s
+    /// unchanged, the king-move counter restarts and the ending counter
+    /// follows the new material. `None` if no such piece stands there. Whether the huff is allowed is the [`crate::Game`]'s
     /// business.
     pub fn huffed(&self, sq: Square) -> Option<Position> {
         let them = self.turn.other().index();
         if sq.size() != self.size() || !self.pieces[them].contains(sq) {
             return None;
         }
+        let ending_before = self.counted_ending();
         let mut p = *self;
         let b = sq.bit() as usize;
         let k = usize::from(p.kings.contains(sq));
@@ -1001,6 +1148,7 @@ impl Position {
         p.pieces[them] = p.pieces[them] - sq.bb();
         p.kings = p.kings - sq.bb();
         p.king_moves = 0;
+        p.ending_plies = p.next_ending_plies(ending_before, self.ending_plies);
         Some(p)
     }
 

@@ -51,9 +51,7 @@ pub enum RecordError {
         text: String,
         error: GameError,
     },
-    #[error(
-        "unknown Termination '{0}' (known: no-pieces, blocked, repetition, king-moves, one-king-each, agreement, resignation)"
-    )]
+    #[error("unknown Termination '{0}' (known: {codes})", codes = EndReason::all_codes())]
     BadTermination(String),
     #[error("the record says {claimed} but the moves lead to {actual}")]
     ResultMismatch { claimed: String, actual: String },
@@ -70,6 +68,9 @@ pub fn game_type(rules: &RuleSet) -> &'static str {
     let mut core = *rules;
     core.king_move_draw = RuleSet::INTERNATIONAL.king_move_draw;
     core.repetition_draw = RuleSet::INTERNATIONAL.repetition_draw;
+    core.one_king_each_draw = RuleSet::INTERNATIONAL.one_king_each_draw;
+    core.king_vs_three_draw = RuleSet::INTERNATIONAL.king_vs_three_draw;
+    core.king_vs_two_draw = RuleSet::INTERNATIONAL.king_vs_two_draw;
     if core == RuleSet::INTERNATIONAL {
         return "20";
     }

@@ -54,6 +54,35 @@ pub struct RuleSet {
     /// Draw when a position occurs for this many times (`None`: never).
     /// Default 3.
     pub repetition_draw: Option<u8>,
+    /// Draw as soon as each side has exactly one king and nothing else
+    /// (004's example of a draw). Default on; off in `international`,
+    /// where one king against one king falls under
+    /// [`RuleSet::king_vs_two_draw`] instead.
+    pub one_king_each_draw: bool,
+    /// FMJD's 16-move rule: draw after this many plies counted from the
+    /// moment the material became a lone king against three pieces, at
+    /// least one of them a king ([`Ending::KingVsThree`]) (`None`: never).
+    /// Default off; `international` 32 (16 moves each).
+    pub king_vs_three_draw: Option<u16>,
+    /// FMJD's 5-move rule: draw after this many plies counted from the
+    /// moment the material became a lone king against one or two pieces,
+    /// at least one of them a king ([`Ending::KingVsTwo`]) (`None`: never).
+    /// Default off; `international` 10 (5 moves each).
+    pub king_vs_two_draw: Option<u16>,
+}
+
+/// The endings with a move limit of their own (FMJD rules, article on the
+/// draw): one side has a single king and nothing else, the other side a few
+/// pieces with at least one king among them. See [`RuleSet::king_vs_three_draw`]
+/// and [`RuleSet::king_vs_two_draw`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Ending {
+    /// A lone king against three kings, two kings and a man, or a king and
+    /// two men (the 16-move rule).
+    KingVsThree,
+    /// A lone king against two kings, a king and a man, or one king (the
+    /// 5-move rule).
+    KingVsTwo,
 }
 
 /// The named presets, as accepted by [`RuleSet::preset`].
@@ -65,7 +94,7 @@ pub enum ParseRulesError {
     #[error("unknown rule preset '{0}' (presets: dame, dame-100, dame-fr, international)")]
     UnknownPreset(String),
     #[error(
-        "unknown rule option '{0}' (options: board=8|10, men-capture-backward=on|off, majority=on|off, king-landing=behind|anywhere, promotion=immediate|end-of-move, huffing=on|off, king-moves=N|off, repetition=N|off)"
+        "unknown rule option '{0}' (options: board=8|10, men-capture-backward=on|off, majority=on|off, king-landing=behind|anywhere, promotion=immediate|end-of-move, huffing=on|off, king-moves=N|off, repetition=N|off, one-king-each=on|off, king-vs-three=N|off, king-vs-two=N|off)"
     )]
     UnknownOption(String),
     #[error("bad value '{value}' for rule option '{option}': expected {expected}")]
@@ -93,6 +122,9 @@ impl RuleSet {
         huffing: false,
         king_move_draw: Some(50),
         repetition_draw: Some(3),
+        one_king_each_draw: true,
+        king_vs_three_draw: None,
+        king_vs_two_draw: None,
     };
     /// `dame-100`: the same rules on 10×10 (004, "Dame 100").
     pub const DAME_100: RuleSet = RuleSet {
@@ -106,13 +138,22 @@ impl RuleSet {
     };
     /// `international`: FMJD rules on 10×10: men capture backward, the
     /// capture taking the most pieces is compulsory, kings land anywhere
-    /// behind the captured piece, a man is crowned only at the end of a move.
+    /// behind the captured piece, a man is crowned only at the end of a move;
+    /// and FMJD's draws: threefold repetition, 25 moves each (50 plies) of
+    /// only king moves without capture, the 16-move rule (a lone king
+    /// against three pieces) and the 5-move rule (a lone king against one or
+    /// two pieces), but no immediate draw for one king each.
     pub const INTERNATIONAL: RuleSet = RuleSet {
         board: BoardSize::Ten,
         men_capture_backward: true,
         majority_capture: true,
         king_landing: KingLanding::AnywhereBehind,
         promotion: Promotion::EndOfMove,
+        king_move_draw: Some(50),
+        repetition_draw: Some(3),
+        one_king_each_draw: false,
+        king_vs_three_draw: Some(32),
+        king_vs_two_draw: Some(10),
         ..RuleSet::DAME
     };
 
@@ -136,10 +177,26 @@ impl RuleSet {
             .find(|name| RuleSet::preset(name) == Some(*self))
     }
 
+    /// The move limit, in plies, of an ending under these rules (`None`:
+    /// the ending has none).
+    pub const fn ending_limit(&self, ending: Ending) -> Option<u16> {
+        match ending {
+            Ending::KingVsThree => self.king_vs_three_draw,
+            Ending::KingVsTwo => self.king_vs_two_draw,
+        }
+    }
+
+    /// Whether some ending has a move limit under these rules.
+    #[inline]
+    pub const fn counts_endings(&self) -> bool {
+        self.king_vs_three_draw.is_some() || self.king_vs_two_draw.is_some()
+    }
+
     /// Set one option from its textual form (`board=10`,
     /// `men-capture-backward=on`, `majority=on`, `king-landing=anywhere`,
     /// `promotion=end-of-move`, `huffing=on`, `king-moves=50`,
-    /// `repetition=off`).
+    /// `repetition=off`, `one-king-each=off`, `king-vs-three=32`,
+    /// `king-vs-two=10`).
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), ParseRulesError> {
         let bad = |expected| ParseRulesError::BadValue {
             option: key.trim().to_string(),
@@ -151,6 +208,13 @@ impl RuleSet {
             "on" | "yes" | "true" | "1" => Some(true),
             "off" | "no" | "false" | "0" => Some(false),
             _ => None,
+        };
+        let plies = |v: &str| match v {
+            "off" | "none" | "no" => Ok(None),
+            n => match n.parse::<u16>() {
+                Ok(n) if n >= 1 => Ok(Some(n)),
+                _ => Err(bad("a number of plies from 1 to 65535, or off")),
+            },
         };
         match key.trim().to_ascii_lowercase().replace('_', "-").as_str() {
             "board" | "size" => {
@@ -179,15 +243,7 @@ impl RuleSet {
             "huffing" | "blasen" | "souffler" => {
                 self.huffing = on_off(&v).ok_or_else(|| bad("on or off"))?;
             }
-            "king-moves" | "king-move-draw" => {
-                self.king_move_draw = match v.as_str() {
-                    "off" | "none" | "no" => None,
-                    n => match n.parse::<u16>() {
-                        Ok(n) if n >= 1 => Some(n),
-                        _ => return Err(bad("a number of plies from 1 to 65535, or off")),
-                    },
-                }
-            }
+            "king-moves" | "king-move-draw" => self.king_move_draw = plies(&v)?,
             "repetition" => {
                 self.repetition_draw = match v.as_str() {
                     "off" | "none" | "no" => None,
@@ -197,6 +253,11 @@ impl RuleSet {
                     },
                 }
             }
+            "one-king-each" | "one-king-each-draw" => {
+                self.one_king_each_draw = on_off(&v).ok_or_else(|| bad("on or off"))?;
+            }
+            "king-vs-three" | "king-vs-three-draw" => self.king_vs_three_draw = plies(&v)?,
+            "king-vs-two" | "king-vs-two-draw" => self.king_vs_two_draw = plies(&v)?,
             _ => return Err(ParseRulesError::UnknownOption(key.trim().to_string())),
         }
         Ok(())
@@ -242,6 +303,16 @@ impl RuleSet {
                 .repetition_draw
                 .map_or("off".to_string(), |n| n.to_string());
             out.push(("repetition", v));
+        }
+        if self.one_king_each_draw != other.one_king_each_draw {
+            out.push(("one-king-each", on_off(other.one_king_each_draw)));
+        }
+        let plies = |n: Option<u16>| n.map_or("off".to_string(), |n| n.to_string());
+        if self.king_vs_three_draw != other.king_vs_three_draw {
+            out.push(("king-vs-three", plies(other.king_vs_three_draw)));
+        }
+        if self.king_vs_two_draw != other.king_vs_two_draw {
+            out.push(("king-vs-two", plies(other.king_vs_two_draw)));
         }
         out
     }

@@ -2,8 +2,8 @@
 //! records.
 
 use dame::{
-    Bitboard, BoardSize, Color, EndReason, Game, GameError, Position, RecordError, RuleSet, Square,
-    Undone, game_type,
+    Bitboard, BoardSize, Color, EndReason, Game, GameError, ParseFenError, Position, RecordError,
+    RuleSet, Setup, Square, Undone, game_type,
 };
 
 fn game(rules: &str, fen: &str) -> Game {
@@ -312,6 +312,76 @@ fn pdn_with_a_start_position_and_errors() {
         Game::from_pdn(&pdn),
         Err(RecordError::ResultMismatch { .. })
     ));
+}
+
+/// The ending counter of the FMJD draws is the FEN field `E<n>`: written
+/// when it is not 0 (between `H` and `F`), optional when read, and a bad
+/// value is a typed error.
+#[test]
+fn fen_carries_the_ending_counter() {
+    let rules = RuleSet::INTERNATIONAL;
+    let p = Position::from_fen("B:WK46,K47,K48:BK3:H7:E12:F40", rules).expect("reads");
+    assert_eq!(
+        (p.king_moves(), p.ending_plies(), p.move_number()),
+        (7, 12, 40)
+    );
+    assert_eq!(p.fen(), "B:WK46,K47,K48:BK3:H7:E12:F40");
+    // Fields in any order, lower case too; 0 is not written.
+    let p = Position::from_fen("B:e12:WK46,K47,K48:BK3", rules).expect("reads");
+    assert_eq!(p.fen(), "B:WK46,K47,K48:BK3:E12");
+    let p = Position::from_fen("W:WK46:BK3:E0", rules).expect("reads");
+    assert_eq!(p.fen(), "W:WK46:BK3");
+    assert_eq!(Setup::start(BoardSize::Ten).ending_plies, 0);
+    for bad in [
+        "W:WK46:BK3:E",
+        "W:WK46:BK3:Ex",
+        "W:WK46:BK3:E-1",
+        "W:WK46:BK3:E65536",
+    ] {
+        let err = Setup::from_fen(bad, BoardSize::Ten).expect_err(bad);
+        assert!(
+            matches!(err, ParseFenError::BadNumber { field, .. } if field.starts_with('E')),
+            "{bad}: {err}"
+        );
+    }
+    let err = Setup::from_fen("W:WK46:BK3:Z5", BoardSize::Ten).expect_err("unknown field");
+    assert!(err.to_string().contains("E (ending counter)"), "{err}");
+}
+
+/// A game record keeps the ending counter of its start position (FEN tag)
+/// and ends with the FMJD draw reasons as `Termination`.
+#[test]
+fn pdn_keeps_the_ending_counter_and_the_fmjd_draw_reasons() {
+    let mut g = game("international", "W:WK46,K47,K48:BK3:E29");
+    play(&mut g, "48-43 3-9 43-48");
+    let o = g.outcome().expect("drawn by the 16-move rule");
+    assert_eq!((o.winner, o.reason), (None, EndReason::KingVsThree));
+    let pdn = g.to_pdn();
+    assert!(pdn.contains("[FEN \"W:WK46,K47,K48:BK3:E29\"]"), "{pdn}");
+    assert!(pdn.contains("[Termination \"king-vs-three\"]"), "{pdn}");
+    assert!(pdn.contains("[Result \"1-1\"]"), "{pdn}");
+    let back = Game::from_pdn(&pdn).expect("reads");
+    assert_eq!(back.position(), g.position());
+    assert_eq!(back.outcome(), g.outcome());
+    assert_eq!(back.to_pdn(), pdn);
+    // Without the E field the same moves do not reach the limit, so the
+    // record's draw by the 16-move rule contradicts them.
+    let shorter = pdn.replace(":E29", "");
+    assert!(matches!(
+        Game::from_pdn(&shorter),
+        Err(RecordError::ResultMismatch { .. })
+    ));
+    let err = Game::from_pdn("[Rules \"international\"]\n[Termination \"sixteen\"]\n\n1-1")
+        .expect_err("unknown reason");
+    assert!(
+        err.to_string().contains("king-vs-three, king-vs-two"),
+        "{err}"
+    );
+    assert_eq!(
+        EndReason::KingVsTwo.code(),
+        "king-vs-two",
+        "reason codes are part of the record format"
+    );
 }
 
 /// A hand-built move text without squares is an error, not a panic.

@@ -24,6 +24,7 @@ fn rule_sets() -> Vec<RuleSet> {
         "international,promotion=immediate",
         "dame,king-moves=4",
         "dame-100,men-capture-backward=on,king-landing=anywhere",
+        "dame,one-king-each=off,king-vs-three=6,king-vs-two=3",
     ]
     .iter()
     .map(|s| s.parse().expect("rule set"))
@@ -121,6 +122,61 @@ fn random_games_agree_with_the_naive_generator_for_every_rule_set() {
                 let m = moves[rng.below(moves.len())];
                 pos.play_unchecked(&m);
                 assert_eq!(pos.hash(), pos.compute_hash(), "{context}: hash");
+            }
+        }
+    }
+}
+
+/// Random endings of a few pieces (where the FMJD 16- and 5-move rules and
+/// the one-king-each rule apply), with a random ending counter, played out
+/// on both sides: the library and the naive generator, which keeps the plies
+/// left instead of the library's counter, agree at every ply, perft(2) and
+/// perft(3) included.
+#[test]
+fn random_endings_agree_with_the_naive_generator() {
+    let mut rng = Rng::new(16);
+    for rules in [
+        "international",
+        "dame,one-king-each=off,king-vs-three=6,king-vs-two=3",
+        "dame-fr,king-vs-two=4",
+    ] {
+        let rules: RuleSet = rules.parse().expect("rule set");
+        for game in 0..150 {
+            let start = random_position(rules, &mut rng, 3, 60);
+            let mut setup = start.to_setup();
+            setup.ending_plies = rng.below(12) as u16;
+            let mut pos = Position::from_setup(setup, rules).expect("valid");
+            let mut naive = Naive::from_position(&pos);
+            let mut trail = vec![pos.fen()];
+            for ply in 0..40 {
+                let context = format!("{rules} ending {game} ply {ply}");
+                compare(&pos, &context);
+                assert_eq!(
+                    Naive::from_position(&pos).ended_without_moves(),
+                    naive.ended_without_moves(),
+                    "{context}: the naive game and position disagree in {} (naive left {:?}) {}",
+                    pos.fen(),
+                    naive.ending_plies_left,
+                    trail.join(" ")
+                );
+                if ply % 5 == 0 {
+                    assert_eq!(perft(&pos, 2), naive.perft(2), "{context}: perft 2");
+                    assert_eq!(perft(&pos, 3), naive.perft(3), "{context}: perft 3");
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.below(moves.len())];
+                let key = lib_key(&m);
+                let nm = naive
+                    .moves()
+                    .into_iter()
+                    .find(|n| n.key(naive.rules.n) == key)
+                    .expect("the naive generator has the move");
+                naive = naive.play(&nm);
+                pos.play_unchecked(&m);
+                trail.push(format!("{m} {} {:?}", pos.fen(), naive.ending_plies_left));
             }
         }
     }

@@ -67,8 +67,101 @@ fn random_game(rules: RuleSet, seed: u64, max_plies: usize) -> Game {
     g
 }
 
+/// A 10×10 ending from a seed: a lone black king against one to three white
+/// pieces, at least one of them a king, with the ending counter `counter`.
+fn random_ending(seed: u64, counter: u16, black_to_move: bool) -> Setup {
+    let mut state = seed | 1;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let mut setup = Setup::empty(BoardSize::Ten);
+    let mut free: Vec<u8> = (1..=50).collect();
+    let mut take = |lowest: u8, next: &mut dyn FnMut(u64) -> u64| {
+        let candidates: Vec<usize> = (0..free.len()).filter(|&i| free[i] >= lowest).collect();
+        let i = candidates[next(candidates.len() as u64) as usize];
+        let sq = Square::from_number(BoardSize::Ten, free.swap_remove(i)).expect("1..=50");
+        sq.bb()
+    };
+    let black_king = take(1, &mut next);
+    setup.pieces[1] = black_king;
+    setup.kings = black_king;
+    let white = 1 + next(3);
+    for i in 0..white {
+        let king = i == 0 || next(2) == 0;
+        // White men stand off their promotion row (squares 1-5).
+        let sq = take(if king { 1 } else { 6 }, &mut next);
+        setup.pieces[0] |= sq;
+        if king {
+            setup.kings |= sq;
+        }
+    }
+    setup.ending_plies = counter;
+    if black_to_move {
+        setup.turn = dame::Color::Black;
+    }
+    setup
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// FMJD endings under `international`: the ending counter round-trips
+    /// through the FEN and PDN, is 0 outside a counted ending, grows by one
+    /// per ply within one, the limit draws, and perft's bulk counting agrees.
+    #[test]
+    fn endings_keep_their_counter_through_play_fen_and_pdn(seed in any::<u64>(), counter in 0u16..40, black in any::<bool>()) {
+        let rules = RuleSet::INTERNATIONAL;
+        let setup = random_ending(seed, counter, black);
+        let start = Position::from_setup(setup, rules).expect("valid ending");
+        prop_assert!(start.counted_ending().is_some());
+        prop_assert_eq!(start.ending_plies(), counter);
+        prop_assert_eq!(Position::from_fen(&start.fen(), rules), Ok(start));
+        let mut g = Game::from_position(start);
+        let mut state = seed.rotate_left(17) | 1;
+        for _ in 0..24 {
+            let pos = *g.position();
+            let sum: u64 = pos.legal_moves().iter().map(|m| {
+                let mut c = pos;
+                c.play_unchecked(m);
+                c.count_legal_moves()
+            }).sum();
+            prop_assert_eq!(perft(&pos, 2), sum);
+            if let Some((_, limit)) = pos.counted_ending()
+                && pos.ending_plies() >= limit
+            {
+                prop_assert!(pos.outcome().is_some(), "{}", pos.fen());
+            }
+            if g.is_over() {
+                break;
+            }
+            let moves = pos.legal_moves();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let m = moves[(state % moves.len() as u64) as usize];
+            g.play(&m).expect("legal");
+            let now = g.position();
+            match (pos.counted_ending(), now.counted_ending()) {
+                (_, None) | (None, Some(_)) => prop_assert_eq!(now.ending_plies(), 0),
+                (Some((a, _)), Some((b, _))) if a == b => {
+                    prop_assert_eq!(now.ending_plies(), pos.ending_plies() + 1);
+                }
+                (Some((_, old)), Some((_, new))) => {
+                    // The new ending ends no later than the old one would have.
+                    let left_before = old.saturating_sub(pos.ending_plies() + 1);
+                    prop_assert_eq!(new - now.ending_plies().min(new), left_before.min(new));
+                }
+            }
+            prop_assert_eq!(&Position::from_fen(&now.fen(), rules).expect("own FEN"), now);
+        }
+        let pdn = g.to_pdn();
+        let back = Game::from_pdn(&pdn).unwrap_or_else(|e| panic!("{e}\n{pdn}"));
+        prop_assert_eq!(back.position(), g.position());
+        prop_assert_eq!(back.outcome(), g.outcome());
+    }
 
     #[test]
     fn random_games_keep_every_invariant_and_round_trip_through_pdn(seed in any::<u64>(), which in 0usize..6) {
@@ -108,7 +201,7 @@ proptest! {
     }
 
     #[test]
-    fn fen_of_any_valid_setup_round_trips(bits_w in any::<u64>(), bits_b in any::<u64>(), kings in any::<u64>(), ten in any::<bool>(), black in any::<bool>(), clock in 0u16..100, number in 1u16..300) {
+    fn fen_of_any_valid_setup_round_trips(bits_w in any::<u64>(), bits_b in any::<u64>(), kings in any::<u64>(), ten in any::<bool>(), black in any::<bool>(), clock in 0u16..100, ending in any::<u16>(), number in 1u16..300) {
         let size = if ten { BoardSize::Ten } else { BoardSize::Eight };
         let mask = size.mask().0;
         let w = bits_w & mask;
@@ -118,6 +211,7 @@ proptest! {
         setup.kings = dame::Bitboard(kings & (w | b));
         setup.turn = if black { dame::Color::Black } else { dame::Color::White };
         setup.king_moves = clock;
+        setup.ending_plies = ending;
         setup.move_number = number;
         let text = setup.fen();
         let back = Setup::from_fen(&text, size).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -144,7 +238,7 @@ proptest! {
     }
 
     #[test]
-    fn parsers_never_panic_on_near_misses(text in "[WBKwbkHF:,.0-9a-jx -]{0,40}") {
+    fn parsers_never_panic_on_near_misses(text in "[WBKwbkHEF:,.0-9a-jx -]{0,40}") {
         let _ = text.parse::<Setup>();
         let _ = Setup::from_fen(&text, BoardSize::Eight);
         let _ = Setup::from_fen(&text, BoardSize::Ten);

@@ -1,11 +1,12 @@
 //! One test per rule of RULES.md Part 2 (Dame), each citing the German or
-//! French text of the Ravensburger leaflet (`shared/seeds/004_…`).
+//! French text of the Ravensburger leaflet (`shared/seeds/004_…`), and one
+//! per draw rule of the FMJD rules that the `international` preset plays.
 
 use std::collections::BTreeSet;
 
 use dame::{
-    BoardSize, Color, EndReason, Game, KingLanding, MoveError, Position, Promotion, RuleSet, Setup,
-    Square,
+    BoardSize, Color, EndReason, Ending, Game, KingLanding, MoveError, Position, Promotion,
+    RuleSet, Setup, Square,
 };
 
 fn pos(rules: &str, fen: &str) -> Position {
@@ -428,6 +429,212 @@ fn fifty_plies_of_king_moves_without_capture_are_a_draw() {
     let mut g = Game::from_position(pos("dame", "W:WKa1,c3:BKh8,f6:H48"));
     g.play_str("c3-d4").expect("legal");
     assert_eq!(g.position().king_moves(), 0);
+}
+
+// ---------------------------------------------------------------------------
+// FMJD draws (the `international` preset)
+
+/// FMJD rules, article on the draw: "If during 25 successive moves only
+/// kings have been moved, without moving of men and without capture, the
+/// game is drawn" — 25 moves by each player, 50 plies, counted by the
+/// king-move counter `H`.
+#[test]
+fn international_25_moves_each_of_only_kings_without_capture_are_a_draw() {
+    let r = RuleSet::INTERNATIONAL;
+    assert_eq!(r.king_move_draw, Some(50), "25 moves each");
+    let mut g = Game::from_position(pos("international", "W:WK48,45:BK3,6:H47"));
+    g.play_str("48-43").expect("legal");
+    g.play_str("3-8").expect("legal");
+    assert_eq!(g.position().king_moves(), 49);
+    assert!(!g.is_over(), "24½ moves each are not enough");
+    g.play_str("43-48").expect("legal");
+    assert_eq!(
+        g.outcome().map(|o| (o.winner, o.reason)),
+        Some((None, EndReason::KingMoves))
+    );
+    // A man's move restarts the count.
+    let mut g = Game::from_position(pos("international", "W:WK48,45:BK3,6:H49"));
+    g.play_str("45-40").expect("legal");
+    assert_eq!(g.position().king_moves(), 0);
+    assert!(!g.is_over());
+}
+
+/// FMJD rules, article on the draw: "If there are only three kings, two
+/// kings and one man, or one king and two men against one king, the game is
+/// drawn when both players still play 16 moves each at most" — counted from
+/// the moment that material arose (the move that made it not counted);
+/// the `E` field of the FEN carries the count.
+#[test]
+fn international_a_lone_king_against_three_pieces_is_a_draw_after_16_moves_each() {
+    // The three pieces: at least one of them a king.
+    assert_eq!(
+        pos("international", "W:WK46,K47,K48:BK3").ending(),
+        Some(Ending::KingVsThree)
+    );
+    assert_eq!(
+        pos("international", "W:WK46,K47,33:BK3").ending(),
+        Some(Ending::KingVsThree)
+    );
+    assert_eq!(
+        pos("international", "W:WK46,32,33:BK3").ending(),
+        Some(Ending::KingVsThree)
+    );
+    assert_eq!(pos("international", "W:W31,32,33:BK3").ending(), None);
+    assert_eq!(pos("international", "W:WK46,K47,K48:B3").ending(), None);
+    // The count starts when the capture leaves three kings against one.
+    let mut g = Game::from_position(pos("international", "W:WK46,K47,K48:BK3,42"));
+    assert_eq!(g.position().counted_ending(), None);
+    g.play_str("47x38").expect("legal");
+    assert_eq!(
+        g.position().counted_ending(),
+        Some((Ending::KingVsThree, 32))
+    );
+    assert_eq!(g.position().ending_plies(), 0, "the capture is not counted");
+    g.play_str("3-9").expect("legal");
+    assert_eq!(g.position().ending_plies(), 1);
+    assert_eq!(g.position().fen(), "W:WK38,K46,K48:BK9:H1:E1:F2");
+    // After 16 moves each (32 plies) the game is drawn.
+    let mut g = Game::from_position(pos("international", "W:WK46,K47,K48:BK3:E29"));
+    g.play_str("48-43").expect("legal");
+    g.play_str("3-9").expect("legal");
+    assert_eq!(g.position().ending_plies(), 31);
+    assert!(!g.is_over());
+    g.play_str("43-48").expect("legal");
+    assert_eq!(
+        g.outcome().map(|o| (o.winner, o.reason)),
+        Some((None, EndReason::KingVsThree))
+    );
+    assert!(g.legal_moves().is_empty());
+    // The leaflet presets have no such rule.
+    let p = pos("dame-100", "W:WK46,K47,K48:BK3:E40");
+    assert_eq!(p.counted_ending(), None);
+    assert!(p.outcome().is_none());
+}
+
+/// FMJD rules, article on the draw: "The end of the game in which there are
+/// two kings, one king and one man, or one king against one king, will be
+/// considered as drawn, when both players still play 5 moves each at most."
+/// One king against one king is therefore no immediate draw under FMJD: the
+/// `international` preset turns the leaflet's one-king-each rule off. When a
+/// capture turns the 16-move ending into this one, the 16 moves keep
+/// running ("the maximum of 16 moves remains valid").
+#[test]
+fn international_a_lone_king_against_one_or_two_pieces_is_a_draw_after_5_moves_each() {
+    for fen in ["W:WK46,K47:BK3", "W:WK46,33:BK3", "W:WK46:BK3"] {
+        assert_eq!(
+            pos("international", fen).counted_ending(),
+            Some((Ending::KingVsTwo, 10)),
+            "{fen}"
+        );
+    }
+    assert_eq!(pos("international", "W:W32,33:BK3").ending(), None);
+    // One king each: no immediate draw, but the 5 moves each.
+    let p = pos("international", "W:WK46:BK3");
+    assert!(p.outcome().is_none());
+    assert_eq!(
+        pos("dame-100", "W:WK46:BK3").outcome().map(|o| o.reason),
+        Some(EndReason::OneKingEach)
+    );
+    let mut g = Game::from_position(pos("international", "W:WK46:BK3:E8"));
+    g.play_str("46-41").expect("legal");
+    assert!(!g.is_over());
+    g.play_str("3-9").expect("legal");
+    assert_eq!(
+        g.outcome().map(|o| (o.winner, o.reason)),
+        Some((None, EndReason::KingVsTwo))
+    );
+    // Two kings against one: drawn after 5 moves each.
+    let mut g = Game::from_position(pos("international", "B:WK46,K47:BK3:E4"));
+    for (i, m) in ["3-9", "46-41", "9-3", "41-46", "3-9"]
+        .into_iter()
+        .enumerate()
+    {
+        g.play_str(m).expect("legal");
+        assert_eq!(g.position().ending_plies(), i as u16 + 5);
+        assert!(!g.is_over(), "after {m}");
+    }
+    g.play_str("46-41").expect("legal");
+    assert_eq!(g.outcome().map(|o| o.reason), Some(EndReason::KingVsTwo));
+    // 13 moves each of the 16-move ending are played (26 plies); the lone
+    // king captures a king: only the 3 moves each that were left remain.
+    let mut g = Game::from_position(pos("international", "B:WK46,K47,K14:BK3:E26"));
+    g.play_str("3x25").expect("legal");
+    assert_eq!(g.position().counted_ending(), Some((Ending::KingVsTwo, 10)));
+    assert_eq!(g.position().ending_plies(), 5, "27 of 32 plies are used up");
+    for m in ["46-41", "25-30", "41-46", "30-25"] {
+        g.play_str(m).expect("legal");
+        assert!(!g.is_over(), "after {m}");
+    }
+    g.play_str("46-41").expect("legal");
+    assert_eq!(g.outcome().map(|o| o.reason), Some(EndReason::KingVsTwo));
+}
+
+/// FMJD rules, article on the draw, as rule options of every preset:
+/// `one-king-each=on|off`, `king-vs-three=N|off`, `king-vs-two=N|off` (plies).
+#[test]
+fn the_fmjd_draws_are_rule_options_of_every_preset() {
+    let i = RuleSet::INTERNATIONAL;
+    assert!(!i.one_king_each_draw);
+    assert_eq!(
+        (i.king_vs_three_draw, i.king_vs_two_draw),
+        (Some(32), Some(10))
+    );
+    for preset in [RuleSet::DAME, RuleSet::DAME_100, RuleSet::DAME_FR] {
+        assert!(preset.one_king_each_draw);
+        assert_eq!(
+            (preset.king_vs_three_draw, preset.king_vs_two_draw),
+            (None, None)
+        );
+    }
+    let r: RuleSet = "dame,one-king-each=off,king-vs-three=32,king-vs-two=10"
+        .parse()
+        .expect("options");
+    assert!(!r.one_king_each_draw);
+    assert_eq!(
+        (r.king_vs_three_draw, r.king_vs_two_draw),
+        (Some(32), Some(10))
+    );
+    assert_eq!(
+        r.to_string(),
+        "dame,one-king-each=off,king-vs-three=32,king-vs-two=10"
+    );
+    assert_eq!(r.to_string().parse::<RuleSet>(), Ok(r));
+    let r: RuleSet = "international,king-vs-two=off,one-king-each=on"
+        .parse()
+        .expect("options");
+    assert_eq!(
+        r.to_string(),
+        "international,one-king-each=on,king-vs-two=off"
+    );
+    assert_eq!(r.to_string().parse::<RuleSet>(), Ok(r));
+    // Under these options a 5-move ending on 8×8 is drawn too.
+    let p = pos(
+        "dame,king-vs-two=10,one-king-each=off",
+        "W:WKa1,Kc1:BKh8:E10",
+    );
+    assert_eq!(p.outcome().map(|o| o.reason), Some(EndReason::KingVsTwo));
+    for bad in [
+        "dame,king-vs-three=0",
+        "dame,king-vs-two=many",
+        "dame,one-king-each=maybe",
+    ] {
+        assert!(
+            matches!(
+                bad.parse::<RuleSet>(),
+                Err(dame::ParseRulesError::BadValue { .. })
+            ),
+            "{bad}"
+        );
+    }
+    let unknown = "dame,sixteen=1".parse::<RuleSet>().expect_err("unknown");
+    let text = unknown.to_string();
+    for option in [
+        "one-king-each=on|off",
+        "king-vs-three=N|off",
+        "king-vs-two=N|off",
+    ] {
+        assert!(text.contains(option), "{text}");
+    }
 }
 
 // ---------------------------------------------------------------------------

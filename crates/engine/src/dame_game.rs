@@ -104,6 +104,10 @@ macro_rules! impl_game {
                 self.pos().hash()
             }
 
+            /// Every end the position shows by itself, the draws by the
+            /// king-move counter and by the move limits of the king endings
+            /// (FMJD's 16- and 5-move rules, kept by the position's ending
+            /// counter) included.
             fn status(&self) -> Status {
                 match self.pos().outcome() {
                     None => Status::Ongoing,
@@ -120,6 +124,9 @@ macro_rules! impl_game {
                 self.pos().turn().index()
             }
 
+            /// The king-move counter: a man's move or a capture resets it,
+            /// and only those change the material, so a repetition never
+            /// reaches across a change of the ending counter's ending.
             fn reversible_plies(&self) -> u32 {
                 u32::from(self.pos().king_moves())
             }

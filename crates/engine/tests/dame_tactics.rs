@@ -1,5 +1,6 @@
 //! The Dame tactical suite (tests/dame_tactics.txt) solved at a fixed depth,
-//! and the tuning adapter [`WeightedDame`] checked against [`DameState`].
+//! the tuning adapter [`WeightedDame`] checked against [`DameState`], and the
+//! FMJD draws of the king endings seen by the search.
 
 mod common;
 
@@ -7,7 +8,7 @@ use common::{cases, search};
 use dame::eval::{self, Weights};
 use dame::{Position, RuleSet};
 use engine::{DameState, WeightedDame};
-use search::Game;
+use search::{DRAW, Game, Score, Status};
 
 #[test]
 fn dame_tactical_suite_is_solved() {
@@ -90,4 +91,44 @@ fn weighted_dame_evaluates_with_its_own_weights() {
     kingless.legal_moves(&mut moves);
     let next = kingless.play(moves[0]);
     assert!(std::ptr::eq(next.weights, &KINGLESS));
+}
+
+/// FMJD rules, article on the draw: the king endings drawn by the 16- and
+/// 5-move rules are draws for the search too, decided by the ending counter
+/// (`E`) that the moves keep, while the leaflet presets play them on.
+#[test]
+fn the_search_scores_the_fmjd_ending_limits_as_draws() {
+    let international =
+        |fen: &str| DameState(Position::from_fen(fen, RuleSet::INTERNATIONAL).expect("fen"));
+    // At the limit the game is drawn.
+    assert_eq!(
+        international("W:WK46,K47,K48:BK3:E32").status(),
+        Status::Draw
+    );
+    assert_eq!(international("W:WK46:BK3:E10").status(), Status::Draw);
+    assert_eq!(
+        international("W:WK46,K47,K48:BK3:E31").status(),
+        Status::Ongoing
+    );
+    // One king each is no immediate draw under FMJD, but is under the leaflet.
+    assert_eq!(international("W:WK46:BK3").status(), Status::Ongoing);
+    let leaflet = DameState(Position::from_fen("W:WK46:BK3", RuleSet::DAME_100).expect("fen"));
+    assert_eq!(leaflet.status(), Status::Draw);
+    // One ply before the limit, White cannot take the king on the edge at
+    // once: every move draws, and the search knows it. With the whole 16
+    // moves left, three kings are far ahead.
+    let last = search(&international("W:WK46,K47,K48:BK3:E31"), 4);
+    assert_eq!(last.score, Score::Cp(DRAW), "{:?}", last.best);
+    let fresh = search(&international("W:WK46,K47,K48:BK3"), 4);
+    assert!(
+        matches!(fresh.score, Score::Cp(cp) if cp > 300),
+        "three kings against one: {:?}",
+        fresh.score
+    );
+    // The counter does not enter the hash: positions that differ only in it
+    // are the same position for the repetition rule.
+    assert_eq!(
+        international("W:WK46,K47,K48:BK3:E31").hash(),
+        international("W:WK46,K47,K48:BK3").hash()
+    );
 }

@@ -234,9 +234,31 @@ fn apply_dame_options(
             ("repetition", Value::Null) => ("repetition", "off".to_string()),
             ("repetition", Value::Number(n)) => ("repetition", n.to_string()),
             ("repetition", _) => return Err(bad("option 'repetition' is a count or null".into())),
+            ("one_king_each" | "one-king-each", Value::Bool(b)) => ("one-king-each", on_off(*b)),
+            ("one_king_each" | "one-king-each", _) => {
+                return Err(bad("option 'one_king_each' is true or false".into()));
+            }
+            ("king_vs_three" | "king-vs-three", Value::Null) => {
+                ("king-vs-three", "off".to_string())
+            }
+            ("king_vs_three" | "king-vs-three", Value::Number(n)) => {
+                ("king-vs-three", n.to_string())
+            }
+            ("king_vs_three" | "king-vs-three", _) => {
+                return Err(bad(
+                    "option 'king_vs_three' is a number of plies or null".into()
+                ));
+            }
+            ("king_vs_two" | "king-vs-two", Value::Null) => ("king-vs-two", "off".to_string()),
+            ("king_vs_two" | "king-vs-two", Value::Number(n)) => ("king-vs-two", n.to_string()),
+            ("king_vs_two" | "king-vs-two", _) => {
+                return Err(bad(
+                    "option 'king_vs_two' is a number of plies or null".into()
+                ));
+            }
             (other, _) => {
                 return Err(bad(format!(
-                    "unknown rule option '{}' (options: huffing, men_capture_backward, majority, king_landing, promotion, king_moves, repetition)",
+                    "unknown rule option '{}' (options: huffing, men_capture_backward, majority, king_landing, promotion, king_moves, repetition, one_king_each, king_vs_three, king_vs_two)",
                     other.chars().take(40).collect::<String>()
                 )));
             }
@@ -523,6 +545,9 @@ impl Board {
                     "huffing": r.huffing,
                     "king_moves": r.king_move_draw,
                     "repetition": r.repetition_draw,
+                    "one_king_each": r.one_king_each_draw,
+                    "king_vs_three": r.king_vs_three_draw,
+                    "king_vs_two": r.king_vs_two_draw,
                 })
             }
         }

@@ -61,7 +61,8 @@ async fn create_each_dame_game() {
         st["rule_options"],
         json!({"board": 10, "men_capture_backward": true, "majority": true,
                "king_landing": "anywhere", "promotion": "end-of-move", "huffing": false,
-               "king_moves": 50, "repetition": 3})
+               "king_moves": 50, "repetition": 3, "one_king_each": false,
+               "king_vs_three": 32, "king_vs_two": 10})
     );
 
     // Options and the text form.
@@ -90,6 +91,72 @@ async fn create_each_dame_game() {
     ] {
         let (status, v) = s.post("/api/games", body.clone()).await;
         assert_error(status, &v, 400, "bad_request");
+    }
+}
+
+/// FMJD rules, article on the draw, through the API: the international
+/// preset's king-ending limits end the game (reason `king-vs-three`), the
+/// FEN carries the ending counter `E`, and the options set the draws of any
+/// preset.
+#[tokio::test]
+async fn the_fmjd_draws_through_the_api() {
+    let s = TestServer::start().await;
+    let v = s
+        .create(
+            json!({"game": "international", "kind": "local", "position": "W:WK46,K47,K48:BK3:E29"}),
+        )
+        .await;
+    let id = id_of(&v);
+    let (white, black) = (token(&v, "white"), token(&v, "black"));
+    assert_eq!(v["state"]["start_position"], "W:WK46,K47,K48:BK3:E29");
+    s.play_ok(id, &white, 0, "48-43").await;
+    let st = s.play_ok(id, &black, 1, "3-9").await;
+    assert_eq!(st["position"], "W:WK43,K46,K47:BK9:H2:E31:F2");
+    assert_eq!(st["status"], "ongoing");
+    let st = s.play_ok(id, &white, 2, "43-48").await;
+    assert_eq!(st["status"], "over");
+    assert_eq!(st["result"], "1/2-1/2");
+    assert_eq!(st["reason"], "king-vs-three");
+
+    // One king each: at once under the leaflet, not under FMJD.
+    let v = s
+        .create(json!({"game": "dame-100", "kind": "local", "position": "W:WK46:BK3"}))
+        .await;
+    assert_eq!(v["state"]["status"], "over");
+    assert_eq!(v["state"]["reason"], "one-king-each");
+    let v = s
+        .create(json!({"game": "international", "kind": "local", "position": "W:WK46:BK3"}))
+        .await;
+    assert_eq!(v["state"]["status"], "ongoing");
+
+    // The options.
+    let v = s
+        .create(json!({"game": "dame", "kind": "local", "options":
+            {"one_king_each": false, "king_vs_three": 32, "king_vs_two": 10}}))
+        .await;
+    assert_eq!(
+        v["state"]["rules"],
+        "dame,one-king-each=off,king-vs-three=32,king-vs-two=10"
+    );
+    assert_eq!(v["state"]["rule_options"]["king_vs_two"], 10);
+    let v = s
+        .create(
+            json!({"game": "international", "kind": "local", "options": {"king_vs_three": null}}),
+        )
+        .await;
+    assert_eq!(v["state"]["rules"], "international,king-vs-three=off");
+    for options in [
+        json!({"one_king_each": "yes"}),
+        json!({"king_vs_three": 0}),
+        json!({"king_vs_two": "five"}),
+    ] {
+        let (status, e) = s
+            .post(
+                "/api/games",
+                json!({"game": "international", "kind": "local", "options": options}),
+            )
+            .await;
+        assert_error(status, &e, 400, "bad_request");
     }
 }
 

@@ -43,6 +43,11 @@ pub struct NaiveRules {
     pub crown_at_end: bool,
     pub huffing: bool,
     pub king_move_draw: Option<u16>,
+    pub one_king_each_draw: bool,
+    /// Plies allowed to a lone king against three pieces with a king.
+    pub king_vs_three_draw: Option<u16>,
+    /// Plies allowed to a lone king against one or two pieces with a king.
+    pub king_vs_two_draw: Option<u16>,
 }
 
 impl NaiveRules {
@@ -55,6 +60,9 @@ impl NaiveRules {
             crown_at_end: r.promotion == Promotion::EndOfMove,
             huffing: r.huffing,
             king_move_draw: r.king_move_draw,
+            one_king_each_draw: r.one_king_each_draw,
+            king_vs_three_draw: r.king_vs_three_draw,
+            king_vs_two_draw: r.king_vs_two_draw,
         }
     }
 }
@@ -106,6 +114,9 @@ pub struct Naive {
     pub board: Vec<Vec<Option<Cell>>>,
     pub turn: Side,
     pub king_moves: u16,
+    /// Plies left before the draw of the counted king ending on the board
+    /// (`None` outside one).
+    pub ending_plies_left: Option<u16>,
 }
 
 impl Naive {
@@ -135,6 +146,7 @@ impl Naive {
             board,
             turn: Side::White,
             king_moves: 0,
+            ending_plies_left: None,
         }
     }
 
@@ -163,7 +175,7 @@ impl Naive {
                 }
             }
         }
-        Naive {
+        let mut naive = Naive {
             rules,
             board,
             turn: if pos.turn() == dame::Color::White {
@@ -172,7 +184,36 @@ impl Naive {
                 Side::Black
             },
             king_moves: pos.king_moves(),
+            ending_plies_left: None,
+        };
+        naive.ending_plies_left = naive
+            .ending_limit()
+            .map(|limit| limit.saturating_sub(pos.ending_plies()));
+        naive
+    }
+
+    /// The FMJD king ending on the board: 3 for a lone king against three
+    /// pieces (the 16-move rule), 2 against one or two (the 5-move rule),
+    /// with its limit in plies when the rules give it one.
+    fn ending(&self) -> Option<(usize, u16)> {
+        let cells: Vec<Cell> = self.board.iter().flatten().flatten().copied().collect();
+        for lone in [Side::White, Side::Black] {
+            let mine: Vec<&Cell> = cells.iter().filter(|c| c.side == lone).collect();
+            let theirs: Vec<&Cell> = cells.iter().filter(|c| c.side != lone).collect();
+            if mine.len() == 1 && mine[0].king && theirs.iter().any(|c| c.king) {
+                let (class, limit) = match theirs.len() {
+                    3 => (3, self.rules.king_vs_three_draw),
+                    1 | 2 => (2, self.rules.king_vs_two_draw),
+                    _ => (0, None),
+                };
+                return limit.map(|l| (class, l));
+            }
         }
+        None
+    }
+
+    fn ending_limit(&self) -> Option<u16> {
+        self.ending().map(|(_, limit)| limit)
     }
 
     fn on(&self, (f, r): Sq) -> bool {
@@ -207,8 +248,9 @@ impl Naive {
     pub fn ended_without_moves(&self) -> bool {
         self.count(Side::White) == 0
             || self.count(Side::Black) == 0
-            || self.one_king_each()
+            || (self.rules.one_king_each_draw && self.one_king_each())
             || matches!(self.rules.king_move_draw, Some(n) if self.king_moves >= n)
+            || self.ending_plies_left == Some(0)
     }
 
     fn man_dirs(&self, side: Side, capture: bool) -> Vec<Sq> {
@@ -421,6 +463,18 @@ impl Naive {
             self.king_moves + 1
         } else {
             0
+        };
+        // Every allowance that started keeps running; a new ending adds its
+        // own from now on.
+        next.ending_plies_left = match (self.ending(), next.ending()) {
+            (_, None) => None,
+            (None, Some((_, limit))) => Some(limit),
+            (Some((a, _)), Some((b, _))) if a == b => {
+                self.ending_plies_left.map(|left| left.saturating_sub(1))
+            }
+            (Some(_), Some((_, limit))) => self
+                .ending_plies_left
+                .map(|left| left.saturating_sub(1).min(limit)),
         };
         next.turn = self.turn.other();
         next
