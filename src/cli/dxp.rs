@@ -1004,8 +1004,10 @@ mod tests {
             (reason, verdict),
             (EndReason::IWin, Verdict::Win(Color::White))
         );
+        // One king each: under the FMJD rules a draw once 5 moves each
+        // (10 plies) have been played in that ending (the FEN's E counter).
         let kings = Game::from_position(
-            Position::from_fen("W:WK1:BK50", RuleSet::INTERNATIONAL).expect("fen"),
+            Position::from_fen("W:WK1:BK50:E10", RuleSet::INTERNATIONAL).expect("fen"),
         );
         let (reason, verdict, _) = ending_on_my_turn(&kings, &white).expect("over");
         assert_eq!((reason, verdict), (EndReason::Draw, Verdict::Draw));
