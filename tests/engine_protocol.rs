@@ -331,33 +331,9 @@ fn dame_through_the_game_option() {
 
 #[test]
 fn hub_protocol_session() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_brett"))
-        .arg("hub")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("brett hub starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let stdout = child.stdout.take().expect("stdout");
-    writeln!(
-        stdin,
-        "hub\ninit\nping\npos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww moves=\"32-28 19-23\"\nlevel depth=4\ngo think"
-    )
-    .expect("write");
-    stdin.flush().expect("flush");
-    let mut lines = BufReader::new(stdout).lines();
-    let mut seen = Vec::new();
-    for line in lines.by_ref() {
-        let line = line.expect("line");
-        let done = line.starts_with("done");
-        seen.push(line);
-        if done {
-            break;
-        }
-    }
-    writeln!(stdin, "quit").expect("write");
-    drop(stdin);
-    let _ = child.wait();
+    let seen = hub_session(
+        "hub\ninit\nping\npos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww moves=\"32-28 19-23\"\nlevel depth=4\ngo think",
+    );
     assert!(seen[0].starts_with("id name=brett"), "{seen:?}");
     assert!(
         seen.iter().any(|l| l == "wait")

@@ -35,34 +35,6 @@ pub struct MakeOptions {
     pub threads: usize,
 }
 
-/// The exact value of `pos` for the side to move: probed in the moving
-/// phase, searched through at most `plies` remaining placements otherwise.
-pub fn exact_value(tb: &Tablebase, pos: &Position, plies: u32) -> Option<Value> {
-    if let Some(o) = pos.outcome() {
-        return Some(if o.winner.is_none() {
-            Value::Draw
-        } else {
-            Value::Loss(0)
-        });
-    }
-    if pos.in_hand(Color::White) == 0 && pos.in_hand(Color::Black) == 0 {
-        return tb.probe_value(pos);
-    }
-    if plies == 0 {
-        return None;
-    }
-    let mut best: Option<Value> = None;
-    for m in pos.legal_moves() {
-        let mut child = *pos;
-        child.play_unchecked(m);
-        let v = exact_value(tb, &child, plies - 1)?.back();
-        if best.is_none_or(|b| v.rank() > b.rank()) {
-            best = Some(v);
-        }
-    }
-    best
-}
-
 /// Positions with their values.
 type Labelled = Vec<(Position, Value)>;
 
@@ -79,7 +51,7 @@ fn one_game(tb: &Tablebase, options: &MakeOptions, i: usize) -> Labelled {
     for ply in 0.. {
         let in_hand = pos.in_hand(Color::White) + pos.in_hand(Color::Black);
         if in_hand <= 2
-            && let Some(v) = exact_value(tb, &pos, 2)
+            && let Some(v) = engine::databases::exact_value(tb, &pos, 2)
         {
             out.push((pos, v));
         }

@@ -347,7 +347,12 @@ fn stats(common: &Common, sector: Sector) -> Result<()> {
     Ok(())
 }
 
-fn verify(common: &Common, sector: Option<&str>) -> Result<()> {
+/// The variant, the folder and the sectors a `verify` or `repack` works
+/// on: the named one, else every built sector (none built is an error).
+fn sectors_to_check(
+    common: &Common,
+    sector: Option<&str>,
+) -> Result<(Variant, PathBuf, Vec<Sector>)> {
     let variant = common.variant()?;
     let dir = common.dir();
     let sectors = match sector {
@@ -360,6 +365,11 @@ fn verify(common: &Common, sector: Option<&str>) -> Result<()> {
             dir.display()
         );
     }
+    Ok((variant, dir, sectors))
+}
+
+fn verify(common: &Common, sector: Option<&str>) -> Result<()> {
+    let (variant, dir, sectors) = sectors_to_check(common, sector)?;
     let mut failed = 0;
     for s in sectors {
         let started = Instant::now();
@@ -385,18 +395,7 @@ fn verify(common: &Common, sector: Option<&str>) -> Result<()> {
 }
 
 fn repack(common: &Common, sector: Option<&str>) -> Result<()> {
-    let variant = common.variant()?;
-    let dir = common.dir();
-    let sectors = match sector {
-        Some(s) => vec![s.parse::<Sector>()?],
-        None => Tablebase::new(&dir, variant).installed(),
-    };
-    if sectors.is_empty() {
-        bail!(
-            "no sector of '{variant}' is built in {}: build with `brett tablebase build --rules {variant}`",
-            dir.display()
-        );
-    }
+    let (variant, dir, sectors) = sectors_to_check(common, sector)?;
     let (mut before, mut after, mut values) = (0u64, 0u64, 0u64);
     let started = Instant::now();
     for s in sectors {

@@ -132,43 +132,23 @@ impl Tunable for MuehleTune {
 
     fn slot(w: &mut Self::Weights, i: usize) -> &mut i32 {
         // The fields in the order of NAMES.
-        let muehle::eval::Weights {
-            stone,
-            closed_mill,
-            open_line,
-            threat,
-            double_threat,
-            zwickmuehle,
-            mobility,
-            blocked_stone,
-            junction,
-            tempo,
-            liberty,
-            placing_mobility,
-            placing_blocked,
-            cramped,
-            flying,
-        } = w;
-        [
-            stone,
-            closed_mill,
-            open_line,
-            threat,
-            double_threat,
-            zwickmuehle,
-            mobility,
-            blocked_stone,
-            junction,
-            tempo,
-            liberty,
-            placing_mobility,
-            placing_blocked,
-            cramped,
-            flying,
-        ]
-        .into_iter()
-        .nth(i)
-        .expect("a weight of NAMES")
+        match i {
+            0 => &mut w.stone,
+            1 => &mut w.closed_mill,
+            2 => &mut w.open_line,
+            3 => &mut w.threat,
+            4 => &mut w.double_threat,
+            5 => &mut w.zwickmuehle,
+            6 => &mut w.mobility,
+            7 => &mut w.blocked_stone,
+            8 => &mut w.junction,
+            9 => &mut w.tempo,
+            10 => &mut w.liberty,
+            11 => &mut w.placing_mobility,
+            12 => &mut w.placing_blocked,
+            13 => &mut w.cramped,
+            _ => &mut w.flying,
+        }
     }
 
     fn opening(&self, plies: usize, rng: &mut fastrand::Rng) -> Vec<usize> {

@@ -110,6 +110,37 @@ pub fn probe(pos: &Position) -> Option<Exact> {
     exact(pos, v)
 }
 
+/// The exact value of `pos` for the side to move from `tb`: probed once
+/// placing has ended, else found by a search through at most `plies`
+/// remaining placements down to the databases (`None` when they do not
+/// reach). For labelling positions (`brett tune --make-labels`, the
+/// blockade suite), not for play.
+pub fn exact_value(tb: &Tablebase, pos: &Position, plies: u32) -> Option<Value> {
+    if let Some(o) = pos.outcome() {
+        return Some(if o.winner.is_none() {
+            Value::Draw
+        } else {
+            Value::Loss(0)
+        });
+    }
+    if pos.in_hand(Color::White) == 0 && pos.in_hand(Color::Black) == 0 {
+        return tb.probe_value(pos);
+    }
+    if plies == 0 {
+        return None;
+    }
+    let mut best: Option<Value> = None;
+    for m in pos.legal_moves() {
+        let mut child = *pos;
+        child.play_unchecked(m);
+        let v = exact_value(tb, &child, plies - 1)?.back();
+        if best.is_none_or(|b| v.rank() > b.rank()) {
+            best = Some(v);
+        }
+    }
+    best
+}
+
 /// Every legal move with its value, and the preference of the rule above
 /// (per mille of the opponent's replies that are mistakes), if the
 /// databases hold the position and all its moves.

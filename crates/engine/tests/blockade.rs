@@ -99,29 +99,9 @@ fn engine_avoids_and_finds_blockades_while_placing() {
 
 // ---- generation (needs the databases) ----
 
-/// The exact value of `pos` for the side to move: probed in the moving
-/// phase, searched through the remaining placements otherwise.
+/// The exact value of `pos` (at most 4 placements are left in the suite).
 fn exact(tb: &Tablebase, pos: &Position) -> Option<Value> {
-    if let Some(o) = pos.outcome() {
-        return Some(if o.winner.is_none() {
-            Value::Draw
-        } else {
-            Value::Loss(0)
-        });
-    }
-    if pos.in_hand(Color::White) == 0 && pos.in_hand(Color::Black) == 0 {
-        return tb.probe_value(pos);
-    }
-    let mut best: Option<Value> = None;
-    for m in pos.legal_moves() {
-        let mut child = *pos;
-        child.play_unchecked(m);
-        let v = exact(tb, &child)?.back();
-        if best.is_none_or(|b| v.rank() > b.rank()) {
-            best = Some(v);
-        }
-    }
-    best
+    engine::databases::exact_value(tb, pos, 4)
 }
 
 /// Follow best play from `pos` to the end (at most 80 plies): how the game
