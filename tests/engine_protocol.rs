@@ -314,6 +314,16 @@ fn dame_through_the_game_option() {
     e.send("go depth 4");
     let best = e.until("bestmove").last().cloned().expect("bestmove");
     assert_eq!(best, "bestmove d4xf6", "the capture is compulsory");
+    // A move from the h-file is a move, not a huff ("H" and a square).
+    e.send("position startpos moves g3-h4 f6-g5 h4xf6");
+    let fen = e.fen();
+    let white = fen.split(':').nth(1).expect("white's pieces");
+    assert!(
+        white.contains("f6") && fen.starts_with("B:"),
+        "h4xf6 was played: {fen}"
+    );
+    e.send("position startpos moves h2-g3");
+    assert!(e.fen().starts_with("B:"), "h2-g3 was played");
     e.send("setoption name Game value international");
     e.send("position startpos");
     e.send("perft 2");

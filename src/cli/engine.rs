@@ -651,9 +651,12 @@ pub fn parse_dame_position(rules: dame::RuleSet, rest: &[&str]) -> Result<dame::
         None => {}
         Some(&"moves") => {
             for (i, text) in after[1..].iter().enumerate() {
+                // A huff is `H` and one square; a move names two squares
+                // (and may itself start with `h`: `h2-g3` on 8×8).
+                let is_move = text.contains(['-', 'x', ':']);
                 let result = match text.strip_prefix(['H', 'h']) {
-                    Some(sq) => game.huff_str(sq).map(|_| ()),
-                    None => game.play_str(text).map(|_| ()),
+                    Some(sq) if !is_move => game.huff_str(sq).map(|_| ()),
+                    _ => game.play_str(text).map(|_| ()),
                 };
                 result.map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
             }

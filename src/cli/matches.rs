@@ -16,7 +16,7 @@ use search::{Engine, Limits};
 /// Arguments of `brett match`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game (for Dame, both players must be levels).
+    /// The game.
     #[arg(long, value_enum, default_value_t = super::GameKind::Muehle)]
     game: super::GameKind,
     /// First player: `level:N` (1–10), `perfect` (Mühle: the databases once
@@ -373,6 +373,13 @@ fn play_game(
     Ok(played)
 }
 
+/// A player in a Dame match.
+trait DamePlayer: Send {
+    fn name(&self) -> String;
+    fn new_game(&mut self, kind: super::GameKind, rules: dame::RuleSet) -> Result<()>;
+    fn choose(&mut self, game: &dame::Game, movetime: Duration) -> Result<Option<dame::Move>>;
+}
+
 /// A level playing Dame.
 struct DameLevel {
     player: LevelPlayer,
@@ -386,24 +393,34 @@ impl DameLevel {
             .and_then(|l| l.parse().ok())
             .filter(|l| (1..=10).contains(l))
             .ok_or_else(|| {
-                anyhow!("'{spec}': for Dame a player is 'level:N' with N from 1 to 10")
+                anyhow!(
+                    "'{spec}': for Dame a player is 'level:N' (N from 1 to 10) or 'cmd:COMMAND'"
+                )
             })?;
         Ok(DameLevel {
             player: LevelPlayer::new(level, seed),
             engine: Engine::new(32, 1),
         })
     }
+}
 
+impl DamePlayer for DameLevel {
     fn name(&self) -> String {
         format!("brett level {}", self.player.level)
     }
 
-    fn choose(&mut self, game: &dame::Game, movetime: Duration) -> Option<dame::Move> {
+    fn new_game(&mut self, _kind: super::GameKind, _rules: dame::RuleSet) -> Result<()> {
+        self.engine.clear();
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &dame::Game, movetime: Duration) -> Result<Option<dame::Move>> {
         let history: Vec<u64> = (0..game.ply())
             .filter_map(|i| game.position_at(i).map(|p| p.hash()))
             .collect();
         let stop = AtomicBool::new(false);
-        self.player
+        Ok(self
+            .player
             .choose(
                 &self.engine,
                 &DameState(*game.position()),
@@ -412,17 +429,87 @@ impl DameLevel {
                 &stop,
                 &mut |_| {},
             )
-            .map(|c| c.mv)
+            .map(|c| c.mv))
+    }
+}
+
+/// A program speaking the engine protocol, playing Dame: it is told the
+/// game (`setoption name Game`) and, when the rules are not the game's
+/// preset, the rules; then each position as the start and the moves.
+impl DamePlayer for CommandSide {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(&mut self, kind: super::GameKind, rules: dame::RuleSet) -> Result<()> {
+        self.send(&format!("setoption name Game value {}", kind.name()))?;
+        if super::dame_rules(kind, None).ok() != Some(rules) {
+            self.send(&format!("setoption name Rules value {rules}"))?;
+        }
+        self.send("ucinewgame")?;
+        self.send("isready")?;
+        self.wait_for("readyok", Duration::from_secs(10))?;
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &dame::Game, movetime: Duration) -> Result<Option<dame::Move>> {
+        let mut moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+        // Engines before this version read a move starting with `h` (8×8:
+        // `h2-g3`) as a huff: such a move is sent as the position after it.
+        let cut = moves
+            .iter()
+            .rposition(|m| m.starts_with(['h', 'H']))
+            .map_or(0, |i| i + 1);
+        let start = if cut > 0 {
+            let at = game
+                .position_at(cut)
+                .ok_or_else(|| anyhow!("no position after move {cut}"))?;
+            format!("fen {}", at.fen())
+        } else if game
+            .start()
+            .same_position(&dame::Position::new(*game.rules()))
+        {
+            "startpos".to_string()
+        } else {
+            format!("fen {}", game.start().fen())
+        };
+        moves.drain(..cut);
+        if moves.is_empty() {
+            self.send(&format!("position {start}"))?;
+        } else {
+            self.send(&format!("position {start} moves {}", moves.join(" ")))?;
+        }
+        self.send(&format!("go movetime {}", movetime.as_millis()))?;
+        let lines = self.wait_for("bestmove", movetime * 3 + Duration::from_secs(5))?;
+        let last = lines.last().cloned().unwrap_or_default();
+        let word = last.split_whitespace().nth(1).unwrap_or("none");
+        if word == "none" {
+            return Ok(None);
+        }
+        Ok(Some(game.position().parse_move(word).map_err(|e| {
+            anyhow!(
+                "engine '{}' sent an illegal move '{word}': {e}",
+                self.command
+            )
+        })?))
+    }
+}
+
+fn make_dame_player(spec: &str, seed: u64) -> Result<Box<dyn DamePlayer>> {
+    if let Some(cmd) = spec.strip_prefix("cmd:") {
+        Ok(Box::new(CommandSide::spawn(cmd)?))
+    } else {
+        Ok(Box::new(DameLevel::new(spec, seed)?))
     }
 }
 
 /// One Dame game between two levels (A White in even games).
-fn play_dame_game(
+fn play_dame_game<'p>(
     args: &Args,
     rules: dame::RuleSet,
     index: usize,
-    a: &mut DameLevel,
-    b: &mut DameLevel,
+    a: &'p mut dyn DamePlayer,
+    b: &'p mut dyn DamePlayer,
 ) -> Result<Played> {
     use dame::Color;
     let a_white = index.is_multiple_of(2);
@@ -440,8 +527,8 @@ fn play_dame_game(
         let m = moves[rng.usize(0..moves.len())];
         game.play(&m)?;
     }
-    a.engine.clear();
-    b.engine.clear();
+    a.new_game(args.game, rules)?;
+    b.new_game(args.game, rules)?;
     let movetime = Duration::from_millis(args.movetime.max(1));
     let mut forfeit: Option<(Color, String)> = None;
     while !game.is_over() && game.ply() < args.max_plies {
@@ -452,14 +539,18 @@ fn play_dame_game(
             &mut *b
         };
         match mover.choose(&game, movetime) {
-            Some(m) => {
+            Ok(Some(m)) => {
                 if let Err(e) = game.play(&m) {
                     forfeit = Some((turn, format!("illegal move: {e}")));
                     break;
                 }
             }
-            None => {
+            Ok(None) => {
                 forfeit = Some((turn, "no move although the game goes on".to_string()));
+                break;
+            }
+            Err(e) => {
+                forfeit = Some((turn, format!("{e:#}")));
                 break;
             }
         }
@@ -592,10 +683,10 @@ fn make_worker<'a>(args: &'a Args, rules: MatchRules, seed: u64) -> Result<Worke
             }))
         }
         MatchRules::Dame(rules) => {
-            let mut a = DameLevel::new(&args.a, seed)?;
-            let mut b = DameLevel::new(&args.b, seed ^ 0x5555)?;
+            let mut a = make_dame_player(&args.a, seed)?;
+            let mut b = make_dame_player(&args.b, seed ^ 0x5555)?;
             Ok(Box::new(move |index| {
-                play_dame_game(args, rules, index, &mut a, &mut b)
+                play_dame_game(args, rules, index, a.as_mut(), b.as_mut())
             }))
         }
     }
@@ -616,8 +707,8 @@ pub fn run(args: Args) -> Result<()> {
             (probe_a.name(), probe_b.name(), r.to_string())
         }
         MatchRules::Dame(r) => (
-            DameLevel::new(&args.a, args.seed)?.name(),
-            DameLevel::new(&args.b, args.seed)?.name(),
+            make_dame_player(&args.a, args.seed)?.name(),
+            make_dame_player(&args.b, args.seed ^ 0x5555)?.name(),
             r.to_string(),
         ),
     };
