@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod dame_labels;
 pub mod dame_play;
 pub mod dxp;
 pub mod engine;

@@ -72,6 +72,10 @@ pub struct Args {
     /// Gradient steps of the --labels fit.
     #[arg(long, default_value_t = 2000)]
     iterations: usize,
+    /// Dame: how strongly the --labels fit keeps each weight near its start
+    /// (the loss gains RIDGE/2 · (change/100)² per weight).
+    #[arg(long, default_value_t = 0.002)]
+    ridge: f64,
     /// Tune nothing: play the weights in use against the hand-set ones
     /// (Dame: `TUNED` against `DEFAULT`) over --games games and report
     /// wins, draws and losses.
@@ -211,28 +215,10 @@ pub struct DameTune(pub dame::RuleSet);
 
 impl Tunable for DameTune {
     type Weights = dame::eval::Weights;
-    const NAMES: &'static [&'static str] = &[
-        "man",
-        "king",
-        "tempo",
-        "centre",
-        "back_rank",
-        "mobility",
-        "runaway",
-        "runaway_closeness",
-    ];
+    const NAMES: &'static [&'static str] = &dame::eval::WEIGHT_NAMES;
 
     fn slot(w: &mut Self::Weights, i: usize) -> &mut i32 {
-        match i {
-            0 => &mut w.man,
-            1 => &mut w.king,
-            2 => &mut w.tempo,
-            3 => &mut w.centre,
-            4 => &mut w.back_rank,
-            5 => &mut w.mobility,
-            6 => &mut w.runaway,
-            _ => &mut w.runaway_closeness,
-        }
+        w.slot(i)
     }
 
     fn opening(&self, plies: usize, rng: &mut fastrand::Rng) -> Vec<usize> {
@@ -468,10 +454,30 @@ fn tune<T: Tunable>(game: &T, start: T::Weights, args: &Args) -> Result<T::Weigh
 }
 
 pub fn run(args: Args) -> Result<()> {
+    if let Some(path) = &args.make_labels
+        && args.game != GameKind::Muehle
+    {
+        let rules = super::dame_rules(args.game, None)?;
+        let options = super::dame_labels::MakeOptions {
+            games: args.games,
+            seed: args.seed,
+            depth: args.depth,
+            opening_plies: args.opening_plies,
+            random_share: args.random_share,
+            threads: args.threads,
+            max_plies: args.max_plies,
+        };
+        let name = rules.preset_name().unwrap_or("dame");
+        return super::dame_labels::make(rules, name, path, &options);
+    }
+    if let Some(path) = &args.labels
+        && args.game != GameKind::Muehle
+    {
+        let rules = super::dame_rules(args.game, None)?;
+        super::dame_labels::fit_file(path, rules, args.iterations, args.ridge)?;
+        return Ok(());
+    }
     if let Some(path) = &args.make_labels {
-        if args.game != GameKind::Muehle {
-            anyhow::bail!("--make-labels is for Mühle");
-        }
         let rules = muehle::RuleSet::STANDARD;
         let tb = engine::databases::for_rules(&rules)
             .filter(|tb| !tb.installed().is_empty())
@@ -491,9 +497,6 @@ pub fn run(args: Args) -> Result<()> {
         return super::labels::make(tb, path, &options);
     }
     if let Some(path) = &args.labels {
-        if args.game != GameKind::Muehle {
-            anyhow::bail!("--labels is for Mühle");
-        }
         super::labels::fit_file(path, args.iterations)?;
         return Ok(());
     }
@@ -514,7 +517,7 @@ pub fn run(args: Args) -> Result<()> {
             let rules = super::dame_rules(kind, None)?;
             compare(
                 &DameTune(rules),
-                dame::eval::Weights::TUNED,
+                *dame::eval::Weights::tuned(rules.board),
                 dame::eval::Weights::DEFAULT,
                 &args,
             );
@@ -524,7 +527,7 @@ pub fn run(args: Args) -> Result<()> {
             let start = if args.from_default {
                 dame::eval::Weights::DEFAULT
             } else {
-                dame::eval::Weights::TUNED
+                *dame::eval::Weights::tuned(rules.board)
             };
             tune(&DameTune(rules), start, &args)?;
         }
@@ -545,7 +548,11 @@ mod tests {
         for i in 0..DameTune::NAMES.len() {
             assert_eq!(DameTune::get(&w, i), 1000 + i as i32);
         }
-        assert_eq!((w.man, w.king, w.runaway_closeness), (1000, 1001, 1007));
+        let n = dame::eval::FEATURES;
+        assert_eq!(
+            (w.mid[0], w.mid[1], w.end[0]),
+            (1000, 1001, 1000 + n as i32)
+        );
     }
 
     #[test]
@@ -573,7 +580,8 @@ mod tests {
         let game = DameTune(dame::RuleSet::DAME);
         let base: &'static dame::eval::Weights = Box::leak(Box::new(dame::eval::Weights::DEFAULT));
         let mut blind = dame::eval::Weights::DEFAULT;
-        for i in 0..2 {
+        let n = dame::eval::FEATURES;
+        for i in [0, 1, n, n + 1] {
             DameTune::set(&mut blind, i, 0);
         }
         let blind: &'static dame::eval::Weights = Box::leak(Box::new(blind));

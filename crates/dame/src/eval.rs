@@ -2,199 +2,627 @@
 //!
 //! The rules crate knows nothing of search; this module only measures a
 //! position. Scores are in hundredths of a man (100 ≈ one man), positive
-//! when good for the side to move. Each raw count is described on
-//! [`Terms`]; [`Weights`] holds the weight of each.
+//! when good for the side to move.
+//!
+//! The evaluation is linear in [`FEATURES`] counts ([`features`], each the
+//! side to move's count minus the opponent's), tapered between a
+//! middle-game and an endgame weight by the number of pieces on the board
+//! ([`phase`]), and then scaled towards a draw in endings the stronger side
+//! cannot win ([`draw_scale`]). The counts are what draughts players and
+//! programs look at: material, tempo (development), the centre, the balance
+//! of the wings, formations (men backed by two men, advanced men without
+//! support, isolated and locked men), the back rank guard, mobility, men
+//! that nothing can stop from being crowned, kings on the main diagonal,
+//! pieces the opponent can take, and the tempo of the endgame. The weights
+//! are fitted to the results of self-play games (`brett tune --game …
+//! --make-labels` / `--labels`, docs/ENGINE.md "Dame evaluation"), one set
+//! for each board.
 
-use crate::movegen::{self, G8, G10, Geo, Sides};
-use crate::{Bitboard, BoardSize, Color, Position};
+use crate::movegen::{self, G8, G10, Geo};
+use crate::{BoardSize, Color, Position, Square};
 
-/// Weights of the evaluation terms (hundredths of a man per unit).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weights {
-    /// Each man. 100 by definition of the scale.
-    pub man: i32,
-    /// Each king. A flying king sweeps whole diagonals and is worth about
-    /// three men.
-    pub king: i32,
-    /// Each row a man has advanced from its own back row (tempo): advanced
-    /// men are closer to promotion and cramp the opponent.
-    pub tempo: i32,
-    /// Each piece on a centre square (the middle rows' middle files), where
-    /// it controls both wings.
-    pub centre: i32,
-    /// Each man still on its own back row while the opponent has men: it
-    /// stops the opponent's men from being crowned.
-    pub back_rank: i32,
-    /// Each move without capture the side could make (counted as if it were
-    /// to move).
-    pub mobility: i32,
-    /// Each runaway man: a man whose whole forward cone up to the
-    /// promotion row is empty, so nothing can stop it from being crowned.
-    pub runaway: i32,
-    /// Extra for a runaway man per row it no longer needs to go (a runaway
-    /// close to the back row is crowned sooner).
-    pub runaway_closeness: i32,
+/// Number of evaluation features.
+pub const FEATURES: usize = 17;
+
+/// The features' names, in the order of [`features`].
+pub const NAMES: [&str; FEATURES] = [
+    "man",
+    "king",
+    "tempo",
+    "centre",
+    "back_rank",
+    "mobility",
+    "king_mobility",
+    "runaway",
+    "runaway_closeness",
+    "imbalance",
+    "backed",
+    "advanced_alone",
+    "isolated",
+    "locked",
+    "main_diagonal",
+    "attacked",
+    "attacked_twice",
+];
+
+/// Index of each feature in [`features`] and in the weight arrays.
+pub mod f {
+    /// Men.
+    pub const MAN: usize = 0;
+    /// Kings.
+    pub const KING: usize = 1;
+    /// Sum over the men of the rows each has advanced from its back row.
+    pub const TEMPO: usize = 2;
+    /// Pieces on the centre squares (the two middle rows, files c–f or c–h).
+    pub const CENTRE: usize = 3;
+    /// Men on their own back row while the opponent still has men (they
+    /// keep the opponent's men from being crowned).
+    pub const BACK_RANK: usize = 4;
+    /// Moves of men without capture (as if this side were to move).
+    pub const MOBILITY: usize = 5;
+    /// Moves of kings without capture.
+    pub const KING_MOBILITY: usize = 6;
+    /// Men whose whole forward cone up to the promotion row is empty:
+    /// nothing can stand in their way.
+    pub const RUNAWAY: usize = 7;
+    /// Sum over those men of the rows they have already advanced.
+    pub const RUNAWAY_CLOSENESS: usize = 8;
+    /// |men on the left half − men on the right half|: a lopsided side is
+    /// cramped on one wing and weak on the other.
+    pub const IMBALANCE: usize = 9;
+    /// Men with both squares diagonally behind them held (by own pieces or
+    /// the edge): the "tail" and "fork" formations.
+    pub const BACKED: usize = 10;
+    /// Men in the opponent's half with neither square behind them held:
+    /// outposts without support, easily exchanged off or won.
+    pub const ADVANCED_ALONE: usize = 11;
+    /// Men with no own piece on any of the four diagonal neighbours.
+    pub const ISOLATED: usize = 12;
+    /// Men with no free square ahead (hooked or locked in).
+    pub const LOCKED: usize = 13;
+    /// Kings on the main diagonal (a1–h8, 46–5), which a lone king holds
+    /// to draw.
+    pub const MAIN_DIAGONAL: usize = 14;
+    /// Own pieces an opponent piece could jump right now if it were the
+    /// opponent's move (threats the side must answer).
+    pub const ATTACKED: usize = 15;
+    /// One less than [`ATTACKED`], never below 0: a double threat is worse
+    /// than twice a single one.
+    pub const ATTACKED_TWICE: usize = 16;
 }
 
-impl Default for Weights {
-    fn default() -> Weights {
-        Weights::TUNED
+/// The weights of the evaluation, hundredths of a man per unit of each
+/// feature, in the middle game (all pieces on the board) and the endgame
+/// (none); between the two they are mixed by [`phase`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Middle-game weights, by feature.
+    pub mid: [i32; FEATURES],
+    /// Endgame weights, by feature.
+    pub end: [i32; FEATURES],
+}
+
+/// Names of all weights: `mid.` and `end.` before each feature's name (the
+/// order of [`Weights::to_vec`]).
+pub const WEIGHT_NAMES: [&str; 2 * FEATURES] = [
+    "mid.man",
+    "mid.king",
+    "mid.tempo",
+    "mid.centre",
+    "mid.back_rank",
+    "mid.mobility",
+    "mid.king_mobility",
+    "mid.runaway",
+    "mid.runaway_closeness",
+    "mid.imbalance",
+    "mid.backed",
+    "mid.advanced_alone",
+    "mid.isolated",
+    "mid.locked",
+    "mid.main_diagonal",
+    "mid.attacked",
+    "mid.attacked_twice",
+    "end.man",
+    "end.king",
+    "end.tempo",
+    "end.centre",
+    "end.back_rank",
+    "end.mobility",
+    "end.king_mobility",
+    "end.runaway",
+    "end.runaway_closeness",
+    "end.imbalance",
+    "end.backed",
+    "end.advanced_alone",
+    "end.isolated",
+    "end.locked",
+    "end.main_diagonal",
+    "end.attacked",
+    "end.attacked_twice",
+];
+
+impl Weights {
+    /// The hand-set weights, from draughts practice: the start of the fit.
+    pub const DEFAULT: Weights = Weights {
+        //     man king tempo centre back mob kmob run runc imb backed alone iso lock diag att att2
+        mid: [
+            100, 300, 2, 6, 8, 2, 1, 60, 10, -3, 3, -6, -4, -2, 5, -10, -30,
+        ],
+        end: [
+            100, 300, 4, 2, 2, 2, 2, 100, 15, -1, 1, -3, -2, -2, 10, -10, -30,
+        ],
+    };
+
+    /// The weights for `size` in use, fitted to self-play results
+    /// (docs/ENGINE.md, "Dame evaluation").
+    pub const fn tuned(size: BoardSize) -> &'static Weights {
+        match size {
+            BoardSize::Eight => &Weights::TUNED_8,
+            BoardSize::Ten => &Weights::TUNED_10,
+        }
+    }
+
+    /// Fitted on 8×8 (`dame`).
+    pub const TUNED_8: Weights = Weights {
+        mid: [
+            100, 204, -14, 7, -20, 6, -9, 16, 11, 0, 4, -5, 2, -5, -32, -5, -22,
+        ],
+        end: [
+            78, 246, 16, -6, 75, 13, 12, 5, 12, -8, -25, 26, -20, 9, 7, -22, -22,
+        ],
+    };
+
+    /// Fitted on 10×10 (`international`).
+    pub const TUNED_10: Weights = Weights {
+        mid: [
+            100, 149, -5, -2, -7, -3, 40, 23, 35, 10, 3, -33, 5, -6, 4, -13, -15,
+        ],
+        end: [
+            37, 157, 3, -4, 20, 10, -9, 8, -6, -17, -2, 19, -9, 3, 10, -17, -14,
+        ],
+    };
+
+    /// All weights, middle game first (the order of [`WEIGHT_NAMES`]).
+    pub fn to_vec(&self) -> Vec<i32> {
+        self.mid.iter().chain(self.end.iter()).copied().collect()
+    }
+
+    /// Weight `i` in the order of [`WEIGHT_NAMES`], to read or change.
+    pub fn slot(&mut self, i: usize) -> &mut i32 {
+        if i < FEATURES {
+            &mut self.mid[i]
+        } else {
+            &mut self.end[i - FEATURES]
+        }
     }
 }
 
-impl Weights {
-    /// The hand-set weights, from draughts practice; the start of the
-    /// self-play tuning (`brett tune --game dame`).
-    pub const DEFAULT: Weights = Weights {
-        man: 100,
-        king: 300,
-        tempo: 3,
-        centre: 6,
-        back_rank: 8,
-        mobility: 2,
-        runaway: 60,
-        runaway_closeness: 10,
-    };
+/// The pieces a full board starts with (both sides): the full weight of the
+/// middle game.
+pub const fn full_phase(size: BoardSize) -> i32 {
+    2 * size.men_per_side() as i32
 }
 
-impl Weights {
-    /// The weights in use, chosen by self-play tuning from [`Weights::DEFAULT`]
-    /// (docs/ENGINE.md, "Dame evaluation").
-    pub const TUNED: Weights = Weights {
-        tempo: 1,
-        centre: 8,
-        ..Weights::DEFAULT
-    };
+/// The phase of `pos`: the pieces on the board, at most [`full_phase`].
+pub fn phase(pos: &Position) -> i32 {
+    (pos.occupied().count() as i32).min(full_phase(pos.size()))
 }
 
-/// The raw counts behind the evaluation, for one side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Terms {
-    /// Men.
-    pub men: i32,
-    /// Kings.
-    pub kings: i32,
-    /// Sum over the men of the rows each has advanced from its back row.
-    pub tempo: i32,
-    /// Pieces on centre squares.
-    pub centre: i32,
-    /// Men on their own back row while the opponent has men.
-    pub back_rank: i32,
-    /// Moves without capture (as if this side were to move).
-    pub mobility: i32,
-    /// Runaway men (empty forward cone).
-    pub runaways: i32,
-    /// Sum over the runaway men of (board side − 1 − rows still to go).
-    pub runaway_closeness: i32,
+/// Squares at `rank` (0 = White's back row).
+const fn rank_mask(size: BoardSize, rank: u8) -> u64 {
+    size.row(size.side() - 1 - rank).0
 }
 
-/// The centre squares: files c–f (8×8) or c–h (10×10) on the two middle
-/// rows.
-pub const fn centre(size: BoardSize) -> Bitboard {
+/// Squares on the files left of the middle (`left`) or right of it.
+const fn half_mask(size: BoardSize, left: bool) -> u64 {
     let side = size.side();
     let mut bb = 0u64;
-    let mut rank = side / 2 - 1;
-    while rank <= side / 2 {
-        let mut file = 2;
-        while file < side - 2 {
-            if let Some(sq) = crate::Square::from_coords(size, file, rank) {
+    let mut rank = 0;
+    while rank < side {
+        let mut file = 0;
+        while file < side {
+            if (file < side / 2) == left
+                && let Some(sq) = Square::from_coords(size, file, rank)
+            {
                 bb |= sq.bb().0;
             }
             file += 1;
         }
         rank += 1;
     }
-    Bitboard(bb)
+    bb
 }
 
-const CENTRE8: u64 = centre(BoardSize::Eight).0;
-const CENTRE10: u64 = centre(BoardSize::Ten).0;
+/// The centre squares: files c–f (8×8) or c–h (10×10) on the two middle
+/// rows.
+const fn centre_mask(size: BoardSize) -> u64 {
+    let side = size.side();
+    let mut bb = 0u64;
+    let mut rank = side / 2 - 1;
+    while rank <= side / 2 {
+        let mut file = 2;
+        while file < side - 2 {
+            if let Some(sq) = Square::from_coords(size, file, rank) {
+                bb |= sq.bb().0;
+            }
+            file += 1;
+        }
+        rank += 1;
+    }
+    bb
+}
 
-fn measure_on<G: Geo>(pos: &Position, c: Color) -> Terms {
+/// The main diagonal (the long one, a1 to the far corner).
+const fn diagonal_mask(size: BoardSize) -> u64 {
+    let mut bb = 0u64;
+    let mut i = 0;
+    while i < size.side() {
+        if let Some(sq) = Square::from_coords(size, i, i) {
+            bb |= sq.bb().0;
+        }
+        i += 1;
+    }
+    bb
+}
+
+/// The masks of one board.
+struct Masks {
+    ranks: [u64; 10],
+    left: u64,
+    right: u64,
+    centre: u64,
+    diagonal: u64,
+}
+
+const fn masks(size: BoardSize) -> Masks {
+    let mut ranks = [0u64; 10];
+    let mut r = 0;
+    while r < size.side() {
+        ranks[r as usize] = rank_mask(size, r);
+        r += 1;
+    }
+    Masks {
+        ranks,
+        left: half_mask(size, true),
+        right: half_mask(size, false),
+        centre: centre_mask(size),
+        diagonal: diagonal_mask(size),
+    }
+}
+
+const MASKS8: Masks = masks(BoardSize::Eight);
+const MASKS10: Masks = masks(BoardSize::Ten);
+
+/// The squares whose neighbour in direction `dir` is in `set`.
+#[inline(always)]
+fn from_dir<G: Geo>(set: u64, dir: usize) -> u64 {
+    movegen::shift::<G>(set, movegen::opposite(dir)) & G::MASK
+}
+
+/// The squares of side `c`'s pieces (`own`, of which `kings` are kings)
+/// that the other side (`opp`, with kings `opp_kings`) could jump now.
+fn attacked<G: Geo>(
+    own: u64,
+    opp_men: u64,
+    opp_kings: u64,
+    opp_colour: Color,
+    backward: bool,
+    empty: u64,
+) -> u64 {
+    let mut victims = 0u64;
+    let fwd = movegen::forward(opp_colour);
+    for dir in 0..4 {
+        let man_dir = fwd.contains(&dir) || backward;
+        // Victims: own pieces next to an opponent man in `dir` with an
+        // empty square beyond.
+        let beyond = from_dir::<G>(empty, dir);
+        if man_dir {
+            victims |= movegen::shift::<G>(opp_men, dir) & own & beyond;
+        }
+        if opp_kings != 0 {
+            // A flying king slides over empty squares, then jumps.
+            let mut fill = opp_kings;
+            let mut x = movegen::shift::<G>(opp_kings, dir) & empty;
+            while x != 0 {
+                fill |= x;
+                x = movegen::shift::<G>(x, dir) & empty;
+            }
+            victims |= movegen::shift::<G>(fill, dir) & own & beyond;
+        }
+    }
+    victims
+}
+
+fn side_features<G: Geo>(pos: &Position, c: Color, masks: &Masks, out: &mut [i32; FEATURES]) {
     let size = G::SIZE;
+    let side = i32::from(size.side());
     let own = pos.pieces(c).0;
     let opp = pos.pieces(c.other()).0;
     let kings = pos.kings(c).0;
     let men = own & !kings;
+    let opp_kings = pos.kings(c.other()).0;
+    let opp_men = opp & !opp_kings;
     let empty = G::MASK & !(own | opp);
-    let side = i32::from(size.side());
-    let mut t = Terms {
-        men: men.count_ones() as i32,
-        kings: kings.count_ones() as i32,
-        ..Terms::default()
-    };
-    let centre = match size {
-        BoardSize::Eight => CENTRE8,
-        BoardSize::Ten => CENTRE10,
-    };
-    t.centre = (own & centre).count_ones() as i32;
-    if pos.men(c.other()).any() {
-        t.back_rank = (men & size.back_row(c).0).count_ones() as i32;
+    let fwd = movegen::forward(c);
+    let back = [movegen::opposite(fwd[0]), movegen::opposite(fwd[1])];
+
+    out[f::MAN] = men.count_ones() as i32;
+    out[f::KING] = kings.count_ones() as i32;
+    let mut tempo = 0;
+    for (r, &mask) in masks.ranks.iter().enumerate().take(size.side() as usize) {
+        let advanced = match c {
+            Color::White => r as i32,
+            Color::Black => side - 1 - r as i32,
+        };
+        tempo += advanced * (men & mask).count_ones() as i32;
     }
-    let sides = Sides {
-        us: c,
-        own,
-        opp,
-        kings: pos.kings(c).0 | pos.kings(c.other()).0,
-    };
-    t.mobility = movegen::count_quiet::<G>(&sides) as i32;
-    let [a, b] = movegen::forward(c);
+    out[f::TEMPO] = tempo;
+    out[f::CENTRE] = (own & masks.centre).count_ones() as i32;
+    if opp_men != 0 {
+        out[f::BACK_RANK] = (men & size.back_row(c).0).count_ones() as i32;
+    }
+    out[f::MOBILITY] = ((movegen::shift::<G>(men, fwd[0]) & empty).count_ones()
+        + (movegen::shift::<G>(men, fwd[1]) & empty).count_ones()) as i32;
+    if kings != 0 {
+        let mut n = 0;
+        for dir in 0..4 {
+            let mut x = movegen::shift::<G>(kings, dir) & empty;
+            while x != 0 {
+                n += x.count_ones() as i32;
+                x = movegen::shift::<G>(x, dir) & empty;
+            }
+        }
+        out[f::KING_MOBILITY] = n;
+    }
+    // Runaways: the forward cone up to the promotion row is empty.
     let mut rest = men;
     while rest != 0 {
         let bit = rest.trailing_zeros() as u8;
         rest &= rest - 1;
-        let sq = crate::Square::from_bit_unchecked(size, bit);
+        let sq = Square::from_bit_unchecked(size, bit);
         let advanced = match c {
             Color::White => i32::from(sq.rank()),
             Color::Black => side - 1 - i32::from(sq.rank()),
         };
-        t.tempo += advanced;
-        // The forward cone: every square the man could reach on its way.
         let to_go = side - 1 - advanced;
         let mut x = 1u64 << bit;
-        let mut cone = 0u64;
+        let mut free = true;
         for _ in 0..to_go {
-            x = (movegen::shift::<G>(x, a) | movegen::shift::<G>(x, b)) & G::MASK;
-            cone |= x;
+            x = (movegen::shift::<G>(x, fwd[0]) | movegen::shift::<G>(x, fwd[1])) & G::MASK;
+            if x & !empty != 0 {
+                free = false;
+                break;
+            }
         }
-        if cone & !empty == 0 {
-            t.runaways += 1;
-            t.runaway_closeness += side - 1 - to_go;
+        if free {
+            out[f::RUNAWAY] += 1;
+            out[f::RUNAWAY_CLOSENESS] += advanced;
         }
     }
-    t
+    out[f::IMBALANCE] =
+        ((men & masks.left).count_ones() as i32 - (men & masks.right).count_ones() as i32).abs();
+    // A rear square is held when it is an own piece or off the board.
+    let held = |dir: usize| from_dir::<G>(own, dir) | (G::MASK & !from_dir::<G>(G::MASK, dir));
+    let held0 = held(back[0]);
+    let held1 = held(back[1]);
+    out[f::BACKED] = (men & held0 & held1).count_ones() as i32;
+    let opp_half: u64 = match c {
+        Color::White => masks.ranks[size.side() as usize / 2..size.side() as usize]
+            .iter()
+            .fold(0, |a, &m| a | m),
+        Color::Black => masks.ranks[..size.side() as usize / 2]
+            .iter()
+            .fold(0, |a, &m| a | m),
+    };
+    out[f::ADVANCED_ALONE] = (men & opp_half & !held0 & !held1).count_ones() as i32;
+    let neighbours = (0..4).fold(0u64, |a, d| a | from_dir::<G>(own, d));
+    out[f::ISOLATED] = (men & !neighbours).count_ones() as i32;
+    let free_ahead = from_dir::<G>(empty, fwd[0]) | from_dir::<G>(empty, fwd[1]);
+    out[f::LOCKED] = (men & !free_ahead).count_ones() as i32;
+    out[f::MAIN_DIAGONAL] = (kings & masks.diagonal).count_ones() as i32;
+    let hit = attacked::<G>(
+        own,
+        opp_men,
+        opp_kings,
+        c.other(),
+        pos.rules().men_capture_backward,
+        empty,
+    )
+    .count_ones() as i32;
+    out[f::ATTACKED] = hit;
+    out[f::ATTACKED_TWICE] = (hit - 1).max(0);
 }
 
-impl Terms {
-    /// Measure side `c` of `pos`.
-    pub fn measure(pos: &Position, c: Color) -> Terms {
-        match pos.size() {
-            BoardSize::Eight => measure_on::<G8>(pos, c),
-            BoardSize::Ten => measure_on::<G10>(pos, c),
-        }
+/// The counts of side `c` alone (in the order of [`NAMES`]); [`features`]
+/// is the side to move's minus the opponent's.
+pub fn side_counts(pos: &Position, c: Color) -> [i32; FEATURES] {
+    let mut out = [0; FEATURES];
+    match pos.size() {
+        BoardSize::Eight => side_features::<G8>(pos, c, &MASKS8, &mut out),
+        BoardSize::Ten => side_features::<G10>(pos, c, &MASKS10, &mut out),
     }
+    out
+}
 
-    /// The weighted sum.
-    pub fn score(&self, w: &Weights) -> i32 {
-        self.men * w.man
-            + self.kings * w.king
-            + self.tempo * w.tempo
-            + self.centre * w.centre
-            + self.back_rank * w.back_rank
-            + self.mobility * w.mobility
-            + self.runaways * w.runaway
-            + self.runaway_closeness * w.runaway_closeness
+/// The centre squares of a board (see [`f::CENTRE`]).
+pub fn centre(size: BoardSize) -> crate::Bitboard {
+    crate::Bitboard(match size {
+        BoardSize::Eight => MASKS8.centre,
+        BoardSize::Ten => MASKS10.centre,
+    })
+}
+
+fn features_on<G: Geo>(pos: &Position, masks: &Masks) -> [i32; FEATURES] {
+    let us = pos.turn();
+    let mut a = [0; FEATURES];
+    let mut b = [0; FEATURES];
+    side_features::<G>(pos, us, masks, &mut a);
+    side_features::<G>(pos, us.other(), masks, &mut b);
+    let mut out = [0; FEATURES];
+    for i in 0..FEATURES {
+        out[i] = a[i] - b[i];
     }
+    out
+}
+
+/// The features of `pos`: each the side to move's count minus the
+/// opponent's (see [`f`] for their meaning).
+pub fn features(pos: &Position) -> [i32; FEATURES] {
+    match pos.size() {
+        BoardSize::Eight => features_on::<G8>(pos, &MASKS8),
+        BoardSize::Ten => features_on::<G10>(pos, &MASKS10),
+    }
+}
+
+/// The share of a score an ending keeps, in 16ths: 16 normally, less
+/// where the side the score favours (`stm_ahead`: the side to move) cannot
+/// win, or hardly. Draughts endings against a lone king: one or two pieces
+/// cannot win against it on either board, nor three kings against a king on
+/// the main diagonal of 10×10; and against a king and a piece, a king and
+/// at most one piece more mostly draw.
+pub fn draw_scale(pos: &Position, stm_ahead: bool) -> i32 {
+    let strong = if stm_ahead {
+        pos.turn()
+    } else {
+        pos.turn().other()
+    };
+    let weak = strong.other();
+    let weak_kings = pos.kings(weak).count();
+    if weak_kings == 0 {
+        return 16;
+    }
+    let weak_all = pos.pieces(weak).count();
+    let strong_men = pos.men(strong).count();
+    let strong_kings = pos.kings(strong).count();
+    let strong_all = strong_men + strong_kings;
+    if weak_all == 1 {
+        let on_diagonal = (pos.kings(weak).0 & diagonal_of(pos.size())) != 0;
+        if strong_all <= 2 {
+            1
+        } else if strong_men == 0
+            && strong_kings == 3
+            && on_diagonal
+            && pos.size() == BoardSize::Ten
+        {
+            2
+        } else {
+            16
+        }
+    } else if strong_kings > 0 && strong_all <= weak_all + 1 && strong_all <= 4 {
+        4
+    } else {
+        16
+    }
+}
+
+fn diagonal_of(size: BoardSize) -> u64 {
+    match size {
+        BoardSize::Eight => MASKS8.diagonal,
+        BoardSize::Ten => MASKS10.diagonal,
+    }
+}
+
+/// The linear score of `features` at `phase` (before [`draw_scale`]).
+pub fn linear(features: &[i32; FEATURES], phase: i32, full: i32, w: &Weights) -> i32 {
+    let (mut mid, mut end) = (0, 0);
+    for ((x, m), e) in features.iter().zip(&w.mid).zip(&w.end) {
+        mid += x * m;
+        end += x * e;
+    }
+    (mid * phase + end * (full - phase)) / full
 }
 
 /// Evaluate `pos` for the side to move with the given weights.
 pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
-    let us = pos.turn();
-    Terms::measure(pos, us).score(w) - Terms::measure(pos, us.other()).score(w)
+    let feats = features(pos);
+    let score = linear(&feats, phase(pos), full_phase(pos.size()), w);
+    let scale = draw_scale(pos, score > 0);
+    if scale == 16 {
+        score
+    } else {
+        score * scale / 16
+    }
 }
 
-/// Evaluate `pos` for the side to move with the weights in use
-/// ([`Weights::TUNED`]).
+/// Evaluate `pos` for the side to move with the weights in use for its
+/// board ([`Weights::tuned`]).
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &Weights::TUNED)
+    evaluate_with(pos, Weights::tuned(pos.size()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleSet;
+
+    fn pos(fen: &str, rules: RuleSet) -> Position {
+        Position::from_fen(fen, rules).expect(fen)
+    }
+
+    #[test]
+    fn the_start_is_level() {
+        for rules in [RuleSet::DAME, RuleSet::INTERNATIONAL] {
+            let p = Position::new(rules);
+            assert_eq!(features(&p), [0; FEATURES]);
+            assert_eq!(evaluate(&p), 0);
+        }
+    }
+
+    #[test]
+    fn features_are_antisymmetric() {
+        // The same position with the other side to move: every feature
+        // changes sign (each side's counts do not depend on the turn).
+        let w = pos(
+            "W:W21,22,28,31,32,35,36,38:B5,7,10,12,17,19,24",
+            RuleSet::INTERNATIONAL,
+        );
+        let b = pos(
+            "B:W21,22,28,31,32,35,36,38:B5,7,10,12,17,19,24",
+            RuleSet::INTERNATIONAL,
+        );
+        let fw = features(&w);
+        let fb = features(&b);
+        for i in 0..FEATURES {
+            assert_eq!(fw[i], -fb[i], "{}", NAMES[i]);
+        }
+    }
+
+    #[test]
+    fn attacks_count_pieces_that_can_be_jumped() {
+        // 8×8 `dame`: a white man on d4 (square 22? by name) with a black
+        // man on e5 diagonally ahead and f6 empty: White to move could take
+        // it; Black to move sees its e5 man attacked.
+        let p = pos("B:Wd4:Be5", RuleSet::DAME);
+        let feats = features(&p);
+        // Black to move: Black's man on e5 is attacked (d4 jumps to f6),
+        // White's d4 is attacked too (e5 jumps to c3).
+        assert_eq!(feats[f::ATTACKED], 0);
+        let p = pos("B:Wd4,c3:Be5", RuleSet::DAME);
+        // Now c3 covers: Black cannot jump d4, White still attacks e5.
+        assert_eq!(features(&p)[f::ATTACKED], 1);
+    }
+
+    #[test]
+    fn a_runaway_man_is_seen() {
+        let p = pos("W:Wc5:BKh2", RuleSet::DAME);
+        let feats = features(&p);
+        assert_eq!(feats[f::RUNAWAY], 1);
+        assert_eq!(feats[f::RUNAWAY_CLOSENESS], 4);
+    }
+
+    #[test]
+    fn lone_king_endings_are_scaled_to_a_draw() {
+        let two_vs_one = pos("W:WK1,K2:BK50", RuleSet::INTERNATIONAL);
+        assert_eq!(draw_scale(&two_vs_one, true), 1);
+        let three_on_diagonal = pos("W:WK1,K2,K3:BK46", RuleSet::INTERNATIONAL);
+        assert_eq!(draw_scale(&three_on_diagonal, true), 2);
+        let three_off = pos("W:WK1,K2,K3:BK6", RuleSet::INTERNATIONAL);
+        assert_eq!(draw_scale(&three_off, true), 16);
+        let men = pos("W:W31,32,33:B20", RuleSet::INTERNATIONAL);
+        assert_eq!(draw_scale(&men, true), 16);
+        // The king against a man is the side ahead: nothing to scale.
+        let king_vs_man = pos("W:WK1:B20", RuleSet::INTERNATIONAL);
+        assert_eq!(draw_scale(&king_vs_man, true), 16);
+        assert!(evaluate(&king_vs_man) > 0);
+    }
 }

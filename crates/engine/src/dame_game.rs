@@ -8,8 +8,8 @@ use dame::eval::{self, Weights};
 use dame::{Bitboard, Game as DameGame, Move, Position, Square};
 use search::{Game, Status};
 
-/// A Dame position, searchable, evaluated with the tuned weights
-/// ([`Weights::TUNED`]).
+/// A Dame position, searchable, evaluated with the tuned weights of its
+/// board ([`Weights::tuned`]).
 #[derive(Clone, Copy, Debug)]
 pub struct DameState(pub Position);
 
@@ -34,7 +34,7 @@ impl Parts for DameState {
     }
     #[inline]
     fn weights(&self) -> &Weights {
-        &Weights::TUNED
+        Weights::tuned(self.0.size())
     }
     #[inline]
     fn with_pos(&self, pos: Position) -> Self {

@@ -1,0 +1,300 @@
+//! `brett tune --game dame|international|… --make-labels` and `--labels`:
+//! Dame positions labelled with the result of the self-play game they
+//! occurred in, and the evaluation weights fitted to them (Texel's method).
+//!
+//! The recipe (docs/ENGINE.md, "Dame evaluation"): game `i` uses seed
+//! `--seed + i`; its first 0 to `--opening-plies` plies are random legal
+//! moves, later plies a random move with probability `--random-share`, else
+//! the engine's move at `--depth` with the weights in use. A game ends by
+//! the rules (including repetition and the move limits) or after
+//! `--max-plies` plies (a draw). Every position after the opening in which
+//! the side to move has no capture (quiet: the evaluation is meant for
+//! those) is written with the game's result for the side to move. The file
+//! depends only on the options (and the weights in use).
+
+use std::io::{BufRead, BufWriter, Write};
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use anyhow::{Context, Result, bail};
+use dame::eval::{self, FEATURES, WEIGHT_NAMES, Weights};
+use dame::{Color, Game, Position, RuleSet};
+use engine::DameState;
+use engine::texel::{Table, fit_table};
+use search::{Engine, Limits};
+
+/// Options of the label generation.
+pub struct MakeOptions {
+    pub games: usize,
+    pub seed: u64,
+    pub depth: u32,
+    pub opening_plies: usize,
+    pub random_share: f64,
+    pub threads: usize,
+    pub max_plies: usize,
+}
+
+/// The quiet positions of game `i` and White's result (1, ½, 0).
+fn one_game(rules: RuleSet, options: &MakeOptions, i: usize) -> (Vec<Position>, f64) {
+    let mut rng = fastrand::Rng::with_seed(options.seed.wrapping_add(i as u64));
+    let opening = rng.usize(0..=options.opening_plies);
+    let engine = Engine::new(4, 1);
+    let stop = AtomicBool::new(false);
+    let mut game = Game::new(rules);
+    let mut out = Vec::new();
+    while !game.is_over() && game.ply() < options.max_plies {
+        let pos = *game.position();
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let ply = game.ply();
+        if ply >= opening && !pos.has_capture() {
+            out.push(pos);
+        }
+        let m = if ply < opening || rng.f64() < options.random_share {
+            moves.as_slice()[rng.usize(0..moves.len())]
+        } else {
+            let history: Vec<u64> = (0..ply)
+                .filter_map(|i| game.position_at(i).map(|p| p.hash()))
+                .collect();
+            let limits = Limits {
+                no_databases: true,
+                ..Limits::depth(options.depth)
+            };
+            match engine
+                .search(&DameState(pos), &history, limits, 1, &stop, &mut |_| {})
+                .best
+            {
+                Some(m) => m,
+                None => break,
+            }
+        };
+        if game.play(&m).is_err() {
+            break;
+        }
+    }
+    let white = match game.outcome().and_then(|o| o.winner) {
+        Some(Color::White) => 1.0,
+        Some(Color::Black) => 0.0,
+        None => 0.5,
+    };
+    (out, white)
+}
+
+/// Play the games and write `FEN<TAB>result` lines to `path` (the result
+/// for the side to move: 1, 0.5 or 0), after a first line `# rules NAME`.
+/// Each game's lines are written as soon as it ends (in the order of the
+/// games with one thread), so a long run can be used while it goes on.
+pub fn make(rules: RuleSet, rules_name: &str, path: &Path, options: &MakeOptions) -> Result<()> {
+    let next = AtomicUsize::new(0);
+    let file =
+        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+    let mut w = BufWriter::new(file);
+    writeln!(w, "# rules {rules_name}")?;
+    w.flush()?;
+    struct Tally {
+        w: BufWriter<std::fs::File>,
+        games: usize,
+        positions: usize,
+        white_wins: usize,
+        draws: usize,
+        error: Option<std::io::Error>,
+    }
+    let tally = Mutex::new(Tally {
+        w,
+        games: 0,
+        positions: 0,
+        white_wins: 0,
+        draws: 0,
+        error: None,
+    });
+    let started = std::time::Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= options.games {
+                        break;
+                    }
+                    let (positions, white) = one_game(rules, options, i);
+                    let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
+                    let mut text = String::new();
+                    for pos in &positions {
+                        let result = match pos.turn() {
+                            Color::White => white,
+                            Color::Black => 1.0 - white,
+                        };
+                        text.push_str(&format!("{}\t{result}\n", pos.fen()));
+                    }
+                    if let Err(e) = t.w.write_all(text.as_bytes()).and_then(|_| t.w.flush()) {
+                        t.error.get_or_insert(e);
+                    }
+                    t.games += 1;
+                    t.positions += positions.len();
+                    if white == 1.0 {
+                        t.white_wins += 1;
+                    } else if white == 0.5 {
+                        t.draws += 1;
+                    }
+                    if t.games.is_multiple_of(200) {
+                        eprintln!(
+                            "{} of {} games, {} positions ({:.0} s)",
+                            t.games,
+                            options.games,
+                            t.positions,
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+            });
+        }
+    });
+    let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(e) = t.error {
+        return Err(e).with_context(|| format!("writing {}", path.display()));
+    }
+    println!(
+        "{} positions from {} games written to {} (White won {}, {} drawn, Black won {}; {:.0} s)",
+        t.positions,
+        t.games,
+        path.display(),
+        t.white_wins,
+        t.draws,
+        t.games - t.white_wins - t.draws,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// A label file's positions with their results for the side to move.
+pub fn read(path: &Path, rules: RuleSet) -> Result<Vec<(Position, f32)>> {
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut out = Vec::new();
+    for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
+        let line = line?;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((fen, value)) = line.split_once('\t') else {
+            bail!(
+                "{}:{}: expected a position, a tab and a result",
+                path.display(),
+                n + 1
+            );
+        };
+        let pos = Position::from_fen(fen, rules)
+            .with_context(|| format!("{}:{}: bad position", path.display(), n + 1))?;
+        let target: f32 = match value.trim() {
+            "1" => 1.0,
+            "0.5" => 0.5,
+            "0" => 0.0,
+            other => bail!(
+                "{}:{}: bad result '{other}' (1, 0.5 or 0)",
+                path.display(),
+                n + 1
+            ),
+        };
+        out.push((pos, target));
+    }
+    Ok(out)
+}
+
+/// The rules named by a label file's first line, if it has one.
+pub fn rules_of(path: &Path) -> Result<Option<String>> {
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut first = String::new();
+    std::io::BufReader::new(file).read_line(&mut first)?;
+    Ok(first
+        .trim()
+        .strip_prefix("# rules ")
+        .map(|s| s.trim().to_string()))
+}
+
+/// One table row: the features split by the phase into their middle-game
+/// and endgame parts, scaled as the evaluation scales the ending (with the
+/// starting weights deciding which side is ahead).
+fn row(pos: &Position, start: &Weights) -> [f32; 2 * FEATURES] {
+    let feats = eval::features(pos);
+    let full = eval::full_phase(pos.size());
+    let phase = eval::phase(pos);
+    let score = eval::linear(&feats, phase, full, start);
+    let scale = eval::draw_scale(pos, score > 0) as f32 / 16.0;
+    let mid = phase as f32 / full as f32;
+    let mut r = [0f32; 2 * FEATURES];
+    for (i, &x) in feats.iter().enumerate() {
+        r[i] = x as f32 * mid * scale;
+        r[FEATURES + i] = x as f32 * (1.0 - mid) * scale;
+    }
+    r
+}
+
+/// Fit the weights for `rules`' board to a label file and print them.
+pub fn fit_file(path: &Path, rules: RuleSet, iterations: usize, ridge: f64) -> Result<Weights> {
+    if let Some(name) = rules_of(path)?
+        && RuleSet::preset(&name) != Some(rules)
+    {
+        bail!(
+            "{} holds positions of the '{name}' rules; fit them with --game {name}",
+            path.display()
+        );
+    }
+    let samples = read(path, rules)?;
+    if samples.len() < 100 {
+        bail!(
+            "{} holds {} positions; the fit needs at least 100",
+            path.display(),
+            samples.len()
+        );
+    }
+    let start = *Weights::tuned(rules.board);
+    // Every tenth position is held out to check the fit on unseen data.
+    let (mut train, mut test) = (Table::new(2 * FEATURES), Table::new(2 * FEATURES));
+    for (i, (pos, target)) in samples.iter().enumerate() {
+        let r = row(pos, &start);
+        if i % 10 == 9 {
+            test.push(&r, *target);
+        } else {
+            train.push(&r, *target);
+        }
+    }
+    let fit = fit_table(
+        &train,
+        &start.to_vec(),
+        &[],
+        Some(eval::f::MAN),
+        ridge,
+        iterations,
+    );
+    let start_f: Vec<f64> = start.to_vec().iter().map(|&x| f64::from(x)).collect();
+    let fitted_f: Vec<f64> = fit.weights.iter().map(|&x| f64::from(x)).collect();
+    println!(
+        "{} positions fitted, {} held out; scale {:.0}",
+        train.len(),
+        test.len(),
+        fit.scale
+    );
+    println!(
+        "training loss {:.5} -> {:.5}; held-out loss {:.5} -> {:.5}",
+        fit.loss_before,
+        fit.loss_after,
+        test.loss(&start_f, fit.start_scale),
+        test.loss(&fitted_f, fit.scale)
+    );
+    let mut w = start;
+    for (i, &v) in fit.weights.iter().enumerate() {
+        *w.slot(i) = v;
+    }
+    println!("\nWeights (mid, end):");
+    for ((name, m), e) in WEIGHT_NAMES.iter().zip(&w.mid).zip(&w.end) {
+        println!("    {:<22} {m:>5} {e:>5}", name.trim_start_matches("mid."));
+    }
+    println!("\n    mid: {:?},", w.mid);
+    println!("    end: {:?},", w.end);
+    Ok(w)
+}
