@@ -412,6 +412,7 @@ fn solve_layered(
     pair: &[Material],
     tables: &Tables,
 ) -> Result<Vec<Vec<u16>>, TablebaseError> {
+    let geo = Geometry::of(rules.board);
     let nl = layers(rules, pair[0]);
     let layouts: Vec<Layout> = pair.iter().map(|&m| Layout::new(rules.board, m)).collect();
     let partner = |s: usize| if pair.len() == 1 { 0 } else { 1 - s };
@@ -419,32 +420,73 @@ fn solve_layered(
         .iter()
         .map(|l| vec![NONE; l.size() as usize * nl])
         .collect();
+    // Positions with a capture or promotion into a counted ending: their
+    // values can change with the counter through that move, so they are
+    // solved on every layer.
+    let mut always: Vec<Vec<bool>> = layouts
+        .iter()
+        .map(|l| vec![false; l.size() as usize])
+        .collect();
+    let mut preds = Vec::with_capacity(64);
     for e in (0..nl).rev() {
         for s in 0..pair.len() {
+            // Below the two top layers only positions with a quiet move to
+            // a position whose value changed between the two layers above
+            // (or with a move into a counted ending) can change: the others
+            // keep the value of the layer above.
+            let dirty: Option<Vec<bool>> = (e + 2 < nl).then(|| {
+                let mut d = always[s].clone();
+                let ps = partner(s);
+                let oc = &codes[ps];
+                for q in 0..layouts[ps].size() as usize {
+                    if oc[q * nl + e + 1] == oc[q * nl + e + 2] {
+                        continue;
+                    }
+                    let Some(g) = layouts[ps].groups(q as u64) else {
+                        continue;
+                    };
+                    unmoves(geo, g, &mut preds);
+                    for &pg in &preds {
+                        d[layouts[s].index(pg) as usize] = true;
+                    }
+                }
+                d
+            });
             let layout = &layouts[s];
+            let own = &codes[s];
             let other = &codes[partner(s)];
             let olayout = &layouts[partner(s)];
-            let layer: Result<Vec<u16>, Material> = (0..layout.size())
+            let layer: Result<Vec<(u16, bool)>, Material> = (0..layout.size())
                 .into_par_iter()
                 .map(|i| {
+                    if let Some(d) = &dirty
+                        && !d[i as usize]
+                    {
+                        return Ok((own[i as usize * nl + e + 1], false));
+                    }
                     let Some(g) = layout.groups(i) else {
-                        return Ok(NONE);
+                        return Ok((NONE, false));
                     };
                     let Some(pos) = position_of_groups(rules, g, e as u16) else {
-                        return Ok(NONE);
+                        return Ok((NONE, false));
                     };
                     if let Some(o) = pos.outcome() {
-                        return Ok(match o.winner {
-                            None => DRAW,
-                            Some(w) if w == pos.turn() => Value::Win(0).code(),
-                            Some(_) => Value::Loss(0).code(),
-                        });
+                        return Ok((
+                            match o.winner {
+                                None => DRAW,
+                                Some(w) if w == pos.turn() => Value::Win(0).code(),
+                                Some(_) => Value::Loss(0).code(),
+                            },
+                            false,
+                        ));
                     }
                     let mut best: Option<Value> = None;
+                    let mut counted_exit = false;
                     for m in pos.strict_moves().iter() {
                         let mut child = pos;
                         child.play_unchecked(m);
                         let v = if m.is_capture() || pos.promotes(m) {
+                            counted_exit |= child.counted_ending().is_some();
                             value_in(tables, &child).ok_or_else(|| {
                                 locate_groups(&child).map_or(layout.material(), |(x, _)| x)
                             })?
@@ -455,13 +497,14 @@ fn solve_layered(
                         };
                         best = better(best, v.back());
                     }
-                    Ok(best.unwrap_or(Value::Loss(0)).code())
+                    Ok((best.unwrap_or(Value::Loss(0)).code(), counted_exit))
                 })
                 .collect();
             let layer = layer.map_err(missing)?;
             let c = &mut codes[s];
-            for (i, x) in layer.into_iter().enumerate() {
+            for (i, (x, flag)) in layer.into_iter().enumerate() {
                 c[i * nl + e] = x;
+                always[s][i] |= flag;
             }
         }
     }
