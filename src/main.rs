@@ -53,7 +53,7 @@ enum Command {
     Tune(cli::tune::Args),
     /// Puzzles from the databases ("find the best move").
     Puzzles(cli::puzzles::Args),
-    /// Mühle's perfect-play databases: build, probe, stats, verify.
+    /// Mühle's perfect-play databases and (--game) the Dame endgame databases: build, probe, stats, verify.
     Tablebase(cli::tablebase::Args),
     /// Start the app: the browser UI and the JSON API on http://127.0.0.1:8080
     /// (the default when no command is given).

@@ -453,3 +453,91 @@ fn tablebase_commands() {
         "{out}"
     );
 }
+
+/// `brett tablebase build/probe/stats/verify --game …` for the Dame
+/// endgame databases (up to three pieces) in a temporary folder.
+#[test]
+fn dame_tablebase_commands() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path().to_str().expect("utf-8 path");
+    let build = || {
+        brett(
+            &[
+                "tablebase",
+                "build",
+                "--game",
+                "dame",
+                "--pieces",
+                "3",
+                "--dir",
+                d,
+                "--quiet",
+            ],
+            "",
+        )
+    };
+    let (ok, out, err) = build();
+    assert!(ok, "{err}");
+    assert!(out.contains("table KK-K: 14880 positions"), "{out}");
+    assert!(out.contains("built 16 tables (0 kept) of 'dame'"), "{out}");
+    // Built again: everything kept.
+    let (ok, out, _) = build();
+    assert!(ok);
+    assert!(out.contains("built 0 tables (16 kept)"), "{out}");
+    // Two kings against one: White wins in 3 plies (c1-b2 among others).
+    let probe =
+        |fen: &str, game: &str| brett(&["tablebase", "probe", "--game", game, "--dir", d, fen], "");
+    let (ok, out, err) = probe("W:WKa1,Kc1:BKh8", "dame");
+    assert!(ok, "{err}");
+    assert_eq!(out.lines().next(), Some("win 3"), "{out}");
+    assert!(out.contains("c1-b2 win 3"), "{out}");
+    // One king each is a draw under 'dame'.
+    let (ok, out, _) = probe("W:WKa1:BKh8", "dame");
+    assert!(ok);
+    assert_eq!(out.lines().next(), Some("draw"), "{out}");
+    // A table that is not built: an error naming the build command.
+    let (ok, _, err) = probe("W:WKa1,Kc1,Ke1:BKh8", "dame");
+    assert!(!ok);
+    assert!(err.contains("brett tablebase build --game dame"), "{err}");
+    let (ok, out, err) = brett(
+        &["tablebase", "stats", "--game", "dame", "--dir", d, "KK-K"],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("positions 14880"), "{out}");
+    let (ok, out, err) = brett(&["tablebase", "verify", "--game", "dame", "--dir", d], "");
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("table KK-K: 14880 positions checked, 0 wrong"),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("ok"), "{out}");
+    // A damaged file is refused.
+    let path = dir.path().join("dame-dame-KK-K.dtb");
+    let mut bytes = std::fs::read(&path).expect("file");
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&path, bytes).expect("write");
+    let (ok, _, err) = brett(
+        &["tablebase", "verify", "--game", "dame", "--dir", d, "KK-K"],
+        "",
+    );
+    assert!(!ok);
+    assert!(err.contains("checksum"), "{err}");
+    // Mühle options are refused for Dame and the reverse.
+    let (ok, _, err) = brett(
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "dame",
+            "--sectors",
+            "3-3",
+            "--dir",
+            d,
+        ],
+        "",
+    );
+    assert!(!ok);
+    assert!(err.contains("--pieces"), "{err}");
+}

@@ -1,4 +1,5 @@
-//! `brett tablebase`: build, probe, count and check the Mühle databases.
+//! `brett tablebase`: build, probe, count and check the Mühle databases
+//! and (with `--game`) the Dame endgame databases.
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -24,6 +25,11 @@ pub struct Args {
 /// Options every subcommand shares.
 #[derive(clap::Args, Debug, Clone)]
 pub struct Common {
+    /// The game: `muehle` (default), or a Dame rule set (`dame`, `dame-fr`,
+    /// `dame-100`, `international`, or a preset with options such as
+    /// `international,board=8`) for the Dame endgame databases.
+    #[arg(long, default_value = "muehle")]
+    game: String,
     #[arg(long, default_value = "standard", help = RULES_HELP)]
     rules: String,
     /// The database folder (default: the global --tablebase-dir, else
@@ -64,6 +70,14 @@ enum Command {
         /// No progress bars (one line per sector group).
         #[arg(long)]
         quiet: bool,
+        /// Dame: build every table with up to this many pieces (default 5
+        /// on 8×8, 4 on 10×10).
+        #[arg(long)]
+        pieces: Option<u8>,
+        /// Dame: build these tables (e.g. KKK-K,KM-K) and the tables they
+        /// need, instead of --pieces.
+        #[arg(long)]
+        tables: Option<String>,
     },
     /// The value of a position (moving phase) and of each of its moves.
     ///
@@ -75,11 +89,13 @@ enum Command {
         /// The position string.
         position: String,
     },
-    /// Positions, wins, draws, losses and the longest win of a sector.
+    /// Positions, wins, draws, losses and the longest win of a sector
+    /// (Dame: of a table, e.g. KKK-K).
     Stats {
         #[command(flatten)]
         common: Common,
-        /// The sector W-B (White's and Black's stones).
+        /// The sector W-B (White's and Black's stones); Dame: the table
+        /// (the side to move's kings and men, a dash, the opponent's).
         sector: String,
     },
     /// Check built sectors: every value follows from the values of its moves.
@@ -119,6 +135,9 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
     if common.dir.is_none() {
         common.dir = global_dir;
     }
+    if let Some(rules) = dame_game(&common.game)? {
+        return dame_cli::run(args.command, rules);
+    }
     match args.command {
         Command::Build {
             common,
@@ -126,7 +145,12 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
             sectors,
             threads,
             quiet,
+            pieces,
+            tables,
         } => {
+            if pieces.is_some() || tables.is_some() {
+                bail!("--pieces and --tables are for the Dame databases (--game dame, …)");
+            }
             pool(threads)?;
             let targets = match sectors {
                 Some(s) => tablebase::parse_sectors(&s)?,
@@ -162,6 +186,22 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
         }
     }
 }
+
+/// The Dame rule set `--game` names (`None`: Mühle).
+fn dame_game(game: &str) -> Result<Option<dame::RuleSet>> {
+    match game.trim().to_ascii_lowercase().as_str() {
+        "muehle" | "mühle" | "muhle" | "morris" => Ok(None),
+        g => {
+            let rules: dame::RuleSet = g.parse().with_context(|| {
+                format!("--game '{game}': muehle, or a Dame rule set (dame, dame-fr, dame-100, international)")
+            })?;
+            Ok(Some(rules))
+        }
+    }
+}
+
+#[path = "tablebase_dame.rs"]
+mod dame_cli;
 
 fn pool(threads: Option<usize>) -> Result<()> {
     if let Some(n) = threads {

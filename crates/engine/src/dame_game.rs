@@ -75,7 +75,21 @@ fn order_hint(pos: &Position, mv: Move) -> i32 {
 }
 
 macro_rules! impl_game {
+    ($ty:ty, databases) => {
+        impl_game!($ty, {
+            fn probe(&self) -> Option<search::Exact> {
+                crate::dame_databases::probe(self.pos())
+            }
+
+            fn probe_moves(&self) -> Option<Vec<(Move, search::Exact, i32)>> {
+                crate::dame_databases::probe_moves(self.pos())
+            }
+        });
+    };
     ($ty:ty) => {
+        impl_game!($ty, {});
+    };
+    ($ty:ty, { $($extra:tt)* }) => {
         impl Game for $ty {
             type Move = Move;
             const HISTORY_SIZE: usize = 64 * 64;
@@ -152,11 +166,13 @@ macro_rules! impl_game {
             fn history_index(&self, mv: Move) -> usize {
                 usize::from(mv.from().bit()) * 64 + usize::from(mv.to().bit())
             }
+
+            $($extra)*
         }
     };
 }
 
-impl_game!(DameState);
+impl_game!(DameState, databases);
 impl_game!(WeightedDame);
 
 /// When the opponent skipped a capture (huffing on), the piece to remove:

@@ -23,12 +23,15 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 
 use muehle::{Color, Move, Position, RemovalRule, RuleSet};
 use search::Exact;
+use tablebase::dame::DameTablebase;
 use tablebase::{Tablebase, Value, Variant};
 
-/// The databases of one folder, one [`Tablebase`] per variant.
+/// The databases of one folder, one [`Tablebase`] per variant, and the
+/// Dame endgame databases of the same folder.
 pub struct Databases {
     dir: PathBuf,
     tables: [Tablebase; 4],
+    dame: DameTablebase,
 }
 
 static INSTALLED: AtomicPtr<Databases> = AtomicPtr::new(std::ptr::null_mut());
@@ -51,6 +54,7 @@ pub fn install(dir: Option<&Path>) {
             Box::into_raw(Box::new(Databases {
                 dir: d.to_path_buf(),
                 tables: [a, b, c, e],
+                dame: DameTablebase::new(d),
             }))
         }
     };
@@ -76,6 +80,11 @@ impl Databases {
     /// The databases for a rule set.
     pub fn for_rules(&self, rules: &RuleSet) -> &Tablebase {
         &self.tables[slot(Variant::of(rules))]
+    }
+
+    /// The Dame endgame databases of the folder.
+    pub fn dame(&self) -> &DameTablebase {
+        &self.dame
     }
 }
 

@@ -1,3 +1,4 @@
+pub mod dame_databases;
 pub mod dame_game;
 pub mod databases;
 pub mod explain;

@@ -16,6 +16,7 @@
 //!   the values; the no-mill and repetition counters are not part of them.
 
 mod build;
+pub mod dame;
 mod file;
 mod index;
 mod moves;

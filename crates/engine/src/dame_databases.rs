@@ -1,0 +1,89 @@
+//! The Dame endgame databases in play (`brett tablebase build --game …`):
+//! the search scores the positions they hold exactly
+//! ([`search::Game::probe`]) and, when the root is held, plays from them
+//! ([`search::Game::probe_moves`]): a win by the fastest line, a loss by
+//! the longest, a draw by a move that keeps it.
+//!
+//! The tables do not count the king-move counter (draw after 50 plies of
+//! king moves without capture). A win or loss in `n` plies is used only
+//! when `n` is at most the plies left before that draw (`limit − counter`):
+//! then the game ends before the counter can, and the value and distance
+//! are exact; longer ones are refused (the search decides). Draws are
+//! always used. The FMJD ending limits are in the tables and exact.
+
+use dame::{Move, Position};
+use search::Exact;
+use tablebase::Value;
+use tablebase::dame::DameTablebase;
+
+/// Positions with more pieces are not looked up (no table has them).
+pub const MAX_PIECES: u32 = 8;
+
+/// The installed Dame databases, if any.
+pub fn installed() -> Option<&'static DameTablebase> {
+    crate::databases::installed().map(|d| d.dame())
+}
+
+/// The value as the search's exact value, if the king-move counter cannot
+/// change it.
+pub fn exact(pos: &Position, v: Value) -> Option<Exact> {
+    let left = pos
+        .rules()
+        .king_move_draw
+        .map(|limit| u32::from(limit.saturating_sub(pos.king_moves())));
+    let fits = |n: u16| left.is_none_or(|l| u32::from(n) <= l);
+    match v {
+        Value::Win(n) if fits(n) => Some(Exact::Win(u32::from(n))),
+        Value::Loss(n) if fits(n) => Some(Exact::Loss(u32::from(n))),
+        Value::Draw => Some(Exact::Draw),
+        _ => None,
+    }
+}
+
+/// The value of `pos` from `tb`, if held and exact.
+pub fn probe_in(tb: &DameTablebase, pos: &Position) -> Option<Exact> {
+    if pos.occupied().count() > MAX_PIECES {
+        return None;
+    }
+    exact(pos, tb.probe_value(pos)?)
+}
+
+/// The exact value of `pos` from the installed databases.
+pub fn probe(pos: &Position) -> Option<Exact> {
+    probe_in(installed()?, pos)
+}
+
+/// Every legal move with its exact value (preference 0), if the databases
+/// hold the position and all its moves exactly.
+pub fn probe_moves(pos: &Position) -> Option<Vec<(Move, Exact, i32)>> {
+    if pos.occupied().count() > MAX_PIECES || pos.outcome().is_some() {
+        return None;
+    }
+    let tb = installed()?;
+    tb.probe_value(pos)?;
+    let list = tb.probe_moves(pos).ok()?;
+    let mut out = Vec::with_capacity(list.len());
+    for (m, v) in list {
+        let mut child = *pos;
+        child.play_unchecked(&m);
+        // The child's own counter decides whether the value is exact (a
+        // man's move or a capture starts the king-move counter afresh).
+        let (child_value, e) = match v {
+            Value::Win(n) => (Value::Loss(n.saturating_sub(1)), Exact::Win(u32::from(n))),
+            Value::Loss(n) => (Value::Win(n.saturating_sub(1)), Exact::Loss(u32::from(n))),
+            Value::Draw => (Value::Draw, Exact::Draw),
+        };
+        exact(&child, child_value)?;
+        out.push((m, e, 0));
+    }
+    Some(out)
+}
+
+/// The value in words for the side to move: "win in 7 plies (database)".
+pub fn verdict(v: Value) -> String {
+    match v {
+        Value::Win(n) => format!("win in {n} plies (database)"),
+        Value::Loss(n) => format!("loss in {n} plies (database)"),
+        Value::Draw => "draw (database)".to_string(),
+    }
+}

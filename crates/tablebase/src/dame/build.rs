@@ -1,0 +1,512 @@
+//! Solving Dame tables.
+//!
+//! Tables are built in pairs (a material and its mirror: the same pieces
+//! with the other side to move), in an order where every capture and
+//! promotion leads to a table built before ([`Material::closure`]).
+//!
+//! - A material outside the counted endings is solved by retrograde
+//!   analysis. One pass over all positions plays every move with the rules
+//!   crate's move generator: moves that capture or crown lead to finished
+//!   tables (their best value is kept), the others (a king's slide, a
+//!   man's step) stay in the pair and are counted. Then, level by level
+//!   (distance 0, 1, …), the positions settled at that distance take back
+//!   the quiet moves that led to them (the predecessors are in the partner
+//!   table): a predecessor of a loss is a win one ply longer, a
+//!   predecessor all of whose quiet moves lead to wins is a loss (at least
+//!   as long as its best capture or promotion). A position with a capture
+//!   has only captures, so it is settled by the first pass and never
+//!   reached by taking a move back: every quiet move taken back is legal.
+//!   What is left unsettled is a draw.
+//! - A counted ending (FMJD's 16- and 5-move rules) has no cycles once
+//!   the ending counter is part of the position: every move raises the
+//!   counter (or leaves the ending). Its table is solved layer by layer,
+//!   from the counter at the limit (a draw unless the side to move is
+//!   blocked) down to 0, each position from its moves.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Instant;
+
+use dame::{Position, RuleSet};
+use rayon::prelude::*;
+
+use super::file::{DameStats, write_table};
+use super::{
+    DameFile, Geometry, Layout, Material, NO, dame_path, layers, locate_groups, position_of_groups,
+};
+use crate::value::{DRAW, NONE, UNKNOWN};
+use crate::{TablebaseError, Value};
+
+/// What the builder did with one table.
+#[derive(Clone, Debug)]
+pub struct TableReport {
+    /// The table.
+    pub material: Material,
+    /// Its statistics.
+    pub stats: DameStats,
+    /// Bytes of its file.
+    pub bytes: u64,
+    /// Seconds spent on its pair (0 when skipped).
+    pub seconds: f64,
+    /// Whether the file was there already (not built again).
+    pub skipped: bool,
+}
+
+/// The whole build.
+#[derive(Clone, Debug, Default)]
+pub struct DameBuildReport {
+    /// Every table of the closure, in build order.
+    pub tables: Vec<TableReport>,
+    /// Seconds in all.
+    pub seconds: f64,
+}
+
+/// Progress of a build.
+#[derive(Clone, Debug)]
+pub enum DameBuildEvent<'a> {
+    /// A pair is being solved (its tables, their indices).
+    Solving(&'a [Material], u64),
+    /// A table is done (or found).
+    Done(&'a TableReport),
+}
+
+/// A finished table in memory.
+pub(crate) struct Table {
+    pub(crate) layout: Layout,
+    pub(crate) layers: usize,
+    pub(crate) codes: Vec<u16>,
+}
+
+type Tables = HashMap<Material, Table>;
+
+/// The value of `pos` from finished tables (a side without pieces has
+/// lost). `None` if its table is not there.
+fn value_in(tables: &Tables, pos: &Position) -> Option<Value> {
+    let Some((m, g)) = locate_groups(pos) else {
+        return Some(Value::Loss(0));
+    };
+    let t = tables.get(&m)?;
+    let e = usize::from(pos.ending_plies()).min(t.layers - 1);
+    let c = t.codes[t.layout.index(g) as usize * t.layers + e];
+    (c != NONE && c != UNKNOWN).then(|| Value::from_code(c))
+}
+
+fn better(a: Option<Value>, b: Value) -> Option<Value> {
+    match a {
+        Some(a) if a.rank() >= b.rank() => Some(a),
+        _ => Some(b),
+    }
+}
+
+/// Build (or find) every table the targets need, under `rules`, in `dir`.
+/// Finished files are kept, so an interrupted build resumes.
+pub fn build_dame(
+    dir: &Path,
+    rules: &RuleSet,
+    targets: &[Material],
+    progress: &mut dyn FnMut(DameBuildEvent<'_>),
+) -> Result<DameBuildReport, TablebaseError> {
+    if !super::covered(rules) {
+        return Err(TablebaseError::NotCovered(
+            "the Dame databases do not cover huffing (a skipped capture changes every value)"
+                .to_string(),
+        ));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| TablebaseError::Io {
+        path: dir.to_path_buf(),
+        source: e,
+    })?;
+    let start = Instant::now();
+    let mut report = DameBuildReport::default();
+    let mut tables: Tables = HashMap::new();
+    let order = Material::closure(targets);
+    for &m in &order {
+        if tables.contains_key(&m) {
+            continue;
+        }
+        let pair: Vec<Material> = if m.symmetric() {
+            vec![m]
+        } else {
+            vec![m, m.mirror()]
+        };
+        // Resume: a pair whose files all open is read back.
+        let found: Option<Vec<(Material, DameFile)>> = pair
+            .iter()
+            .map(|&x| {
+                DameFile::open(&dame_path(dir, rules, x), rules, x)
+                    .ok()
+                    .map(|f| (x, f))
+            })
+            .collect();
+        if let Some(files) = found {
+            for (x, f) in files {
+                let codes = f.all_codes(rules.board)?;
+                let r = TableReport {
+                    material: x,
+                    stats: f.stats(),
+                    bytes: f.bytes(),
+                    seconds: 0.0,
+                    skipped: true,
+                };
+                progress(DameBuildEvent::Done(&r));
+                report.tables.push(r);
+                tables.insert(
+                    x,
+                    Table {
+                        layout: Layout::new(rules.board, x),
+                        layers: f.layers(),
+                        codes,
+                    },
+                );
+            }
+            continue;
+        }
+        let t0 = Instant::now();
+        let size: u64 = pair
+            .iter()
+            .map(|&x| Layout::new(rules.board, x).size())
+            .sum();
+        progress(DameBuildEvent::Solving(&pair, size));
+        let solved = if layers(rules, m) > 1 {
+            solve_layered(rules, &pair, &tables)?
+        } else {
+            solve_retrograde(rules, &pair, &tables)?
+        };
+        let seconds = t0.elapsed().as_secs_f64();
+        for (x, codes) in pair.iter().copied().zip(solved) {
+            let nl = layers(rules, x);
+            let stats = DameStats::count(&codes, nl);
+            let bytes = write_table(&dame_path(dir, rules, x), rules, x, &codes, &stats)?;
+            let r = TableReport {
+                material: x,
+                stats,
+                bytes,
+                seconds,
+                skipped: false,
+            };
+            progress(DameBuildEvent::Done(&r));
+            report.tables.push(r);
+            tables.insert(
+                x,
+                Table {
+                    layout: Layout::new(rules.board, x),
+                    layers: nl,
+                    codes,
+                },
+            );
+        }
+    }
+    report.seconds = start.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+fn missing(m: Material) -> TablebaseError {
+    TablebaseError::NotCovered(format!(
+        "internal: the table {m} was needed before it was built"
+    ))
+}
+
+/// The best value over the moves that leave the pair (captures,
+/// promotions) and the number of moves that stay, or the value of a
+/// finished position.
+enum Init {
+    Nothing,
+    Done(Value),
+    Open { count: u8, exit: Option<Value> },
+}
+
+fn init(rules: &RuleSet, layout: &Layout, idx: u64, tables: &Tables) -> Result<Init, Material> {
+    let Some(g) = layout.groups(idx) else {
+        return Ok(Init::Nothing);
+    };
+    let Some(pos) = position_of_groups(rules, g, 0) else {
+        return Ok(Init::Nothing);
+    };
+    if let Some(o) = pos.outcome() {
+        return Ok(Init::Done(match o.winner {
+            None => Value::Draw,
+            Some(w) if w == pos.turn() => Value::Win(0),
+            Some(_) => Value::Loss(0),
+        }));
+    }
+    let mut count = 0u8;
+    let mut exit = None;
+    for m in pos.strict_moves().iter() {
+        if m.is_capture() || pos.promotes(m) {
+            let mut child = pos;
+            child.play_unchecked(m);
+            let v = value_in(tables, &child)
+                .ok_or_else(|| locate_groups(&child).map_or(layout.material(), |(x, _)| x))?;
+            exit = better(exit, v.back());
+        } else {
+            count += 1;
+        }
+    }
+    Ok(if count == 0 {
+        Init::Done(exit.unwrap_or(Value::Loss(0)))
+    } else {
+        Init::Open { count, exit }
+    })
+}
+
+/// Positions whose quiet moves taken back lead to `g` (the opponent of
+/// the side to move in `g` moved last), as groups of the partner table.
+fn unmoves(geo: &Geometry, g: [u64; 4], out: &mut Vec<[u64; 4]>) {
+    out.clear();
+    let occ = g[0] | g[1] | g[2] | g[3];
+    let f = |x| geo.flip(x);
+    let mut kings = g[3];
+    while kings != 0 {
+        let s = kings.trailing_zeros() as usize;
+        kings &= kings - 1;
+        for dir in 0..4 {
+            let mut t = geo.nb[s][dir];
+            while t != NO && occ & (1 << t) == 0 {
+                let bk = g[3] ^ (1 << s) ^ (1u64 << t);
+                out.push([f(g[2]), f(bk), f(g[0]), f(g[1])]);
+                t = geo.nb[usize::from(t)][dir];
+            }
+        }
+    }
+    // The opponent's men move down the board: they came from above.
+    let mut men = g[2];
+    while men != 0 {
+        let s = men.trailing_zeros() as usize;
+        men &= men - 1;
+        for dir in 0..2 {
+            let t = geo.nb[s][dir];
+            if t != NO && occ & (1 << t) == 0 {
+                let bm = g[2] ^ (1 << s) ^ (1u64 << t);
+                out.push([f(bm), f(g[3]), f(g[0]), f(g[1])]);
+            }
+        }
+    }
+}
+
+const CANNOT_LOSE: u8 = 0x80;
+const SETTLED: u8 = 0;
+const WIN_BY_EXIT: u8 = 1;
+
+fn solve_retrograde(
+    rules: &RuleSet,
+    pair: &[Material],
+    tables: &Tables,
+) -> Result<Vec<Vec<u16>>, TablebaseError> {
+    let geo = Geometry::of(rules.board);
+    let layouts: Vec<Layout> = pair.iter().map(|&m| Layout::new(rules.board, m)).collect();
+    let partner = |s: usize| if pair.len() == 1 { 0 } else { 1 - s };
+    let mut codes: Vec<Vec<u16>> = Vec::new();
+    let mut count: Vec<Vec<u8>> = Vec::new();
+    let mut floor: Vec<Vec<u16>> = Vec::new();
+    let mut buckets: Vec<Vec<(u8, u32, u8)>> = Vec::new();
+    let push = |buckets: &mut Vec<Vec<(u8, u32, u8)>>, level: usize, entry| {
+        if buckets.len() <= level {
+            buckets.resize_with(level + 1, Vec::new);
+        }
+        buckets[level].push(entry);
+    };
+    for (s, layout) in layouts.iter().enumerate() {
+        if layout.size() >= u64::from(u32::MAX) {
+            return Err(TablebaseError::NotCovered(format!(
+                "the table {} has too many indices",
+                layout.material()
+            )));
+        }
+        let results: Result<Vec<Init>, Material> = (0..layout.size())
+            .into_par_iter()
+            .map(|i| init(rules, layout, i, tables))
+            .collect();
+        let results = results.map_err(missing)?;
+        let n = results.len();
+        let mut c = vec![UNKNOWN; n];
+        let mut k = vec![0u8; n];
+        let mut fl = vec![0u16; n];
+        for (i, r) in results.into_iter().enumerate() {
+            match r {
+                Init::Nothing => c[i] = NONE,
+                Init::Done(Value::Draw) => c[i] = DRAW,
+                Init::Done(v) => {
+                    c[i] = v.code();
+                    let d = match v {
+                        Value::Win(d) | Value::Loss(d) => usize::from(d),
+                        Value::Draw => 0,
+                    };
+                    push(&mut buckets, d, (s as u8, i as u32, SETTLED));
+                }
+                Init::Open { count, exit } => {
+                    k[i] = count;
+                    match exit {
+                        Some(Value::Win(d)) => {
+                            k[i] |= CANNOT_LOSE;
+                            push(
+                                &mut buckets,
+                                usize::from(d),
+                                (s as u8, i as u32, WIN_BY_EXIT),
+                            );
+                        }
+                        Some(Value::Draw) => k[i] |= CANNOT_LOSE,
+                        Some(Value::Loss(d)) => fl[i] = d,
+                        None => {}
+                    }
+                }
+            }
+        }
+        codes.push(c);
+        count.push(k);
+        floor.push(fl);
+    }
+    let mut preds = Vec::with_capacity(64);
+    let mut level = 0;
+    while level < buckets.len() {
+        let bucket = std::mem::take(&mut buckets[level]);
+        for (s, idx, kind) in bucket {
+            let (s, idx) = (usize::from(s), idx as usize);
+            if kind == WIN_BY_EXIT {
+                if codes[s][idx] != UNKNOWN {
+                    continue;
+                }
+                codes[s][idx] = Value::Win(level as u16).code();
+            }
+            let v = Value::from_code(codes[s][idx]);
+            let Some(g) = layouts[s].groups(idx as u64) else {
+                continue;
+            };
+            unmoves(geo, g, &mut preds);
+            let ps = partner(s);
+            for &pg in &preds {
+                let p = layouts[ps].index(pg) as usize;
+                if codes[ps][p] != UNKNOWN {
+                    continue;
+                }
+                match v {
+                    Value::Loss(_) => {
+                        codes[ps][p] = Value::Win(level as u16 + 1).code();
+                        push(&mut buckets, level + 1, (ps as u8, p as u32, SETTLED));
+                    }
+                    Value::Win(_) => {
+                        count[ps][p] -= 1;
+                        if count[ps][p] == 0 {
+                            let d = (level + 1).max(usize::from(floor[ps][p]));
+                            codes[ps][p] = Value::Loss(d as u16).code();
+                            push(&mut buckets, d, (ps as u8, p as u32, SETTLED));
+                        }
+                    }
+                    Value::Draw => {}
+                }
+            }
+        }
+        level += 1;
+    }
+    for c in &mut codes {
+        for x in c.iter_mut() {
+            if *x == UNKNOWN {
+                *x = DRAW;
+            }
+        }
+    }
+    Ok(codes)
+}
+
+fn solve_layered(
+    rules: &RuleSet,
+    pair: &[Material],
+    tables: &Tables,
+) -> Result<Vec<Vec<u16>>, TablebaseError> {
+    let geo = Geometry::of(rules.board);
+    let nl = layers(rules, pair[0]);
+    let layouts: Vec<Layout> = pair.iter().map(|&m| Layout::new(rules.board, m)).collect();
+    let partner = |s: usize| if pair.len() == 1 { 0 } else { 1 - s };
+    let mut codes: Vec<Vec<u16>> = layouts
+        .iter()
+        .map(|l| vec![NONE; l.size() as usize * nl])
+        .collect();
+    // Positions with a capture or promotion into a counted ending: their
+    // values can change with the counter through that move, so they are
+    // solved on every layer.
+    let mut always: Vec<Vec<bool>> = layouts
+        .iter()
+        .map(|l| vec![false; l.size() as usize])
+        .collect();
+    let mut preds = Vec::with_capacity(64);
+    for e in (0..nl).rev() {
+        for s in 0..pair.len() {
+            // Below the two top layers only positions with a quiet move to
+            // a position whose value changed between the two layers above
+            // (or with a move into a counted ending) can change: the others
+            // keep the value of the layer above.
+            let dirty: Option<Vec<bool>> = (e + 2 < nl).then(|| {
+                let mut d = always[s].clone();
+                let ps = partner(s);
+                let oc = &codes[ps];
+                for q in 0..layouts[ps].size() as usize {
+                    if oc[q * nl + e + 1] == oc[q * nl + e + 2] {
+                        continue;
+                    }
+                    let Some(g) = layouts[ps].groups(q as u64) else {
+                        continue;
+                    };
+                    unmoves(geo, g, &mut preds);
+                    for &pg in &preds {
+                        d[layouts[s].index(pg) as usize] = true;
+                    }
+                }
+                d
+            });
+            let layout = &layouts[s];
+            let own = &codes[s];
+            let other = &codes[partner(s)];
+            let olayout = &layouts[partner(s)];
+            let layer: Result<Vec<(u16, bool)>, Material> = (0..layout.size())
+                .into_par_iter()
+                .map(|i| {
+                    if let Some(d) = &dirty
+                        && !d[i as usize]
+                    {
+                        return Ok((own[i as usize * nl + e + 1], false));
+                    }
+                    let Some(g) = layout.groups(i) else {
+                        return Ok((NONE, false));
+                    };
+                    let Some(pos) = position_of_groups(rules, g, e as u16) else {
+                        return Ok((NONE, false));
+                    };
+                    if let Some(o) = pos.outcome() {
+                        return Ok((
+                            match o.winner {
+                                None => DRAW,
+                                Some(w) if w == pos.turn() => Value::Win(0).code(),
+                                Some(_) => Value::Loss(0).code(),
+                            },
+                            false,
+                        ));
+                    }
+                    let mut best: Option<Value> = None;
+                    let mut counted_exit = false;
+                    for m in pos.strict_moves().iter() {
+                        let mut child = pos;
+                        child.play_unchecked(m);
+                        let v = if m.is_capture() || pos.promotes(m) {
+                            counted_exit |= child.counted_ending().is_some();
+                            value_in(tables, &child).ok_or_else(|| {
+                                locate_groups(&child).map_or(layout.material(), |(x, _)| x)
+                            })?
+                        } else {
+                            let (_, cg) = locate_groups(&child).ok_or(layout.material())?;
+                            let ce = usize::from(child.ending_plies()).min(nl - 1);
+                            Value::from_code(other[olayout.index(cg) as usize * nl + ce])
+                        };
+                        best = better(best, v.back());
+                    }
+                    Ok((best.unwrap_or(Value::Loss(0)).code(), counted_exit))
+                })
+                .collect();
+            let layer = layer.map_err(missing)?;
+            let c = &mut codes[s];
+            for (i, (x, flag)) in layer.into_iter().enumerate() {
+                c[i * nl + e] = x;
+                always[s][i] |= flag;
+            }
+        }
+    }
+    Ok(codes)
+}

@@ -1,0 +1,225 @@
+//! Probing and checking the Dame tables.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use dame::{Move, Position, RuleSet};
+use rayon::prelude::*;
+
+use super::{DameFile, Material, covered, locate, position_at, rules_fingerprint, rules_tag};
+use crate::value::NONE;
+use crate::{TablebaseError, Value};
+
+/// The file of `material`'s table under `rules` in `dir`:
+/// `dame-<rules>-<material>.dtb`, e.g. `dame-international-KKK-K.dtb`.
+pub fn dame_path(dir: &Path, rules: &RuleSet, material: Material) -> PathBuf {
+    dir.join(format!("dame-{}-{material}.dtb", rules_tag(rules)))
+}
+
+enum Slot {
+    Open(Arc<DameFile>),
+    Unusable(Instant),
+}
+
+const RETRY: Duration = Duration::from_secs(5);
+
+/// The Dame tables of one folder, for any rule set. Files are opened and
+/// checked on first use; a missing one is looked for again after a few
+/// seconds (so tables built meanwhile are picked up).
+pub struct DameTablebase {
+    dir: PathBuf,
+    files: RwLock<HashMap<(u64, Material), Slot>>,
+}
+
+impl DameTablebase {
+    /// The tables under `dir` (nothing is read yet).
+    pub fn new(dir: impl Into<PathBuf>) -> DameTablebase {
+        DameTablebase {
+            dir: dir.into(),
+            files: RwLock::new(HashMap::new()),
+        }
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The table's file, opened and checked.
+    pub fn file(
+        &self,
+        rules: &RuleSet,
+        material: Material,
+    ) -> Result<Arc<DameFile>, TablebaseError> {
+        let key = (rules_fingerprint(rules), material);
+        let path = dame_path(&self.dir, rules, material);
+        {
+            let files = self.files.read().unwrap_or_else(|e| e.into_inner());
+            match files.get(&key) {
+                Some(Slot::Open(f)) => return Ok(f.clone()),
+                Some(Slot::Unusable(at)) if at.elapsed() < RETRY => {
+                    return DameFile::open(&path, rules, material).map(Arc::new);
+                }
+                _ => {}
+            }
+        }
+        let mut files = self.files.write().unwrap_or_else(|e| e.into_inner());
+        match DameFile::open(&path, rules, material) {
+            Ok(f) => {
+                let f = Arc::new(f);
+                files.insert(key, Slot::Open(f.clone()));
+                Ok(f)
+            }
+            Err(e) => {
+                files.insert(key, Slot::Unusable(Instant::now()));
+                Err(e)
+            }
+        }
+    }
+
+    /// The table's file if it can be used now; cheap when it cannot.
+    pub fn try_file(&self, rules: &RuleSet, material: Material) -> Option<Arc<DameFile>> {
+        let key = (rules_fingerprint(rules), material);
+        {
+            let files = self.files.read().unwrap_or_else(|e| e.into_inner());
+            match files.get(&key) {
+                Some(Slot::Open(f)) => return Some(f.clone()),
+                Some(Slot::Unusable(at)) if at.elapsed() < RETRY => return None,
+                _ => {}
+            }
+        }
+        self.file(rules, material).ok()
+    }
+
+    /// The value of `pos` for the side to move (the king-move counter not
+    /// counted, see the module documentation), with a message when the
+    /// tables do not hold it.
+    pub fn value(&self, pos: &Position) -> Result<Value, TablebaseError> {
+        let rules = pos.rules();
+        if !covered(rules) {
+            return Err(TablebaseError::NotCovered(
+                "the Dame databases do not cover huffing".to_string(),
+            ));
+        }
+        if let Some(o) = pos.outcome() {
+            return Ok(match o.winner {
+                None => Value::Draw,
+                Some(w) if w == pos.turn() => Value::Win(0),
+                Some(_) => Value::Loss(0),
+            });
+        }
+        let (m, idx) = locate(pos).ok_or_else(|| {
+            TablebaseError::NotCovered("a side without pieces has lost".to_string())
+        })?;
+        let f = self.file(rules, m)?;
+        let c = f.code(idx, usize::from(pos.ending_plies()))?;
+        if c == NONE {
+            return Err(TablebaseError::Corrupt {
+                path: f.path().to_path_buf(),
+                why: format!("index {idx} holds no position"),
+            });
+        }
+        Ok(Value::from_code(c))
+    }
+
+    /// [`DameTablebase::value`], or `None` when the tables do not hold the
+    /// position (cheap: for probing inside a search).
+    pub fn probe_value(&self, pos: &Position) -> Option<Value> {
+        let rules = pos.rules();
+        if !covered(rules) {
+            return None;
+        }
+        if pos.occupied().count() > 12 {
+            return None;
+        }
+        if pos.outcome().is_some() {
+            return self.value(pos).ok();
+        }
+        let (m, idx) = locate(pos)?;
+        let f = self.try_file(rules, m)?;
+        let c = f.code(idx, usize::from(pos.ending_plies())).ok()?;
+        (c != NONE).then(|| Value::from_code(c))
+    }
+
+    /// Every legal move with the value it leaves for the side to move,
+    /// best first (fastest win, draws, longest loss); an error if some
+    /// child is not held.
+    pub fn probe_moves(&self, pos: &Position) -> Result<Vec<(Move, Value)>, TablebaseError> {
+        let mut out = Vec::new();
+        for m in pos.strict_moves().iter() {
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let v = match locate(&child) {
+                None => Value::Win(1),
+                Some(_) => self.value(&child)?.back(),
+            };
+            out.push((*m, v));
+        }
+        out.sort_by_key(|&(_, v)| std::cmp::Reverse(v.rank()));
+        Ok(out)
+    }
+}
+
+/// What [`verify_dame`] found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DameVerifyReport {
+    /// Positions checked (all ending-counter layers).
+    pub checked: u64,
+    /// Positions whose stored value does not follow from their moves.
+    pub wrong: u64,
+}
+
+/// Check a built table: every stored value (every layer of the ending
+/// counter) equals the best value over the position's moves, read from
+/// the tables. Fails when a needed table is missing or damaged.
+pub fn verify_dame(
+    tb: &DameTablebase,
+    rules: &RuleSet,
+    material: Material,
+) -> Result<DameVerifyReport, TablebaseError> {
+    let f = tb.file(rules, material)?;
+    let codes = f.all_codes(rules.board)?;
+    let nl = f.layers();
+    let results: Result<Vec<(u64, u64)>, TablebaseError> = codes
+        .par_chunks(nl)
+        .enumerate()
+        .map(|(i, cs)| {
+            let mut checked = 0;
+            let mut wrong = 0;
+            for (e, &c) in cs.iter().enumerate() {
+                if c == NONE {
+                    continue;
+                }
+                let Some(pos) = position_at(rules, material, i as u64, e as u16) else {
+                    wrong += 1;
+                    continue;
+                };
+                checked += 1;
+                let stored = Value::from_code(c);
+                let expected = if let Some(o) = pos.outcome() {
+                    match o.winner {
+                        None => Value::Draw,
+                        Some(w) if w == pos.turn() => Value::Win(0),
+                        Some(_) => Value::Loss(0),
+                    }
+                } else {
+                    tb.probe_moves(&pos)?
+                        .first()
+                        .map_or(Value::Loss(0), |&(_, v)| v)
+                };
+                if expected != stored {
+                    wrong += 1;
+                }
+            }
+            Ok((checked, wrong))
+        })
+        .collect();
+    let mut r = DameVerifyReport::default();
+    for (c, w) in results? {
+        r.checked += c;
+        r.wrong += w;
+    }
+    Ok(r)
+}

@@ -1,0 +1,221 @@
+//! `brett tablebase … --game dame|dame-fr|dame-100|international`: the Dame
+//! endgame databases.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use dame::{BoardSize, Position, RuleSet};
+use tablebase::dame::{
+    DameBuildEvent, DameTablebase, Material, build_dame, dame_path, rules_tag, verify_dame,
+};
+
+use super::{Command, Common, pool};
+
+pub(super) fn run(command: Command, rules: RuleSet) -> Result<()> {
+    if !tablebase::dame::covered(&rules) {
+        bail!("the Dame databases do not cover huffing (a skipped capture changes every value)");
+    }
+    match command {
+        Command::Build {
+            common,
+            threads,
+            quiet,
+            pieces,
+            tables,
+            up_to,
+            sectors,
+        } => {
+            if sectors.is_some() || up_to != 9 {
+                bail!("--up-to and --sectors are for Mühle; Dame takes --pieces or --tables");
+            }
+            pool(threads)?;
+            let targets = match tables {
+                Some(t) => parse_tables(&t)?,
+                None => {
+                    let default = match rules.board {
+                        BoardSize::Eight => 5,
+                        BoardSize::Ten => 4,
+                    };
+                    let n = pieces.unwrap_or(default);
+                    if !(2..=8).contains(&n) {
+                        bail!("--pieces takes 2 to 8");
+                    }
+                    Material::all_up_to(u32::from(n))
+                }
+            };
+            build(&common, &rules, &targets, quiet)
+        }
+        Command::Probe { common, position } => probe(&common, &rules, &position),
+        Command::Stats { common, sector } => stats(&common, &rules, &sector),
+        Command::Verify {
+            common,
+            sector,
+            threads,
+        } => {
+            pool(threads)?;
+            verify(&common, &rules, sector.as_deref())
+        }
+        Command::Repack { .. } => {
+            bail!(
+                "repack is for the Mühle databases; the Dame files are written in their only encoding"
+            )
+        }
+    }
+}
+
+fn parse_tables(list: &str) -> Result<Vec<Material>> {
+    let out: Result<Vec<Material>, String> = list
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| s.parse())
+        .collect();
+    let out = out.map_err(anyhow::Error::msg)?;
+    if out.is_empty() {
+        bail!("--tables names no table");
+    }
+    Ok(out)
+}
+
+fn dir(common: &Common) -> PathBuf {
+    common.dir.clone().unwrap_or_else(tablebase::default_dir)
+}
+
+fn build(common: &Common, rules: &RuleSet, targets: &[Material], quiet: bool) -> Result<()> {
+    let dir = dir(common);
+    let started = Instant::now();
+    let report = build_dame(&dir, rules, targets, &mut |ev| match ev {
+        DameBuildEvent::Solving(pair, size) => {
+            if !quiet {
+                let names: Vec<String> = pair.iter().map(Material::to_string).collect();
+                eprintln!("solving {} ({size} indices)", names.join(" "));
+            }
+        }
+        DameBuildEvent::Done(r) => {
+            let s = r.stats;
+            if r.skipped {
+                println!("table {}: built already, kept", r.material);
+            } else {
+                println!(
+                    "table {}: {} positions, {} wins, {} draws, {} losses, longest win {} plies, {} bytes, pair solved in {:.1} s (elapsed {:.0} s)",
+                    r.material,
+                    s.positions,
+                    s.wins,
+                    s.draws,
+                    s.losses,
+                    s.longest_win,
+                    r.bytes,
+                    r.seconds,
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        }
+    })?;
+    let built: Vec<_> = report.tables.iter().filter(|t| !t.skipped).collect();
+    let positions: u64 = report.tables.iter().map(|t| t.stats.positions).sum();
+    let bytes: u64 = report.tables.iter().map(|t| t.bytes).sum();
+    println!(
+        "built {} tables ({} kept) of '{}' in {}: {} positions, {:.1} MB in all, {:.1} s",
+        built.len(),
+        report.tables.len() - built.len(),
+        rules_tag(rules),
+        dir.display(),
+        positions,
+        bytes as f64 / 1e6,
+        report.seconds
+    );
+    Ok(())
+}
+
+fn probe(common: &Common, rules: &RuleSet, text: &str) -> Result<()> {
+    let pos = Position::from_fen(text, *rules).with_context(|| format!("position '{text}'"))?;
+    let tb = DameTablebase::new(dir(common));
+    let value = tb.value(&pos)?;
+    println!("{value}");
+    if pos.outcome().is_none() {
+        for (m, v) in tb.probe_moves(&pos)? {
+            println!("{} {v}", pos.short_notation(&m));
+        }
+    }
+    Ok(())
+}
+
+fn stats(common: &Common, rules: &RuleSet, table: &str) -> Result<()> {
+    let m: Material = table.parse().map_err(anyhow::Error::msg)?;
+    let tb = DameTablebase::new(dir(common));
+    let f = tb.file(rules, m)?;
+    let s = f.stats();
+    println!(
+        "table {m}, rules '{}', the side to move has the first pieces",
+        rules_tag(rules)
+    );
+    println!("  positions {}", s.positions);
+    println!("  wins {}", s.wins);
+    println!("  draws {}", s.draws);
+    println!("  losses {}", s.losses);
+    println!("  longest win {} plies", s.longest_win);
+    println!("  longest loss {} plies", s.longest_loss);
+    if f.layers() > 1 {
+        println!(
+            "  ending counter layers {} (values above are for the counter at 0)",
+            f.layers()
+        );
+    }
+    println!("  indices {}", f.size());
+    println!("  file {} ({} bytes)", f.path().display(), f.bytes());
+    Ok(())
+}
+
+/// The tables of `rules` found in the folder.
+fn built_tables(dir: &std::path::Path, rules: &RuleSet) -> Vec<Material> {
+    let prefix = format!("dame-{}-", rules_tag(rules));
+    let mut out: Vec<Material> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().to_string();
+            let rest = name.strip_prefix(&prefix)?.strip_suffix(".dtb")?;
+            let m: Material = rest.parse().ok()?;
+            (dame_path(dir, rules, m) == e.path()).then_some(m)
+        })
+        .collect();
+    out.sort_by_key(|m| (m.pieces(), m.men(), *m));
+    out
+}
+
+fn verify(common: &Common, rules: &RuleSet, table: Option<&str>) -> Result<()> {
+    let dir = dir(common);
+    let tables = match table {
+        Some(t) => parse_tables(t)?,
+        None => built_tables(&dir, rules),
+    };
+    if tables.is_empty() {
+        bail!(
+            "no Dame table of '{}' is built in {}: build with `brett tablebase build --game {}`",
+            rules_tag(rules),
+            dir.display(),
+            rules_tag(rules)
+        );
+    }
+    let tb = DameTablebase::new(&dir);
+    let mut failed = 0;
+    for m in tables {
+        let t = Instant::now();
+        let r = verify_dame(&tb, rules, m)?;
+        println!(
+            "table {m}: {} positions checked, {} wrong ({:.1} s)",
+            r.checked,
+            r.wrong,
+            t.elapsed().as_secs_f64()
+        );
+        if r.wrong > 0 {
+            failed += 1;
+        }
+    }
+    if failed > 0 {
+        bail!("{failed} tables failed the check");
+    }
+    println!("ok");
+    Ok(())
+}
