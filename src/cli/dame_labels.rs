@@ -235,7 +235,33 @@ fn row(pos: &Position, start: &Weights) -> [f32; 2 * FEATURES] {
 }
 
 /// Fit the weights for `rules`' board to a label file and print them.
-pub fn fit_file(path: &Path, rules: RuleSet, iterations: usize, ridge: f64) -> Result<Weights> {
+/// `only`: fit just these weights (names as in [`WEIGHT_NAMES`]), holding
+/// the others; by default every weight moves and the result is scaled so
+/// that a man in the middle game stays 100.
+pub fn fit_file(
+    path: &Path,
+    rules: RuleSet,
+    iterations: usize,
+    ridge: f64,
+    only: Option<&str>,
+) -> Result<Weights> {
+    let fixed: Vec<usize> = match only {
+        None => Vec::new(),
+        Some(list) => {
+            let names: Vec<&str> = list.split(',').map(str::trim).collect();
+            for n in &names {
+                if !WEIGHT_NAMES.contains(n) {
+                    bail!(
+                        "--only: unknown weight '{n}' (weights: {})",
+                        WEIGHT_NAMES.join(", ")
+                    );
+                }
+            }
+            (0..WEIGHT_NAMES.len())
+                .filter(|&i| !names.contains(&WEIGHT_NAMES[i]))
+                .collect()
+        }
+    };
     if let Some(name) = rules_of(path)?
         && RuleSet::preset(&name) != Some(rules)
     {
@@ -266,8 +292,8 @@ pub fn fit_file(path: &Path, rules: RuleSet, iterations: usize, ridge: f64) -> R
     let fit = fit_table(
         &train,
         &start.to_vec(),
-        &[],
-        Some(eval::f::MAN),
+        &fixed,
+        (!fixed.contains(&eval::f::MAN)).then_some(eval::f::MAN),
         ridge,
         iterations,
     );

@@ -474,7 +474,13 @@ pub fn run(args: Args) -> Result<()> {
         && args.game != GameKind::Muehle
     {
         let rules = super::dame_rules(args.game, None)?;
-        super::dame_labels::fit_file(path, rules, args.iterations, args.ridge)?;
+        super::dame_labels::fit_file(
+            path,
+            rules,
+            args.iterations,
+            args.ridge,
+            args.only.as_deref(),
+        )?;
         return Ok(());
     }
     if let Some(path) = &args.make_labels {
