@@ -1,4 +1,5 @@
 pub mod dame_game;
+pub mod dame_shots;
 pub mod databases;
 pub mod explain;
 pub mod explain_dame;
