@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """Solve a Dame suite file with a brett binary through `brett engine`.
 
-usage: dame_suite.py BRETT SUITE.txt DEPTH
+usage: dame_suite.py BRETT SUITE.txt DEPTH|nNODES
 
-Each case (`name ; rules ; fen ; depth ; moves`) is searched to DEPTH with a
-fresh table (ucinewgame, one thread); the case is solved when `bestmove` is
-one of the listed moves. Prints the misses and `solved N/M`.
+Each case (`name ; rules ; fen ; depth ; moves`) is searched to DEPTH (or for
+NODES nodes: `n3000`) with a fresh table (ucinewgame, one thread); the case
+is solved when `bestmove` is one of the listed moves. Prints the misses and
+`solved N/M`.
 """
 import subprocess
 import sys
 
 
 def main():
-    brett, suite, depth = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    brett, suite, limit = sys.argv[1], sys.argv[2], sys.argv[3]
+    go = f"nodes {int(limit[1:])}" if limit.startswith("n") else f"depth {int(limit)}"
     cases = []
     for line in open(suite, encoding="utf-8"):
         line = line.strip()
@@ -26,7 +28,7 @@ def main():
     nodes_total = 0
     for name, rules, fen, moves in cases:
         p.stdin.write(f"setoption name Game value {rules}\nucinewgame\n"
-                      f"position fen {fen}\ngo depth {depth}\n")
+                      f"position fen {fen}\ngo {go}\n")
         p.stdin.flush()
         nodes = 0
         while True:
@@ -47,7 +49,7 @@ def main():
     p.stdin.write("quit\n")
     p.stdin.flush()
     p.wait()
-    print(f"solved {solved}/{len(cases)} at depth {depth}, nodes {nodes_total}")
+    print(f"solved {solved}/{len(cases)} at {go}, nodes {nodes_total}")
 
 
 if __name__ == "__main__":

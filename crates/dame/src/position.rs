@@ -979,20 +979,6 @@ impl Position {
         on_board!(self.size(), capture_exists(&s, &self.rules))
     }
 
-    /// Whether the side not to move could capture if it were its turn: a
-    /// capture threat against the side to move.
-    #[inline]
-    pub fn opponent_has_capture(&self) -> bool {
-        let s = self.sides();
-        let them = Sides {
-            us: s.us.other(),
-            own: s.opp,
-            opp: s.own,
-            kings: s.kings,
-        };
-        on_board!(self.size(), capture_exists(&them, &self.rules))
-    }
-
     /// The pieces of the side to move that can start a capture the rules
     /// allow (with the majority rule: a capture of the most pieces). These
     /// are the pieces that "should have captured" for huffing.

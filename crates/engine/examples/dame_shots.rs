@@ -56,7 +56,7 @@ fn main() {
         args.join(" ")
     );
     while found < count {
-        let opening = if ten { 6 + seed % 8 } else { 6 + seed % 8 } as usize;
+        let opening = 6 + (seed % 8) as usize;
         let noise = if ten { 6 } else { 4 };
         let game = random_game(rules, seed, opening, 3, noise, 160);
         let mut in_game = 0;
@@ -68,7 +68,7 @@ fn main() {
                 continue;
             }
             screened += 1;
-            if screened % 2000 == 0 {
+            if screened.is_multiple_of(2000) {
                 eprintln!("{screened} screened, {candidates} candidates");
             }
             if !screen(pos, screen_depth) {

@@ -4,7 +4,9 @@
 //! cargo run --profile ci -p engine --example dame_suite -- SUITE.txt DEPTH
 //! ```
 //!
-//! `nNODES` instead of DEPTH (`n20000`) searches a fixed number of nodes.
+//! `nNODES` instead of DEPTH (`n20000`) searches a fixed number of nodes,
+//! `tMS` (`t100`) a fixed time (not reproducible). The line after the misses
+//! also gives the mean depth reached.
 //!
 //! Prints the misses, then `solved N/M at depth D, nodes X` (one thread, a
 //! fresh table per case: reproducible).
@@ -17,9 +19,16 @@ use search::{Engine, Limits};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let limit = args.get(1).and_then(|d| match d.strip_prefix('n') {
-        Some(n) => n.parse().ok().map(Limits::nodes),
-        None => d.parse().ok().map(Limits::depth),
+    let limit = args.get(1).and_then(|d| {
+        if let Some(n) = d.strip_prefix('n') {
+            n.parse().ok().map(Limits::nodes)
+        } else if let Some(ms) = d.strip_prefix('t') {
+            ms.parse()
+                .ok()
+                .map(|ms| Limits::movetime(std::time::Duration::from_millis(ms)))
+        } else {
+            d.parse().ok().map(Limits::depth)
+        }
     });
     let (Some(path), Some(limits)) = (args.first(), limit) else {
         eprintln!("usage: dame_suite SUITE.txt DEPTH|nNODES");
@@ -30,7 +39,7 @@ fn main() {
         eprintln!("{path}: {e}");
         std::process::exit(2)
     });
-    let (mut solved, mut total, mut nodes) = (0, 0, 0u64);
+    let (mut solved, mut total, mut nodes, mut depths) = (0, 0, 0u64, 0u64);
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
             continue;
@@ -53,6 +62,7 @@ fn main() {
         let r = engine.search(&DameState(pos), &[], limits, 1, &stop, &mut |_| {});
         total += 1;
         nodes += r.nodes;
+        depths += u64::from(r.depth);
         let best = r.best.map(|m| pos.short_notation(&m)).unwrap_or_default();
         if f[4].split_whitespace().any(|m| m == best) {
             solved += 1;
@@ -60,5 +70,8 @@ fn main() {
             println!("miss {}: played {best}, expected {}", f[0], f[4]);
         }
     }
-    println!("solved {solved}/{total} at {depth}, nodes {nodes}");
+    println!(
+        "solved {solved}/{total} at {depth}, nodes {nodes}, mean depth {:.2}",
+        depths as f64 / f64::from(total.max(1))
+    );
 }

@@ -277,11 +277,20 @@ mod tests {
     fn the_two_for_one_shot_is_found_and_verified() {
         // b4-c5 gives a man, b6xd4 is forced, c3xe5xg7 takes two back.
         let pos = Position::from_fen("W:Wb2,c3,b4:Bb6,f6,h6,a7", RuleSet::DAME).expect("fen");
-        assert!(screen(&pos, 6));
-        let shot = verify(&pos, 8).expect("a shot");
+        // Too few pieces for the suites' screen, but a shot all the same.
+        assert!(!screen(&pos, 6));
+        let shot = check(&pos, 8).unwrap_or_else(|why| panic!("{why}"));
         assert_eq!(pos.short_notation(&shot.best), "b4-c5");
         assert!(shot.gain >= 1, "{shot:?}");
         assert!(is_sacrifice(&pos, &shot.best));
+    }
+
+    #[test]
+    fn a_suite_shot_passes_the_screen() {
+        // shot8-s1115-p33 of tests/dame_shots_8.txt.
+        let fen = "B:Wa1,g1,b2,h2,a3,d4,h4,Kb8:Bd2,a5,d6,f6,h6,g7,d8,h8:F17";
+        let pos = Position::from_fen(fen, RuleSet::DAME).expect("fen");
+        assert!(screen(&pos, 6));
     }
 
     #[test]

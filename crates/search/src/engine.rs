@@ -11,6 +11,8 @@ const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 128;
 /// Quiescence goes at most this many plies beyond the nominal depth.
 const MAX_QDEPTH: i32 = 12;
+/// Extensions (critical positions, single replies) on one path.
+const MAX_EXTENSIONS: u8 = 2;
 
 /// What the engine reports after each completed depth (one per line in
 /// multi-PV mode).
@@ -619,13 +621,11 @@ impl<'a, G: Game> Searcher<'a, G> {
         if alpha >= beta {
             return alpha;
         }
-        // A critical position (a side nearly blocked) or a threatened one is
-        // not judged at the horizon: one more ply, at most
-        // `max_extensions` times on a path.
+        // A critical position (a side nearly blocked) is not judged at the
+        // horizon: one more ply, at most MAX_EXTENSIONS times on a path.
         let critical = pos.critical();
-        let max_extensions = pos.max_extensions();
         let mut extensions = self.extensions[ply - 1];
-        if depth <= 0 && extensions < max_extensions && (critical || pos.threatened()) {
+        if depth <= 0 && critical && extensions < MAX_EXTENSIONS {
             depth = 1;
             extensions += 1;
         }
@@ -664,7 +664,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         // A forced reply costs no depth (games that ask for it).
         let mut child_depth = depth - 1;
-        if moves.len() == 1 && extensions < max_extensions && pos.extend_single_reply() {
+        if moves.len() == 1 && extensions < MAX_EXTENSIONS && pos.extend_single_reply() {
             child_depth = depth;
             self.extensions[ply] = extensions + 1;
         }
@@ -707,13 +707,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 score = -self.search(&child, child_depth, -beta, -alpha, ply + 1, pv_node);
             } else {
                 let mut reduction = 0;
-                if depth >= 3
-                    && n >= 3
-                    && !noisy
-                    && !critical
-                    && order_score < 899_000
-                    && !child.forcing()
-                {
+                if depth >= 3 && n >= 3 && !noisy && !critical && order_score < 899_000 {
                     reduction = 1 + i32::from(n >= 8) + i32::from(depth >= 8 && n >= 16);
                     if pv_node {
                         reduction -= 1;

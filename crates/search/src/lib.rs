@@ -115,23 +115,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 
     /// Whether a position with a single legal move is searched one ply
-    /// deeper (the forced reply costs no depth), at most
-    /// [`Game::max_extensions`] times on a path with the other extensions.
+    /// deeper (the forced reply costs no depth), within the extensions a
+    /// path may have (two, shared with [`Game::critical`]).
     fn extend_single_reply(&self) -> bool {
-        false
-    }
-
-    /// Whether the side to move faces a threat that judging the position at
-    /// the horizon would miss (in draughts: the opponent could capture if it
-    /// were its move). Such a position is searched one more ply instead of
-    /// standing pat, within [`Game::max_extensions`].
-    fn threatened(&self) -> bool {
-        false
-    }
-
-    /// Whether the move that led to this position forces the reply (in
-    /// draughts: it gives a capture): such a move is not reduced.
-    fn forcing(&self) -> bool {
         false
     }
 
@@ -139,12 +125,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// `moves` (in draughts: sacrifices, the start of a shot). None by
     /// default.
     fn quiet_tactics(&self, _moves: &mut Vec<Self::Move>) {}
-
-    /// Extensions on one path (critical positions, single replies,
-    /// threats).
-    fn max_extensions(&self) -> u8 {
-        2
-    }
 
     /// The exact value of this position from the game's own databases, if
     /// it has them and they hold the position. The search then scores the
