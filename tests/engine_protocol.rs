@@ -340,6 +340,28 @@ fn dame_through_the_game_option() {
 }
 
 #[test]
+fn a_forced_dame_move_is_played_at_once() {
+    let mut e = Engine::start();
+    e.send("setoption name Game value dame");
+    // After c3-d4 f6-e5 White's only move is the capture d4xf6.
+    e.send("position startpos moves c3-d4 f6-e5");
+    let t = Instant::now();
+    e.send("go wtime 600000 btime 600000");
+    let lines = e.until("bestmove");
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove d4xf6"));
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "ten minutes on the clock, one move: {:?}",
+        t.elapsed()
+    );
+    let depths: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(depths.len(), 1, "one depth only: {depths:?}");
+}
+
+#[test]
 fn hub_protocol_session() {
     let seen = hub_session(
         "hub\ninit\nping\npos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww moves=\"32-28 19-23\"\nlevel depth=4\ngo think",

@@ -74,6 +74,21 @@ fn order_hint(pos: &Position, mv: Move) -> i32 {
     hint
 }
 
+/// The quiet moves after which the opponent must capture: sacrifices, the
+/// first move of a shot. Appended to `moves`.
+fn sacrifices(pos: &Position, moves: &mut Vec<Move>) {
+    if pos.has_capture() {
+        return;
+    }
+    for m in pos.strict_moves().iter() {
+        let mut next = *pos;
+        next.play_unchecked(m);
+        if next.has_capture() {
+            moves.push(*m);
+        }
+    }
+}
+
 macro_rules! impl_game {
     ($ty:ty, databases) => {
         impl_game!($ty, {
@@ -160,6 +175,18 @@ macro_rules! impl_game {
 
             fn order_hint(&self, mv: Move) -> i32 {
                 order_hint(self.pos(), mv)
+            }
+
+            /// A single reply (a lone capture, the only move) costs no
+            /// depth: a shot's forced captures do not eat the horizon.
+            fn extend_single_reply(&self) -> bool {
+                true
+            }
+
+            /// Sacrifices at the first ply of quiescence: a shot starting
+            /// at the horizon is seen.
+            fn quiet_tactics(&self, moves: &mut Vec<Move>) {
+                sacrifices(self.pos(), moves);
             }
 
             #[inline]

@@ -1,5 +1,6 @@
 pub mod dame_databases;
 pub mod dame_game;
+pub mod dame_shots;
 pub mod databases;
 pub mod explain;
 pub mod explain_dame;

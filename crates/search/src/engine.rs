@@ -11,7 +11,7 @@ const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 128;
 /// Quiescence goes at most this many plies beyond the nominal depth.
 const MAX_QDEPTH: i32 = 12;
-/// Extensions of critical positions ([`Game::critical`]) on one path.
+/// Extensions (critical positions, single replies) on one path.
 const MAX_EXTENSIONS: u8 = 2;
 
 /// What the engine reports after each completed depth (one per line in
@@ -379,6 +379,11 @@ impl<'a, G: Game> Searcher<'a, G> {
             .clamp(1, MAX_PLY as u32 - 2);
         let lines = self.multipv.min(root_moves.len());
         let mut prev_scores = vec![0i32; lines];
+        // Time use with a clock: the best move so far, how many depths it
+        // has stayed best, and its score at the previous depth.
+        let mut last_best: Option<G::Move> = None;
+        let mut stable_depths = 0u32;
+        let mut last_score: Option<i32> = None;
         // Helper threads start one ply deeper on odd ids, so threads spread out.
         let first_depth = if self.id % 2 == 1 {
             2.min(max_depth)
@@ -475,10 +480,27 @@ impl<'a, G: Game> Searcher<'a, G> {
                 {
                     break;
                 }
-                if let Some(soft) = self.soft_deadline
-                    && time >= soft
-                {
-                    break;
+                if let Some(soft) = self.soft_deadline {
+                    let best_score = root_moves[0].score;
+                    if last_best == Some(root_moves[0].mv) {
+                        stable_depths += 1;
+                    } else {
+                        stable_depths = 0;
+                    }
+                    let percent = if self.limits.clock.is_some() {
+                        soft_percent(stable_depths, last_score, best_score)
+                    } else {
+                        100
+                    };
+                    last_best = Some(root_moves[0].mv);
+                    last_score = Some(best_score);
+                    let mut soft = soft * percent / 100;
+                    if let Some(hard) = self.hard_deadline {
+                        soft = soft.min(hard);
+                    }
+                    if time >= soft {
+                        break;
+                    }
                 }
             }
         }
@@ -640,6 +662,12 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.score_bufs[ply] = scores;
             return -MATE + ply as i32;
         }
+        // A forced reply costs no depth (games that ask for it).
+        let mut child_depth = depth - 1;
+        if moves.len() == 1 && extensions < MAX_EXTENSIONS && pos.extend_single_reply() {
+            child_depth = depth;
+            self.extensions[ply] = extensions + 1;
+        }
         let side = pos.side_to_move();
         pos.order_hints(&moves, &mut scores);
         let killers = self.killers[ply];
@@ -676,7 +704,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.path.push(child.hash());
             let mut score;
             if n == 0 {
-                score = -self.search(&child, depth - 1, -beta, -alpha, ply + 1, pv_node);
+                score = -self.search(&child, child_depth, -beta, -alpha, ply + 1, pv_node);
             } else {
                 let mut reduction = 0;
                 if depth >= 3 && n >= 3 && !noisy && !critical && order_score < 899_000 {
@@ -687,17 +715,17 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
                 score = -self.search(
                     &child,
-                    depth - 1 - reduction,
+                    child_depth - reduction,
                     -alpha - 1,
                     -alpha,
                     ply + 1,
                     false,
                 );
                 if score > alpha && reduction > 0 && !self.stopped {
-                    score = -self.search(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                    score = -self.search(&child, child_depth, -alpha - 1, -alpha, ply + 1, false);
                 }
                 if score > alpha && score < beta && pv_node && !self.stopped {
-                    score = -self.search(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                    score = -self.search(&child, child_depth, -beta, -alpha, ply + 1, true);
                 }
             }
             self.path.pop();
@@ -786,6 +814,9 @@ impl<'a, G: Game> Searcher<'a, G> {
             pos.legal_moves(&mut moves);
         } else {
             pos.noisy_moves(&mut moves);
+            if qdepth == 0 {
+                pos.quiet_tactics(&mut moves);
+            }
         }
         pos.order_hints(&moves, &mut scores);
         let mut keys = std::mem::take(&mut self.key_bufs[ply]);
@@ -859,6 +890,25 @@ fn pick_next(keys: &mut [i64], n: usize) -> usize {
     (0xFFFF - (keys[n] & 0xFFFF)) as usize
 }
 
+/// The share (percent) of the soft time limit to use with a clock, after a
+/// completed depth: more while the best move keeps changing or its score
+/// falls, less once it has stayed best for several depths.
+fn soft_percent(stable_depths: u32, last_score: Option<i32>, score: i32) -> u32 {
+    let mut percent = match stable_depths {
+        0 => 150,
+        1 => 115,
+        2 | 3 => 100,
+        _ => 70,
+    };
+    if let Some(last) = last_score
+        && last.abs() < MATE_BOUND
+        && score < last - 30
+    {
+        percent += if score < last - 80 { 100 } else { 50 };
+    }
+    percent
+}
+
 /// Soft (do not start another depth) and hard (stop at once) time limits.
 fn time_budget(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
     if limits.infinite {
@@ -881,4 +931,41 @@ fn time_budget(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
         hard = Some(hard.map_or(h, |x| x.min(h)));
     }
     (soft, hard)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unstable_best_move_gets_more_time_a_stable_one_less() {
+        assert_eq!(soft_percent(2, Some(10), 10), 100);
+        assert!(soft_percent(0, Some(10), 10) > 100);
+        assert!(soft_percent(6, Some(10), 10) < 100);
+        // A falling score asks for more, the more it falls.
+        let small = soft_percent(2, Some(10), -30);
+        let big = soft_percent(2, Some(10), -100);
+        assert!(100 < small && small < big, "{small} {big}");
+        // Wins and losses are not "falls".
+        assert_eq!(soft_percent(2, Some(MATE - 5), 10), 100);
+    }
+
+    #[test]
+    fn a_clock_leaves_room_for_the_hard_limit() {
+        let limits = Limits {
+            clock: Some(crate::Clock {
+                time: Duration::from_secs(60),
+                increment: Duration::ZERO,
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        let (soft, hard) = time_budget(&limits);
+        let (soft, hard) = (soft.expect("soft"), hard.expect("hard"));
+        // The most the search may stretch the soft limit stays below the hard one.
+        assert!(
+            soft * soft_percent(0, Some(0), -200) / 100 <= hard,
+            "{soft:?} {hard:?}"
+        );
+    }
 }

@@ -114,6 +114,18 @@ pub trait Game: Clone + Send + Sync + 'static {
         false
     }
 
+    /// Whether a position with a single legal move is searched one ply
+    /// deeper (the forced reply costs no depth), within the extensions a
+    /// path may have (two, shared with [`Game::critical`]).
+    fn extend_single_reply(&self) -> bool {
+        false
+    }
+
+    /// Quiet moves that quiescence tries too at its first ply, appended to
+    /// `moves` (in draughts: sacrifices, the start of a shot). None by
+    /// default.
+    fn quiet_tactics(&self, _moves: &mut Vec<Self::Move>) {}
+
     /// The exact value of this position from the game's own databases, if
     /// it has them and they hold the position. The search then scores the
     /// position exactly instead of searching it (not at the root).

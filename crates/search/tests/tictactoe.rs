@@ -287,3 +287,25 @@ fn every_reachable_position_gets_its_true_value() {
         &wrong[..wrong.len().min(3)]
     );
 }
+
+#[test]
+fn a_single_legal_move_is_played_after_one_depth_under_a_clock() {
+    // x o x / x o o / o x . — x to move has only the last square.
+    let pos = Ttt::from("xoxxooox.", true);
+    let clock = Limits {
+        clock: Some(search::Clock {
+            time: Duration::from_secs(60),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        }),
+        ..Limits::default()
+    };
+    let r = search(&pos, clock);
+    assert_eq!(r.best, Some(8));
+    assert_eq!(r.depth, 1, "a forced move is not thought over");
+    let r = search(&pos, Limits::movetime(Duration::from_secs(60)));
+    assert_eq!(r.depth, 1);
+    // A fixed depth is searched to the end all the same.
+    let r = search(&pos, Limits::depth(5));
+    assert_eq!(r.depth, 5);
+}
