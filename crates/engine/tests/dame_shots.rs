@@ -18,15 +18,16 @@ const SUITE_8: &str = include_str!("dame_shots_8.txt");
 const SUITE_10: &str = include_str!("dame_shots_10.txt");
 
 /// The depth the suites are solved at, and the least number solved there.
-/// Measured (docs/ENGINE.md): 63 of 74 and 56 of 64 at depth 3, against 42
-/// and 40 for the search before the single-reply extension and the
-/// sacrifices in quiescence (7a1fffe). One thread and a fixed depth make the
+/// Measured (docs/ENGINE.md): 66 of 74 and 58 of 64 at depth 3 with the
+/// fitted evaluation, against 42 and 40 for the search and evaluation
+/// before the single-reply extension, the sacrifices in quiescence and the
+/// fitted evaluation (7a1fffe). One thread and a fixed depth make the
 /// count exact; the bounds sit a little below it, so a small change of the
 /// evaluation does not fail the test, and well above the old counts.
 const DEPTH_8: u32 = 3;
-const MIN_SOLVED_8: usize = 60;
+const MIN_SOLVED_8: usize = 63;
 const DEPTH_10: u32 = 3;
-const MIN_SOLVED_10: usize = 53;
+const MIN_SOLVED_10: usize = 55;
 
 fn position(case: &Case) -> Position {
     let rules: RuleSet = case.rules.parse().expect("rules");
