@@ -541,3 +541,100 @@ fn dame_tablebase_commands() {
     assert!(!ok);
     assert!(err.contains("--pieces"), "{err}");
 }
+
+#[test]
+fn dame_labels_are_made_and_fitted() {
+    let dir = std::env::temp_dir().join(format!("brett-dame-labels-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let path = dir.join("labels.txt");
+    let file = path.to_str().expect("utf-8");
+    let (ok, out, err) = brett(
+        &[
+            "tune",
+            "--game",
+            "dame",
+            "--make-labels",
+            file,
+            "--games",
+            "6",
+            "--depth",
+            "2",
+            "--opening-plies",
+            "6",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("positions from 6 games"), "{out}");
+    let text = std::fs::read_to_string(&path).expect("labels written");
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("# rules dame"));
+    let mut n = 0;
+    for line in lines {
+        let (fen, result) = line.split_once('\t').expect("position, tab, result");
+        let pos = dame::Position::from_fen(fen, dame::RuleSet::DAME).expect(fen);
+        assert!(!pos.has_capture(), "only quiet positions: {fen}");
+        assert!(["1", "0.5", "0"].contains(&result), "{line}");
+        n += 1;
+    }
+    assert!(n >= 100, "{n} positions");
+    let (ok, out, err) = brett(
+        &[
+            "tune",
+            "--game",
+            "dame",
+            "--labels",
+            file,
+            "--iterations",
+            "20",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("held-out loss") && out.contains("mid: [100,"),
+        "{out}"
+    );
+    // The file says its rules: fitting it as another game is refused.
+    let (ok, _, err) = brett(&["tune", "--game", "international", "--labels", file], "");
+    assert!(!ok && err.contains("'dame' rules"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn dame_match_against_an_engine_command() {
+    let exe = env!("CARGO_BIN_EXE_brett");
+    let b = format!("cmd:{exe} engine");
+    let (ok, out, err) = brett(
+        &[
+            "match",
+            "--game",
+            "dame",
+            "--a",
+            "level:3",
+            "--b",
+            &b,
+            "--games",
+            "2",
+            "--movetime",
+            "20",
+            "--opening-plies",
+            "4",
+            "--verbose",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        !out.contains("forfeits"),
+        "both sides play legal moves: {out}"
+    );
+    assert!(
+        out.contains("game   1: ") && out.contains("game   2: "),
+        "{out}"
+    );
+    assert!(
+        out.contains("of 2") && out.contains("Elo difference"),
+        "{out}"
+    );
+}
