@@ -512,6 +512,17 @@ fn dame_tablebase_commands() {
         "{out}"
     );
     assert!(out.trim_end().ends_with("ok"), "{out}");
+    // The engine protocol says the databases' value and plays from them.
+    let session =
+        "uci\nsetoption name Game value dame\nposition fen W:WKa1,Kc1:BKh8\ngo depth 2\nisready\n";
+    let (ok, out, err) = brett(&["--tablebase-dir", d, "engine"], session);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("info string tablebase win 3 (win in 3 plies (database))"),
+        "{out}"
+    );
+    let (ok, out, _) = brett(&["--no-tablebase", "engine"], session);
+    assert!(ok && !out.contains("info string tablebase"), "{out}");
     // A damaged file is refused.
     let path = dir.path().join("dame-dame-KK-K.dtb");
     let mut bytes = std::fs::read(&path).expect("file");

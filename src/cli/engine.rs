@@ -503,7 +503,21 @@ impl Protocol {
         {
             prefix = format!("H{} ", sq.name());
         }
-        let root = DameState(*game.position());
+        let mut limits = limits;
+        limits.no_databases = !self.tablebase;
+        let pos = *game.position();
+        if self.tablebase
+            && let Some(v) = engine::dame_databases::installed().and_then(|tb| tb.probe_value(&pos))
+        {
+            say(
+                &self.out,
+                &format!(
+                    "info string tablebase {v} ({})",
+                    engine::dame_databases::verdict(v)
+                ),
+            );
+        }
+        let root = DameState(pos);
         let history: Vec<u64> = (0..game.ply())
             .filter_map(|i| game.position_at(i).map(dame::Position::hash))
             .collect();
