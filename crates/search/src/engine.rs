@@ -664,7 +664,11 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         // A forced reply costs no depth (games that ask for it).
         let mut child_depth = depth - 1;
-        if moves.len() == 1 && extensions < MAX_EXTENSIONS && pos.extend_single_reply() {
+        if moves.len() == 1
+            && extensions < MAX_EXTENSIONS
+            && self.limits.depth.is_some()
+            && pos.extend_single_reply()
+        {
             child_depth = depth;
             self.extensions[ply] = extensions + 1;
         }
@@ -814,7 +818,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             pos.legal_moves(&mut moves);
         } else {
             pos.noisy_moves(&mut moves);
-            if qdepth == 0 {
+            if qdepth == 0 && self.limits.depth.is_some() {
                 pos.quiet_tactics(&mut moves);
             }
         }

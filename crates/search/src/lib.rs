@@ -117,13 +117,21 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Whether a position with a single legal move is searched one ply
     /// deeper (the forced reply costs no depth), within the extensions a
     /// path may have (two, shared with [`Game::critical`]).
+    ///
+    /// This hook and [`Game::quiet_tactics`] trade nodes for tactical sight
+    /// at a given depth, so they apply only to searches with a depth limit
+    /// ([`Limits::depth`]: fixed-depth analysis, the weaker levels' depth
+    /// caps); a search limited only by time or nodes does not use them,
+    /// because there they cost more depth than they gain (docs/ENGINE.md,
+    /// "Dame shots").
     fn extend_single_reply(&self) -> bool {
         false
     }
 
     /// Quiet moves that quiescence tries too at its first ply, appended to
     /// `moves` (in draughts: sacrifices, the start of a shot). None by
-    /// default.
+    /// default. Used only by searches with a depth limit, as
+    /// [`Game::extend_single_reply`].
     fn quiet_tactics(&self, _moves: &mut Vec<Self::Move>) {}
 
     /// The exact value of this position from the game's own databases, if
