@@ -566,6 +566,11 @@ pub(crate) fn locate_groups(pos: &Position) -> Option<(Material, [u64; 4])> {
     if m.wm + m.wk == 0 || m.bm + m.bk == 0 {
         return None;
     }
+    // No table has a group of 8 or more pieces (the index's binomials
+    // stop at 7): such a position is simply not held.
+    if g.iter().any(|x| x.count_ones() >= 8) {
+        return None;
+    }
     Some((m, g))
 }
 
@@ -618,6 +623,15 @@ mod tests {
             ending_limit(&RuleSet::DAME, Material::new(0, 3, 0, 1)),
             None
         );
+    }
+
+    #[test]
+    fn positions_with_large_groups_are_not_held() {
+        // Twelve men against one: a group of 8 or more has no index.
+        let pos = Position::new(RuleSet::DAME);
+        assert!(locate(&pos).is_none());
+        let pos = Position::from_fen("W:Wa1,c1,e1,g1,b2,d2,f2,h2:BKh8", RuleSet::DAME).unwrap();
+        assert!(locate(&pos).is_none());
     }
 
     #[test]
