@@ -59,6 +59,10 @@ pub struct Args {
     verbose: bool,
 }
 
+/// How long an engine program may take to answer `uciok` or `readyok`
+/// (generous: a loaded machine may run many programs at once).
+const ENGINE_REPLY_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// A player in a match.
 trait Player: Send {
     fn name(&self) -> String;
@@ -138,7 +142,7 @@ impl CommandSide {
             name: command.to_string(),
         };
         side.send("uci")?;
-        let id = side.wait_for("uciok", Duration::from_secs(10))?;
+        let id = side.wait_for("uciok", ENGINE_REPLY_TIMEOUT)?;
         if let Some(name) = id.iter().find_map(|l| l.strip_prefix("id name ")) {
             side.name = name.to_string();
         }
@@ -150,6 +154,29 @@ impl CommandSide {
             .with_context(|| format!("writing to engine '{}'", self.command))?;
         self.stdin.flush()?;
         Ok(())
+    }
+
+    /// Send the position (`start`, then `moves`) and `go movetime`; the
+    /// words after `bestmove` in the answer, or `None` for `bestmove none`.
+    fn best_move_words(
+        &mut self,
+        start: &str,
+        moves: &[String],
+        movetime: Duration,
+    ) -> Result<Option<Vec<String>>> {
+        if moves.is_empty() {
+            self.send(&format!("position {start}"))?;
+        } else {
+            self.send(&format!("position {start} moves {}", moves.join(" ")))?;
+        }
+        self.send(&format!("go movetime {}", movetime.as_millis()))?;
+        let lines = self.wait_for("bestmove", movetime * 3 + Duration::from_secs(5))?;
+        let last = lines.last().cloned().unwrap_or_default();
+        let words: Vec<String> = last.split_whitespace().skip(1).map(String::from).collect();
+        if words.first().is_none_or(|w| w == "none") {
+            return Ok(None);
+        }
+        Ok(Some(words))
     }
 
     /// Read lines until one starts with `prefix`; returns all lines read.
@@ -191,7 +218,7 @@ impl Player for CommandSide {
         self.send(&format!("setoption name Rules value {rules}"))?;
         self.send("ucinewgame")?;
         self.send("isready")?;
-        self.wait_for("readyok", Duration::from_secs(10))?;
+        self.wait_for("readyok", ENGINE_REPLY_TIMEOUT)?;
         Ok(())
     }
     fn choose(&mut self, game: &Game, movetime: Duration) -> Result<Option<Move>> {
@@ -201,20 +228,11 @@ impl Player for CommandSide {
         } else {
             format!("fen {}", game.start().fen())
         };
-        if moves.is_empty() {
-            self.send(&format!("position {start}"))?;
-        } else {
-            self.send(&format!("position {start} moves {}", moves.join(" ")))?;
-        }
-        self.send(&format!("go movetime {}", movetime.as_millis()))?;
-        let lines = self.wait_for("bestmove", movetime * 3 + Duration::from_secs(5))?;
-        let last = lines.last().cloned().unwrap_or_default();
-        let word = last.split_whitespace().nth(1).unwrap_or("none");
-        if word == "none" {
+        let Some(words) = self.best_move_words(&start, &moves, movetime)? else {
             return Ok(None);
-        }
+        };
         // The removal may come as its own token: "bestmove d6 xb4".
-        let text: String = last.split_whitespace().skip(1).collect::<Vec<_>>().join("");
+        let text: String = words.concat();
         Ok(Some(game.position().parse_move(&text).map_err(|e| {
             anyhow!(
                 "engine '{}' sent an illegal move '{text}': {e}",
@@ -448,7 +466,7 @@ impl DamePlayer for CommandSide {
         }
         self.send("ucinewgame")?;
         self.send("isready")?;
-        self.wait_for("readyok", Duration::from_secs(10))?;
+        self.wait_for("readyok", ENGINE_REPLY_TIMEOUT)?;
         Ok(())
     }
 
@@ -474,18 +492,10 @@ impl DamePlayer for CommandSide {
             format!("fen {}", game.start().fen())
         };
         moves.drain(..cut);
-        if moves.is_empty() {
-            self.send(&format!("position {start}"))?;
-        } else {
-            self.send(&format!("position {start} moves {}", moves.join(" ")))?;
-        }
-        self.send(&format!("go movetime {}", movetime.as_millis()))?;
-        let lines = self.wait_for("bestmove", movetime * 3 + Duration::from_secs(5))?;
-        let last = lines.last().cloned().unwrap_or_default();
-        let word = last.split_whitespace().nth(1).unwrap_or("none");
-        if word == "none" {
+        let Some(words) = self.best_move_words(&start, &moves, movetime)? else {
             return Ok(None);
-        }
+        };
+        let word = &words[0];
         Ok(Some(game.position().parse_move(word).map_err(|e| {
             anyhow!(
                 "engine '{}' sent an illegal move '{word}': {e}",
