@@ -21,6 +21,12 @@ struct Cli {
     /// Play and analyse without the databases.
     #[arg(long, global = true)]
     no_tablebase: bool,
+    /// Memory in MiB for the databases' win/draw/loss cache, which the
+    /// placing-phase solver of level 10 reads; the sectors that end the
+    /// placing phase are loaded into it in the background when a game is
+    /// played (engine, match, play, the app). 0: no cache.
+    #[arg(long, global = true, value_name = "MIB", default_value_t = tablebase::DEFAULT_WDL_CACHE >> 20)]
+    tablebase_cache: usize,
 }
 
 #[derive(Subcommand, Debug)]
@@ -68,6 +74,17 @@ fn main() -> Result<()> {
             .clone()
             .unwrap_or_else(tablebase::default_dir);
         engine::databases::install(Some(&dir));
+        tablebase::set_wdl_cache_limit(cli.tablebase_cache << 20);
+        if cli.tablebase_cache > 0
+            && matches!(
+                cli.command,
+                None | Some(
+                    Command::Play(_) | Command::Engine(_) | Command::Match(_) | Command::Serve(_)
+                )
+            )
+        {
+            engine::databases::warm_in_background();
+        }
     }
     match cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),

@@ -404,6 +404,7 @@ impl Protocol {
                     engine::databases::install(None);
                 } else {
                     engine::databases::install(Some(std::path::Path::new(value)));
+                    engine::databases::warm_in_background();
                 }
             }
             "seed" => match value.parse::<u64>() {

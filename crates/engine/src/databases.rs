@@ -63,6 +63,28 @@ pub fn install(dir: Option<&Path>) {
     INSTALLED.store(new, Ordering::Release);
 }
 
+/// The sectors the placing phase ends in most often: 15 stones or more.
+pub const WARM_STONES: u8 = 15;
+
+/// Read the installed databases' sectors that end the placing phase
+/// ([`WARM_STONES`]) into the win/draw/loss cache on a thread of its own, so
+/// that the placing solver ([`crate::placing`]) finds its values in memory
+/// (about 1.3 GB for the standard rules; bounded by
+/// [`tablebase::set_wdl_cache_limit`]).
+pub fn warm_in_background() {
+    let Some(d) = installed() else {
+        return;
+    };
+    static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let _ = std::thread::Builder::new()
+        .name("tablebase-warm".into())
+        .spawn(move || {
+            for tb in &d.tables {
+                tb.warm_wdl(WARM_STONES, &STOP);
+            }
+        });
+}
+
 /// The installed databases, if any.
 pub fn installed() -> Option<&'static Databases> {
     let p = INSTALLED.load(Ordering::Acquire);

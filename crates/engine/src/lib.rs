@@ -6,6 +6,7 @@ pub mod explain;
 pub mod explain_dame;
 pub mod level;
 pub mod muehle_game;
+pub mod placing;
 pub mod puzzles;
 pub mod texel;
 

@@ -129,6 +129,11 @@ macro_rules! impl_game {
             fn probe_moves(&self) -> Option<Vec<(Move, search::Exact, i32)>> {
                 crate::databases::probe_moves(self.pos())
             }
+
+            fn sound_moves(&self, budget: &search::SolveBudget) -> Option<Vec<Move>> {
+                let tb = crate::databases::for_rules(self.pos().rules())?;
+                crate::placing::sound_moves(tb, self.pos(), budget)
+            }
         });
     };
     ($ty:ty) => {

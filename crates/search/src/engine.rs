@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::tt::{Bound, TranspositionTable};
-use crate::{DRAW, Game, Limits, MATE, MATE_BOUND, Score, Status};
+use crate::{DRAW, Game, Limits, MATE, MATE_BOUND, Score, SolveBudget, Status};
 
 const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 128;
@@ -354,6 +354,26 @@ impl<'a, G: Game> Searcher<'a, G> {
                 pv: vec![mv],
             })
             .collect();
+        // A game that solves the root tells which moves keep its value: the
+        // search chooses among those (one line only: analysis shows all).
+        if !self.limits.no_databases && self.id == 0 && self.multipv == 1 && root_moves.len() > 1 {
+            let budget = SolveBudget {
+                deadline: self
+                    .soft_deadline
+                    .map(|soft| self.shared.start + soft * SOLVE_SHARE / 100),
+                nodes: if self.soft_deadline.is_some() {
+                    u64::MAX
+                } else {
+                    SOLVE_NODES
+                },
+                stop: self.shared.stop,
+            };
+            if let Some(sound) = root.sound_moves(&budget)
+                && root_moves.iter().any(|r| sound.contains(&r.mv))
+            {
+                root_moves.retain(|r| sound.contains(&r.mv));
+            }
+        }
         // Table move and the game's hints first.
         if let Some(e) = self.shared.tt.probe(root.hash())
             && let Some(i) = e.move_index
@@ -912,6 +932,13 @@ fn soft_percent(stable_depths: u32, last_score: Option<i32>, score: i32) -> u32 
     }
     percent
 }
+
+/// The share (percent) of the soft time limit a root solver may use
+/// ([`Game::sound_moves`]).
+const SOLVE_SHARE: u32 = 70;
+
+/// The nodes a root solver may use when the search has no time limit.
+const SOLVE_NODES: u64 = 2_000_000;
 
 /// Soft (do not start another depth) and hard (stop at once) time limits.
 fn time_budget(limits: &Limits) -> (Option<Duration>, Option<Duration>) {

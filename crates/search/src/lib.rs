@@ -15,7 +15,8 @@ mod engine;
 mod tt;
 
 use std::fmt;
-use std::time::Duration;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 pub use engine::{Engine, SearchInfo, SearchResult};
 pub use tt::TranspositionTable;
@@ -147,6 +148,32 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// searching (unless [`Limits::no_databases`] is set).
     fn probe_moves(&self) -> Option<Vec<(Self::Move, Exact, i32)>> {
         None
+    }
+
+    /// The root moves that keep this position's exact value, if the game
+    /// can solve it within `budget` (Mühle: the placing phase, searched to
+    /// the end of placing and the databases). The search then chooses only
+    /// among them (with one line, unless [`Limits::no_databases`] is set).
+    fn sound_moves(&self, _budget: &SolveBudget) -> Option<Vec<Self::Move>> {
+        None
+    }
+}
+
+/// What a solver at the root may spend ([`Game::sound_moves`]): until a
+/// deadline, a number of nodes, or the search's stop flag.
+pub struct SolveBudget<'a> {
+    pub deadline: Option<Instant>,
+    pub nodes: u64,
+    pub stop: &'a AtomicBool,
+}
+
+impl SolveBudget<'_> {
+    /// Whether a solver that has visited `nodes` must give up (check it
+    /// every few hundred nodes: it reads the clock).
+    pub fn exhausted(&self, nodes: u64) -> bool {
+        nodes >= self.nodes
+            || self.stop.load(std::sync::atomic::Ordering::Relaxed)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 

@@ -39,13 +39,14 @@
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use memmap2::Mmap;
 use rayon::prelude::*;
 
 use crate::value::{DRAW, NONE};
-use crate::{Sector, TablebaseError, Value, Variant};
+use crate::{Sector, TablebaseError, Value, Variant, Wdl};
 
 const MAGIC: &[u8; 8] = b"BRETTMTB";
 /// zstd level of the blocks. Measured on sector 6-7 (279 M values, 2
@@ -230,6 +231,30 @@ pub struct SectorFile {
     blocks: u64,
     stats: SectorStats,
     cache: Vec<Mutex<Option<CachedBlock>>>,
+    /// Every block as win/draw/loss, 2 bits a value, kept once read (while
+    /// the memory limit of [`set_wdl_cache_limit`] allows).
+    wdl_cache: OnceLock<Vec<OnceLock<Box<[u8]>>>>,
+}
+
+/// Bytes held by the win/draw/loss caches of all files.
+static WDL_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// The most bytes the win/draw/loss caches may hold together.
+static WDL_LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_WDL_CACHE);
+
+/// The default limit of the win/draw/loss caches: 2.5 GiB, enough for every
+/// sector of the standard rules (2.3 GB at 2 bits a position).
+pub const DEFAULT_WDL_CACHE: usize = 2560 << 20;
+
+/// Limit the memory the win/draw/loss caches of all sector files may hold
+/// together (blocks read beyond it are not kept). Blocks already kept stay.
+pub fn set_wdl_cache_limit(bytes: usize) {
+    WDL_LIMIT.store(bytes, Ordering::Relaxed);
+}
+
+/// Bytes the win/draw/loss caches hold now.
+pub fn wdl_cache_bytes() -> usize {
+    WDL_BYTES.load(Ordering::Relaxed)
 }
 
 /// Decompressed blocks kept per file (64 blocks of 16384 values: 2 MiB).
@@ -387,6 +412,7 @@ impl SectorFile {
             blocks,
             stats,
             cache: (0..CACHE_SLOTS).map(|_| Mutex::new(None)).collect(),
+            wdl_cache: OnceLock::new(),
         })
     }
 
@@ -496,6 +522,75 @@ impl SectorFile {
         let code = data[within];
         *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some((b, data));
         Ok(code)
+    }
+
+    /// Win, draw or loss at `index`, read through the file's win/draw/loss
+    /// cache (a block is decompressed once, then kept at 2 bits a value).
+    pub fn wdl(&self, index: u64) -> Result<Wdl, TablebaseError> {
+        if index >= self.size {
+            return Err(TablebaseError::Corrupt {
+                path: self.path.clone(),
+                why: format!("index {index} beyond the sector's {}", self.size),
+            });
+        }
+        let b = index / self.block_len as u64;
+        let within = (index % self.block_len as u64) as usize;
+        let bits = |data: &[u8]| (data[within / 4] >> (2 * (within % 4))) & 3;
+        let code = match self.wdl_slot(b).get() {
+            Some(data) => bits(data),
+            None => bits(&self.keep_wdl_block(b)?),
+        };
+        Wdl::from_bits(code).ok_or_else(|| TablebaseError::Corrupt {
+            path: self.path.clone(),
+            why: format!("index {index} holds no position"),
+        })
+    }
+
+    fn wdl_slot(&self, b: u64) -> &OnceLock<Box<[u8]>> {
+        &self
+            .wdl_cache
+            .get_or_init(|| (0..self.blocks).map(|_| OnceLock::new()).collect())[b as usize]
+    }
+
+    /// Block `b` as win/draw/loss, kept in the cache if the limit allows.
+    fn keep_wdl_block(&self, b: u64) -> Result<std::borrow::Cow<'_, [u8]>, TablebaseError> {
+        let data = self.block(b)?;
+        let mut packed = vec![0u8; data.len().div_ceil(4)].into_boxed_slice();
+        for (i, &c) in data.iter().enumerate() {
+            packed[i / 4] |= Wdl::bits_of_code(c) << (2 * (i % 4));
+        }
+        let len = packed.len();
+        let limit = WDL_LIMIT.load(Ordering::Relaxed);
+        if WDL_BYTES.fetch_add(len, Ordering::Relaxed) + len > limit {
+            WDL_BYTES.fetch_sub(len, Ordering::Relaxed);
+            return Ok(std::borrow::Cow::Owned(packed.into_vec()));
+        }
+        let slot = self.wdl_slot(b);
+        if let Err(packed) = slot.set(packed) {
+            // Another thread kept it first.
+            WDL_BYTES.fetch_sub(len, Ordering::Relaxed);
+            return Ok(std::borrow::Cow::Owned(packed.into_vec()));
+        }
+        Ok(std::borrow::Cow::Borrowed(slot.get().expect("just set")))
+    }
+
+    /// Read every block into the win/draw/loss cache (while the limit
+    /// allows); `stop` ends it early. Returns the blocks read.
+    pub fn warm_wdl(&self, stop: &std::sync::atomic::AtomicBool) -> Result<u64, TablebaseError> {
+        let mut read = 0;
+        for b in 0..self.blocks {
+            if stop.load(Ordering::Relaxed)
+                || WDL_BYTES.load(Ordering::Relaxed) + self.block_len / 4
+                    > WDL_LIMIT.load(Ordering::Relaxed)
+            {
+                break;
+            }
+            if self.wdl_slot(b).get().is_none() {
+                self.keep_wdl_block(b)?;
+                read += 1;
+            }
+        }
+        Ok(read)
     }
 
     /// The value at `index`.

@@ -29,11 +29,14 @@ mod verify;
 use std::path::PathBuf;
 
 pub use build::{BuildOptions, BuildReport, GroupReport, NoProgress, Progress, build, sector_path};
-pub use file::{BLOCK, ENCODING, FORMAT_VERSION, RepackReport, SectorFile, SectorStats, repack};
+pub use file::{
+    BLOCK, DEFAULT_WDL_CACHE, ENCODING, FORMAT_VERSION, RepackReport, SectorFile, SectorStats,
+    repack, set_wdl_cache_limit, wdl_cache_bytes,
+};
 pub use index::{MoverPart, SectorIndex};
 pub use probe::{Tablebase, position_of};
 pub use sector::{Sector, closure, parse_sectors};
-pub use value::Value;
+pub use value::{Value, Wdl};
 pub use variant::Variant;
 pub use verify::{VerifyReport, verify};
 

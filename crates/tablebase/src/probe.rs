@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use muehle::{Bitboard, Color, Move, Position, Setup};
 
-use crate::{Sector, SectorFile, TablebaseError, Value, Variant, sector_path};
+use crate::{Sector, SectorFile, TablebaseError, Value, Variant, Wdl, sector_path};
 
 enum Slot {
     Open(Arc<SectorFile>),
@@ -108,6 +108,49 @@ impl Tablebase {
         let index = crate::SectorIndex::new(u32::from(sector.mover), u32::from(sector.other))
             .index(mover.0, other.0);
         file.value(index).ok()
+    }
+
+    /// Win, draw or loss of a moving-phase position for the side to move,
+    /// as [`Tablebase::probe_value`] but through the win/draw/loss cache.
+    pub fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+        if pos.in_hand(Color::White) > 0
+            || pos.in_hand(Color::Black) > 0
+            || Variant::of(pos.rules()) != self.variant
+        {
+            return None;
+        }
+        let us = pos.turn();
+        let (mover, other) = (pos.stones(us), pos.stones(us.other()));
+        if mover.count() < 3 {
+            return Some(Wdl::Loss);
+        }
+        let sector = Sector::new(mover.count() as u8, other.count() as u8)?;
+        let file = self.try_file(sector)?;
+        let index = crate::SectorIndex::new(u32::from(sector.mover), u32::from(sector.other))
+            .index(mover.0, other.0);
+        file.wdl(index).ok()
+    }
+
+    /// Read the built sectors with at least `min_stones` stones (both
+    /// sides) into the win/draw/loss cache, biggest first, until the cache
+    /// is full or `stop` is set. Returns the blocks read.
+    pub fn warm_wdl(&self, min_stones: u8, stop: &std::sync::atomic::AtomicBool) -> u64 {
+        let mut sectors: Vec<Sector> = self
+            .installed()
+            .into_iter()
+            .filter(|s| s.mover + s.other >= min_stones)
+            .collect();
+        sectors.sort_by_key(|s| std::cmp::Reverse((s.mover + s.other, s.mover.min(s.other))));
+        let mut read = 0;
+        for s in sectors {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
+            if let Some(file) = self.try_file(s) {
+                read += file.warm_wdl(stop).unwrap_or(0);
+            }
+        }
+        read
     }
 
     fn missing(&self, sector: Sector) -> TablebaseError {

@@ -37,6 +37,15 @@ impl Value {
         }
     }
 
+    /// Win, draw or loss, without the distance.
+    pub fn wdl(self) -> Wdl {
+        match self {
+            Value::Win(_) => Wdl::Win,
+            Value::Draw => Wdl::Draw,
+            Value::Loss(_) => Wdl::Loss,
+        }
+    }
+
     /// Whether the values agree on win, draw or loss.
     pub fn same_result(self, other: Value) -> bool {
         matches!(
@@ -65,6 +74,58 @@ impl Value {
             Value::Loss(c / 2)
         } else {
             Value::Win(c / 2 + 1)
+        }
+    }
+}
+
+/// Win, draw or loss for the side to move, without the distance (what a
+/// solver needs; read through a cache that holds 16 times more positions
+/// than the values with distances).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Wdl {
+    Loss,
+    Draw,
+    Win,
+}
+
+impl Wdl {
+    /// The value for the other side.
+    pub fn flip(self) -> Wdl {
+        match self {
+            Wdl::Loss => Wdl::Win,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Win => Wdl::Loss,
+        }
+    }
+
+    /// −1, 0 or 1.
+    pub fn signum(self) -> i8 {
+        match self {
+            Wdl::Loss => -1,
+            Wdl::Draw => 0,
+            Wdl::Win => 1,
+        }
+    }
+
+    /// The 2-bit code of a build code (3: no position).
+    pub(crate) fn bits_of_code(c: u16) -> u8 {
+        if c == NONE {
+            3
+        } else if c == DRAW {
+            1
+        } else if c.is_multiple_of(2) {
+            0
+        } else {
+            2
+        }
+    }
+
+    pub(crate) fn from_bits(b: u8) -> Option<Wdl> {
+        match b {
+            0 => Some(Wdl::Loss),
+            1 => Some(Wdl::Draw),
+            2 => Some(Wdl::Win),
+            _ => None,
         }
     }
 }
