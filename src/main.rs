@@ -27,6 +27,13 @@ struct Cli {
     /// played (engine, match, play, the app). 0: no cache.
     #[arg(long, global = true, value_name = "MIB", default_value_t = tablebase::DEFAULT_WDL_CACHE >> 20)]
     tablebase_cache: usize,
+    /// Level 10 plays Mühle's placing phase without the opening book.
+    #[arg(long, global = true)]
+    no_book: bool,
+    /// Play from this opening book file (made by `brett tablebase book`)
+    /// instead of the one built into brett.
+    #[arg(long, global = true, value_name = "FILE")]
+    book: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -68,6 +75,10 @@ enum Command {
 
 fn main() -> Result<()> {
     let cli = Cli::parse();
+    engine::book::set_enabled(!cli.no_book);
+    if let Some(path) = &cli.book {
+        engine::book::install(Some(engine::book::Book::read(path)?));
+    }
     if !cli.no_tablebase {
         let dir = cli
             .tablebase_dir

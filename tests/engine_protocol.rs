@@ -98,7 +98,7 @@ fn handshake_lists_the_options() {
     e.send("uci");
     let lines = e.until("uciok");
     assert!(lines[0].starts_with("id name brett"));
-    for opt in ["Rules", "Level", "Hash", "Threads"] {
+    for opt in ["Rules", "Level", "Hash", "Threads", "Tablebase", "Book"] {
         assert!(
             lines
                 .iter()
@@ -175,6 +175,7 @@ fn broken_input_answers_an_error_and_changes_nothing() {
         "setoption name Level value 99",
         "setoption name Rules value chess",
         "setoption name Colour value red",
+        "setoption name Book value perhaps",
         "go depth",
         "go sideways 5",
         "perft x",

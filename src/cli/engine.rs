@@ -218,6 +218,13 @@ impl Protocol {
                 say(
                     &self.out,
                     &format!(
+                        "option name Book type check default {}",
+                        engine::book::enabled()
+                    ),
+                );
+                say(
+                    &self.out,
+                    &format!(
                         "option name TablebaseDir type string default {}",
                         engine::databases::installed()
                             .map(|d| d.dir().to_path_buf())
@@ -393,6 +400,11 @@ impl Protocol {
             "multipv" => match number(1, 32) {
                 Ok(v) => self.multipv = v,
                 Err(e) => self.error(&e),
+            },
+            "book" => match value.to_ascii_lowercase().as_str() {
+                "true" | "on" | "1" => engine::book::set_enabled(true),
+                "false" | "off" | "0" => engine::book::set_enabled(false),
+                _ => self.error("option Book needs true or false"),
             },
             "tablebase" => match value.to_ascii_lowercase().as_str() {
                 "true" | "on" | "1" => self.tablebase = true,

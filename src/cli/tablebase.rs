@@ -108,6 +108,44 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Compute or extend Mühle's opening book (standard rules): the search's
+    /// move for early placing positions, proven by the placing solver not
+    /// to lose where the proof fits --budget. Resumes: positions the book
+    /// at --out already holds are kept. Needs the databases.
+    Book {
+        #[command(flatten)]
+        common: Common,
+        /// The book file (read if it exists, written every minute and at the end).
+        #[arg(long)]
+        out: PathBuf,
+        /// Every position up to this many plies from the start is covered.
+        #[arg(long, default_value_t = 3)]
+        roots_ply: u32,
+        /// Further positions (after the book's move and any reply) up to this ply.
+        #[arg(long, default_value_t = 6)]
+        max_ply: u32,
+        /// Depth of the search that proposes the moves.
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        /// Moves the search proposes; the first proven not to lose is taken.
+        #[arg(long, default_value_t = 3)]
+        candidates: usize,
+        /// Solver nodes for one proof.
+        #[arg(long, default_value_t = 100_000_000)]
+        budget: u64,
+        /// Positions the solver's table holds (about 40 bytes each).
+        #[arg(long, default_value_t = 20_000_000)]
+        table: usize,
+        /// Stop after this many minutes (the book is saved).
+        #[arg(long)]
+        minutes: Option<u64>,
+        /// Positions worked on at the same time.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Earlier plies get the search's move without a proof.
+        #[arg(long, default_value_t = 4)]
+        prove_from_ply: u32,
+    },
     /// Re-encode files written by an earlier brett in the current, smaller
     /// encoding (the values are read back and compared before a file is
     /// replaced; files already current are left alone).
@@ -130,6 +168,7 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
         | Command::Probe { common, .. }
         | Command::Stats { common, .. }
         | Command::Verify { common, .. }
+        | Command::Book { common, .. }
         | Command::Repack { common, .. } => common,
     };
     if common.dir.is_none() {
@@ -184,7 +223,120 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
             pool(threads)?;
             repack(&common, sector.as_deref())
         }
+        Command::Book {
+            common,
+            out,
+            roots_ply,
+            max_ply,
+            depth,
+            candidates,
+            budget,
+            table,
+            minutes,
+            threads,
+            prove_from_ply,
+        } => {
+            let options = engine::book::BuildOptions {
+                roots_ply,
+                max_ply,
+                depth,
+                candidates,
+                budget,
+                threads,
+                prove_from_ply,
+            };
+            book(&common, &out, &options, table, minutes)
+        }
     }
+}
+
+/// `brett tablebase book`.
+fn book(
+    common: &Common,
+    out: &std::path::Path,
+    options: &engine::book::BuildOptions,
+    table: usize,
+    minutes: Option<u64>,
+) -> Result<()> {
+    let rules = common.rules()?;
+    if Variant::of(&rules) != Variant::STANDARD {
+        bail!("the opening book is for the standard removal and flying rules");
+    }
+    let dir = common.dir();
+    engine::databases::install(Some(&dir));
+    let tb = Tablebase::new(&dir, Variant::STANDARD);
+    let mut book = if out.exists() {
+        engine::book::Book::read(out)?
+    } else {
+        engine::book::Book::new()
+    };
+    let at_start = book.len();
+    eprintln!(
+        "book {}: {at_start} positions; reading the sectors where placing ends into memory…",
+        out.display()
+    );
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let t = Instant::now();
+    tb.warm_wdl(engine::databases::WARM_STONES, &stop);
+    eprintln!(
+        "  {} MB in {:.0} s",
+        tablebase::wdl_cache_bytes() >> 20,
+        t.elapsed().as_secs_f64()
+    );
+    let table = engine::placing::PlacingTable::new(table);
+    let start = Instant::now();
+    let deadline = minutes.map(|m| start + std::time::Duration::from_secs(60 * m));
+    let mut last_save = Instant::now();
+    let mut last_report = Instant::now();
+    let (mut added, mut proven, mut nodes) = (0u64, 0u64, 0u64);
+    let mut result = Ok(());
+    engine::book::extend(
+        &mut book,
+        &tb,
+        &table,
+        &muehle::Position::new(rules),
+        options,
+        &mut |b, step| {
+            added += 1;
+            proven += u64::from(step.proven);
+            nodes += step.nodes;
+            if last_report.elapsed().as_secs() >= 30 || step.done == step.total {
+                let secs = start.elapsed().as_secs_f64();
+                eprintln!(
+                    "  ply {}: {}/{} · {added} new ({proven} proven) in {secs:.0} s, {:.2} positions/s, solver {:.2} M nodes/s",
+                    step.ply,
+                    step.done,
+                    step.total,
+                    added as f64 / secs,
+                    nodes as f64 / secs / 1e6
+                );
+                last_report = Instant::now();
+            }
+            if last_save.elapsed().as_secs() >= 60 {
+                if let Err(e) = b.write(out) {
+                    result = Err(e);
+                    return false;
+                }
+                last_save = Instant::now();
+            }
+            deadline.is_none_or(|d| Instant::now() < d)
+        },
+    );
+    result?;
+    book.write(out)?;
+    let proven_all = book
+        .entries()
+        .filter(|(_, e)| e.flags & engine::book::PROVEN != 0)
+        .count();
+    println!(
+        "book {}: {} positions ({} proven not to lose), {} new in {:.0} s",
+        out.display(),
+        book.len(),
+        proven_all,
+        book.len() - at_start,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 /// The Dame rule set `--game` names (`None`: Mühle).

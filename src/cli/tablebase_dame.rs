@@ -56,6 +56,7 @@ pub(super) fn run(command: Command, rules: RuleSet) -> Result<()> {
             pool(threads)?;
             verify(&common, &rules, sector.as_deref())
         }
+        Command::Book { .. } => bail!("the opening book is Mühle's (no --game)"),
         Command::Repack { .. } => {
             bail!(
                 "repack is for the Mühle databases; the Dame files are written in their only encoding"

@@ -1,3 +1,4 @@
+pub mod book;
 pub mod dame_databases;
 pub mod dame_game;
 pub mod dame_shots;

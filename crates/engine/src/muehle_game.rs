@@ -131,6 +131,9 @@ macro_rules! impl_game {
             }
 
             fn sound_moves(&self, budget: &search::SolveBudget) -> Option<Vec<Move>> {
+                if let Some(m) = crate::book::book_move(self.pos()) {
+                    return Some(vec![m]);
+                }
                 let tb = crate::databases::for_rules(self.pos().rules())?;
                 crate::placing::sound_moves(tb, self.pos(), budget)
             }

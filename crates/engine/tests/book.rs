@@ -1,0 +1,174 @@
+//! The opening book: level 10 plays its move (in any orientation of the
+//! position) and not when switched off; `extend` covers every position it
+//! promises, proves its moves with the solver, and resumes where it
+//! stopped. A test binary of its own: the book switch is for the process.
+
+use std::sync::atomic::AtomicBool;
+
+use engine::book::{self, Book, BuildOptions, PROVEN};
+use engine::placing::{PlacingSolver, PlacingTable};
+use engine::{LevelPlayer, MuehleState};
+use muehle::{Bitboard, Color, Position, RuleSet, Setup, Symmetry};
+use search::{Engine, Limits};
+use tablebase::{NoProgress, Tablebase, Variant};
+
+fn level10(pos: &Position) -> muehle::Move {
+    let engine = Engine::new(16, 1);
+    let stop = AtomicBool::new(false);
+    let mut player = LevelPlayer::new(10, 1);
+    player
+        .choose(
+            &engine,
+            &MuehleState(*pos),
+            &[],
+            Limits::depth(3),
+            &stop,
+            &mut |_| {},
+        )
+        .expect("a move")
+        .mv
+}
+
+fn play(moves: &[&str]) -> Position {
+    let mut p = Position::new(RuleSet::STANDARD);
+    for m in moves {
+        p.play_unchecked(p.parse_move(m).expect("move"));
+    }
+    p
+}
+
+#[test]
+fn level_10_plays_the_books_move_and_not_when_switched_off() {
+    let pos = play(&["d2", "d6"]);
+    let own = level10(&pos);
+    let other = pos
+        .legal_moves()
+        .into_iter()
+        .find(|&m| m != own)
+        .expect("another move");
+    let mut b = Book::new();
+    b.insert(&pos, other, 0);
+    book::install(Some(b));
+    assert_eq!(level10(&pos), other);
+    // Any image of the position: the image of the move (or, where the
+    // position is symmetric, a move to the same position).
+    let mut after = pos;
+    after.play_unchecked(other);
+    for s in Symmetry::ALL {
+        let image = pos.transformed(s);
+        let mut played = image;
+        played.play_unchecked(level10(&image));
+        assert_eq!(book::key(&played).0, book::key(&after).0, "{s:?}");
+    }
+    // Other rules, or switched off: the search's own move.
+    let no_flying =
+        Position::from_setup(pos.to_setup(), RuleSet::preset("no-flying").unwrap()).unwrap();
+    assert_ne!(book::book_move(&no_flying), Some(other));
+    book::set_enabled(false);
+    assert_eq!(level10(&pos), own);
+    book::set_enabled(true);
+    book::install(None);
+    assert_eq!(
+        book::book_move(&pos),
+        book::built_in().get(&pos).map(|(m, _)| m)
+    );
+}
+
+/// Four stones a side, all in hand: placing ends in sector 4-4 (or
+/// smaller ones after mills).
+fn small_start() -> Position {
+    let setup = Setup {
+        stones: [Bitboard::EMPTY; 2],
+        in_hand: [4, 4],
+        turn: Color::White,
+        plies_since_mill: 0,
+        move_number: 1,
+    };
+    Position::from_setup(setup, RuleSet::STANDARD).unwrap()
+}
+
+#[test]
+fn extend_covers_proves_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    tablebase::build(
+        &tablebase::BuildOptions {
+            dir: dir.path().to_path_buf(),
+            variant: Variant::STANDARD,
+        },
+        &["4-4".parse().unwrap()],
+        &NoProgress,
+    )
+    .unwrap();
+    engine::databases::install(Some(dir.path()));
+    let tb = Tablebase::new(dir.path(), Variant::STANDARD);
+    let table = PlacingTable::new(1_000_000);
+    let options = BuildOptions {
+        roots_ply: 1,
+        max_ply: 4,
+        depth: 3,
+        candidates: 2,
+        budget: 50_000_000,
+        threads: 2,
+        prove_from_ply: 0,
+    };
+    let start = small_start();
+    // Stopped after 5 positions, then resumed: the same positions as one
+    // uninterrupted build.
+    let mut resumed = Book::new();
+    let mut n = 0;
+    book::extend(&mut resumed, &tb, &table, &start, &options, &mut |_, _| {
+        n += 1;
+        n < 5
+    });
+    assert_eq!(resumed.len(), 5);
+    book::extend(&mut resumed, &tb, &table, &start, &options, &mut |_, _| {
+        true
+    });
+    let mut once = Book::new();
+    book::extend(&mut once, &tb, &table, &start, &options, &mut |_, _| true);
+    let keys = |b: &Book| {
+        let mut k: Vec<u64> = b.entries().map(|(k, _)| k).collect();
+        k.sort_unstable();
+        k
+    };
+    assert_eq!(keys(&resumed), keys(&once));
+
+    // Coverage: the start, every position after one ply, and after each
+    // book move every reply, up to ply 4.
+    let mut level = vec![start];
+    for p in start.legal_moves() {
+        let mut c = start;
+        c.play_unchecked(p);
+        assert!(once.contains(&c), "{}", c.fen());
+    }
+    let mut checked = 0;
+    for _ in 0..2 {
+        let mut next = Vec::new();
+        for pos in &level {
+            let (m, flags) = once.get(pos).expect("held");
+            // The move is proven not to lose: the opponent gets at most a
+            // draw after it.
+            let mut after = *pos;
+            after.play_unchecked(m);
+            let mut solver = PlacingSolver::new(&tb, &table, u64::MAX);
+            let v = solver.solve(&after).unwrap();
+            if flags & PROVEN != 0 {
+                assert!(v <= 0, "{} {m}", pos.fen());
+            }
+            checked += 1;
+            for r in after.legal_moves() {
+                let mut c = after;
+                c.play_unchecked(r);
+                assert!(once.contains(&c), "{}", c.fen());
+                next.push(c);
+            }
+        }
+        level = next;
+    }
+    assert!(checked > 20, "{checked}");
+    let proven = once
+        .entries()
+        .filter(|(_, e)| e.flags & PROVEN != 0)
+        .count();
+    assert!(proven * 10 >= once.len() * 9, "{proven} of {}", once.len());
+}
