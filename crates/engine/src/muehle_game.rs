@@ -146,6 +146,8 @@ macro_rules! impl_game {
         impl Game for $ty {
             type Move = Move;
             const HISTORY_SIZE: usize = 25 * 24;
+            const REVERSE_FUTILITY: i32 = 90;
+            const LOG_REDUCTIONS: bool = true;
 
             fn legal_moves(&self, moves: &mut Vec<Move>) {
                 self.pos().legal_moves_into(moves);

@@ -154,8 +154,8 @@ pub struct PlacingSolver<'a> {
     nodes: u64,
     /// Stop after this many nodes (of [`PlacingSolver::nodes`]).
     limit: u64,
+    /// Time, nodes and stop flag for the solver's life.
     budget: Option<&'a SolveBudget<'a>>,
-    started: u64,
 }
 
 impl<'a> PlacingSolver<'a> {
@@ -168,7 +168,6 @@ impl<'a> PlacingSolver<'a> {
             nodes: 0,
             limit: nodes,
             budget: None,
-            started: 0,
         }
     }
 
@@ -184,7 +183,6 @@ impl<'a> PlacingSolver<'a> {
             nodes: 0,
             limit: u64::MAX,
             budget: Some(budget),
-            started: 0,
         }
     }
 
@@ -196,14 +194,12 @@ impl<'a> PlacingSolver<'a> {
     /// The exact value of `pos` for the side to move (placing or moving
     /// phase).
     pub fn solve(&mut self, pos: &Position) -> Result<Wdl, Unsolved> {
-        self.started = self.nodes;
         self.search(pos, -1, 1)
     }
 
     /// Every legal move with its exact value for the side to move (the
     /// value after the move, seen back), best first.
     pub fn solve_moves(&mut self, pos: &Position) -> Result<Vec<(Move, Wdl)>, Unsolved> {
-        self.started = self.nodes;
         let mut out = Vec::new();
         for m in self.ordered(pos, None) {
             let mut child = *pos;
@@ -218,7 +214,6 @@ impl<'a> PlacingSolver<'a> {
     /// Whether `m` keeps `value`, the value of `pos` for the side to move
     /// (a move that is not a mistake).
     pub fn keeps(&mut self, pos: &Position, m: Move, value: Wdl) -> Result<bool, Unsolved> {
-        self.started = self.nodes;
         let mut child = *pos;
         child.play_unchecked(m);
         // A null window: does the opponent get at most −value?
@@ -231,9 +226,7 @@ impl<'a> PlacingSolver<'a> {
             return true;
         }
         match self.budget {
-            Some(b) => {
-                self.nodes.is_multiple_of(CHECK_EVERY) && b.exhausted(self.nodes - self.started)
-            }
+            Some(b) => self.nodes.is_multiple_of(CHECK_EVERY) && b.exhausted(self.nodes),
             None => false,
         }
     }

@@ -672,6 +672,13 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
         let tt_move = entry.and_then(|e| e.move_index);
+        if G::REVERSE_FUTILITY > 0 && !pv_node && !critical && depth <= 3 && beta.abs() < MATE_BOUND
+        {
+            let eval = pos.evaluate();
+            if eval - G::REVERSE_FUTILITY * depth >= beta {
+                return eval;
+            }
+        }
 
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         let mut scores = std::mem::take(&mut self.score_bufs[ply]);
@@ -732,7 +739,11 @@ impl<'a, G: Game> Searcher<'a, G> {
             } else {
                 let mut reduction = 0;
                 if depth >= 3 && n >= 3 && !noisy && !critical && order_score < 899_000 {
-                    reduction = 1 + i32::from(n >= 8) + i32::from(depth >= 8 && n >= 16);
+                    reduction = if G::LOG_REDUCTIONS {
+                        log_reduction(depth, n).min(depth - 2)
+                    } else {
+                        1 + i32::from(n >= 8) + i32::from(depth >= 8 && n >= 16)
+                    };
                     if pv_node {
                         reduction -= 1;
                     }
@@ -931,6 +942,21 @@ fn soft_percent(stable_depths: u32, last_score: Option<i32>, score: i32) -> u32 
         percent += if score < last - 80 { 100 } else { 50 };
     }
     percent
+}
+
+/// Late-move reduction by depth and move number: ½ + ln(depth)·ln(n)/2.
+fn log_reduction(depth: i32, n: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 1.75) as u8;
+            }
+        }
+        t
+    });
+    i32::from(t[depth.clamp(1, 63) as usize][n.clamp(1, 63)]).max(1)
 }
 
 /// The share (percent) of the soft time limit a root solver may use

@@ -135,6 +135,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// [`Game::extend_single_reply`].
     fn quiet_tactics(&self, _moves: &mut Vec<Self::Move>) {}
 
+    /// Reverse futility pruning: at depth 1–3 outside the principal
+    /// variation, a position whose evaluation beats beta by this margin per
+    /// ply of depth is not searched (never a critical one). 0: off.
+    const REVERSE_FUTILITY: i32 = 0;
+
+    /// Late-move reductions growing with the logarithms of depth and move
+    /// number (instead of the fixed 1–3 plies).
+    const LOG_REDUCTIONS: bool = false;
+
     /// The exact value of this position from the game's own databases, if
     /// it has them and they hold the position. The search then scores the
     /// position exactly instead of searching it (not at the root).
