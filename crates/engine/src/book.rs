@@ -446,10 +446,8 @@ pub fn extend(
                 });
             }
             drop(tx);
-            let mut done = 0;
-            for (i, (mv, flags, nodes)) in rx {
+            for (done, (i, (mv, flags, nodes))) in (1..).zip(rx) {
                 book.insert(&todo[i], mv, flags);
-                done += 1;
                 let step = Step {
                     ply,
                     done,
