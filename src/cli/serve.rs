@@ -19,6 +19,12 @@ pub struct Args {
     /// level, 0.3–1 s for levels 1–9 and 1.5 s at level 10).
     #[arg(long, value_name = "MS")]
     computer_movetime: Option<u64>,
+    /// A further origin (http(s)://host[:port]) whose pages may change
+    /// state, e.g. the address of a reverse proxy or a host name the server
+    /// is reached by (repeatable). The server's own origin by IP address or
+    /// localhost is always allowed.
+    #[arg(long = "allowed-origin", value_name = "URL")]
+    allowed_origins: Vec<String>,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -32,6 +38,7 @@ pub fn run(args: Args) -> Result<()> {
     let mut config = server::ServerConfig {
         database_url: args.database,
         computer_movetime_ms: args.computer_movetime,
+        allowed_origins: args.allowed_origins,
         ..server::ServerConfig::default()
     };
     if let Some(listen) = args.listen {

@@ -1,0 +1,222 @@
+//! Hostile input and abuse (issue #13 §3): cross-site requests, names with
+//! bidirectional controls, oversized socket messages, rate limits, and
+//! idle or half-open connections.
+
+mod common;
+
+use common::*;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+/// A request with the given content type and origin; the status and JSON
+/// body.
+async fn send(
+    s: &TestServer,
+    path: &str,
+    content_type: Option<&str>,
+    origin: Option<&str>,
+    body: &Value,
+) -> (StatusCode, Value) {
+    let mut r = s.client.post(s.url(path)).body(body.to_string());
+    if let Some(t) = content_type {
+        r = r.header("content-type", t);
+    }
+    if let Some(o) = origin {
+        r = r.header("origin", o);
+    }
+    let r = r.send().await.unwrap();
+    let status = r.status();
+    let text = r.text().await.unwrap();
+    let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    (status, v)
+}
+
+async fn game_count(s: &TestServer) -> usize {
+    let (status, v) = s.get("/api/games?limit=200").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v["games"].as_array().unwrap().len()
+}
+
+const ANALYZE: &str = "/api/analyze";
+
+fn create_body() -> Value {
+    json!({"kind": "local"})
+}
+
+fn analyze_body() -> Value {
+    json!({"time_ms": 50, "lines": 1})
+}
+
+#[tokio::test]
+async fn state_changes_need_a_json_content_type() {
+    let s = TestServer::start().await;
+    for t in [
+        None,
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+    ] {
+        let (status, v) = send(&s, "/api/games", t, None, &create_body()).await;
+        assert_error(status, &v, 415, "unsupported_media_type");
+        let (status, v) = send(&s, ANALYZE, t, None, &analyze_body()).await;
+        assert_error(status, &v, 415, "unsupported_media_type");
+    }
+    assert_eq!(game_count(&s).await, 0);
+    // A move with text/plain is refused too, and not played.
+    let g = s.create(create_body()).await;
+    let id = id_of(&g);
+    let body = json!({"move": "d1", "token": token(&g, "white"), "ply": 0});
+    let (status, v) = send(
+        &s,
+        &format!("/api/games/{id}/moves"),
+        Some("text/plain"),
+        None,
+        &body,
+    )
+    .await;
+    assert_error(status, &v, 415, "unsupported_media_type");
+    assert_eq!(s.state(id).await["ply"], 0);
+    // JSON with a charset parameter is JSON.
+    let (status, v) = send(
+        &s,
+        "/api/games",
+        Some("Application/JSON; charset=utf-8"),
+        None,
+        &create_body(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+}
+
+#[tokio::test]
+async fn cross_origin_state_changes_are_refused() {
+    let s = TestServer::start().await;
+    let own = s.base.clone(); // http://127.0.0.1:PORT
+    let json_type = Some("application/json");
+    for origin in [
+        "http://evil.example",
+        "null",
+        // The same host on another port is another origin.
+        "http://127.0.0.1:1",
+    ] {
+        for t in [json_type, Some("text/plain")] {
+            let (status, v) = send(&s, "/api/games", t, Some(origin), &create_body()).await;
+            assert_error(status, &v, 403, "cross_origin");
+            let (status, v) = send(&s, ANALYZE, t, Some(origin), &analyze_body()).await;
+            assert_error(status, &v, 403, "cross_origin");
+        }
+    }
+    assert_eq!(game_count(&s).await, 0);
+    // The server's own origin (what the browser UI sends) is fine.
+    let (status, v) = send(&s, "/api/games", json_type, Some(&own), &create_body()).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    assert_eq!(game_count(&s).await, 1);
+    let (status, v) = send(&s, ANALYZE, json_type, Some(&own), &analyze_body()).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // Reading needs no origin check.
+    let r = s
+        .client
+        .get(s.url("/api/games"))
+        .header("origin", "http://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_rebound_host_name_is_not_the_same_origin() {
+    // DNS rebinding: evil.example resolves to 127.0.0.1, so the browser
+    // sends Host and Origin of evil.example.
+    let s = TestServer::start().await;
+    let port = s.base.rsplit(':').next().unwrap().to_string();
+    let r = s
+        .client
+        .post(s.url("/api/games"))
+        .header("host", format!("evil.example:{port}"))
+        .header("origin", format!("http://evil.example:{port}"))
+        .json(&create_body())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 403);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["code"], "cross_origin", "{v}");
+    // localhost is this machine.
+    let r = s
+        .client
+        .post(s.url("/api/games"))
+        .header("host", format!("localhost:{port}"))
+        .header("origin", format!("http://localhost:{port}"))
+        .json(&create_body())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn allowed_origins_may_change_state() {
+    let s = TestServer::start_config(|c| {
+        c.allowed_origins = vec!["https://brett.example.org".into()];
+    })
+    .await;
+    let t = Some("application/json");
+    let (status, v) = send(
+        &s,
+        "/api/games",
+        t,
+        Some("https://brett.example.org"),
+        &create_body(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let (status, v) = send(
+        &s,
+        "/api/games",
+        t,
+        Some("http://brett.example.org"),
+        &create_body(),
+    )
+    .await;
+    assert_error(status, &v, 403, "cross_origin");
+}
+
+#[tokio::test]
+async fn a_bad_allowed_origin_stops_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = config(&dir.path().join("brett.db"), 30);
+    c.allowed_origins = vec!["brett.example.org/path".into()];
+    let err = server::start(c).await.err().expect("refused");
+    assert!(err.to_string().contains("not an origin"), "{err}");
+}
+
+async fn ws_with_origin(
+    s: &TestServer,
+    id: i64,
+    origin: &str,
+) -> Result<Ws, tokio_tungstenite::tungstenite::Error> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let url = format!("{}/api/games/{id}/ws", s.base.replace("http://", "ws://"));
+    let mut req = url.into_client_request().unwrap();
+    req.headers_mut().insert("origin", origin.parse().unwrap());
+    tokio_tungstenite::connect_async(req)
+        .await
+        .map(|(ws, _)| ws)
+}
+
+#[tokio::test]
+async fn sockets_from_foreign_origins_are_refused() {
+    let s = TestServer::start().await;
+    let id = id_of(&s.create(create_body()).await);
+    match ws_with_origin(&s, id, "http://evil.example").await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => {
+            assert_eq!(r.status().as_u16(), 403);
+        }
+        Err(e) => panic!("refused, but not by status: {e}"),
+        Ok(_) => panic!("a socket from a foreign origin was opened"),
+    }
+    let own = s.base.clone();
+    let mut ws = ws_with_origin(&s, id, &own).await.expect("own origin");
+    let m = next_json(&mut ws).await;
+    assert_eq!(m["type"], "state", "{m}");
+}
