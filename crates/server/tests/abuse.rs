@@ -220,3 +220,68 @@ async fn sockets_from_foreign_origins_are_refused() {
     let m = next_json(&mut ws).await;
     assert_eq!(m["type"], "state", "{m}");
 }
+
+#[tokio::test]
+async fn names_with_bidirectional_controls_are_refused() {
+    let s = TestServer::start().await;
+    for c in [
+        '\u{202E}', '\u{202D}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}', '\u{200F}',
+    ] {
+        let name = format!("Anna{c}1-0");
+        let (status, v) = s
+            .post("/api/games", json!({"kind": "online", "name": name}))
+            .await;
+        assert_error(status, &v, 400, "bad_request");
+        assert!(
+            v["error"].as_str().unwrap().contains("bidirectional"),
+            "{v}"
+        );
+    }
+    assert_eq!(game_count(&s).await, 0);
+    // Joining with such a name is refused and leaves the seat free.
+    let g = s.create(json!({"kind": "online", "name": "Anna"})).await;
+    let id = id_of(&g);
+    let invite = g["invite"]["token"].as_str().unwrap().to_string();
+    let (status, v) = s
+        .post(
+            &format!("/api/games/{id}/join"),
+            json!({"token": invite, "name": "\u{202E}neB"}),
+        )
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(s.state(id).await["players"]["black"]["joined"], false);
+    // Other scripts are names.
+    let g = s
+        .create(json!({"kind": "online", "name": "Ævar שרה"}))
+        .await;
+    assert_eq!(g["state"]["players"]["white"]["name"], "Ævar שרה");
+}
+
+#[tokio::test]
+async fn imported_names_lose_bidirectional_controls() {
+    let s = TestServer::start().await;
+    let record = "[White \"A\u{202E}nna\"]\n[Black \"B\u{2066}en\u{2069}\"]\n\n1. d6 f4\n";
+    let (status, v) = s.post("/api/games/import", json!({"record": record})).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let st = s.state(id_of(&v)).await;
+    assert_eq!(st["players"]["white"]["name"], "Anna");
+    assert_eq!(st["players"]["black"]["name"], "Ben");
+}
+
+#[tokio::test]
+async fn an_empty_record_is_not_imported() {
+    let s = TestServer::start().await;
+    for record in ["", "   \n", "[White \"Anna\"]\n[Black \"Ben\"]\n", "*"] {
+        let (status, v) = s.post("/api/games/import", json!({"record": record})).await;
+        assert_error(status, &v, 400, "bad_request");
+        assert!(v["error"].as_str().unwrap().contains("no moves"), "{v}");
+    }
+    let (status, v) = s
+        .post(
+            "/api/games/import",
+            json!({"game": "dame", "record": "[GameType \"20\"]\n"}),
+        )
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(game_count(&s).await, 0);
+}
