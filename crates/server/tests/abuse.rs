@@ -285,3 +285,61 @@ async fn an_empty_record_is_not_imported() {
     assert_error(status, &v, 400, "bad_request");
     assert_eq!(game_count(&s).await, 0);
 }
+
+/// Send one message of `len` bytes and return the close code the server
+/// answers with (`None`: the connection ended without a close frame).
+async fn close_code_after(s: &TestServer, id: i64, len: usize, binary: bool) -> Option<u16> {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let mut ws = s.ws(id).await;
+    assert_eq!(next_json(&mut ws).await["type"], "state");
+    let (mut tx, mut rx) = ws.split();
+    let msg = if binary {
+        Message::Binary(vec![b'x'; len].into())
+    } else {
+        let pad = "x".repeat(len - 24);
+        let text = format!(r#"{{"type":"ping","pad":"{pad}"}}"#);
+        assert_eq!(text.len(), len);
+        Message::Text(text.into())
+    };
+    // The server may stop reading before all of it is sent.
+    let sender = tokio::spawn(async move {
+        let _ = tx.send(msg).await;
+        tx
+    });
+    let code = loop {
+        let next = tokio::time::timeout(std::time::Duration::from_secs(10), rx.next())
+            .await
+            .expect("closed within 10 s");
+        match next {
+            None | Some(Err(_)) => break None,
+            Some(Ok(Message::Close(frame))) => break frame.map(|f| u16::from(f.code)),
+            Some(Ok(_)) => continue,
+        }
+    };
+    sender.abort();
+    code
+}
+
+#[tokio::test]
+async fn oversized_socket_messages_close_with_1009() {
+    let s = TestServer::start().await;
+    let id = id_of(&s.create(create_body()).await);
+    for len in [5_000, 64 * 1024, 64 * 1024 + 1, 100 * 1024, 1024 * 1024] {
+        assert_eq!(
+            close_code_after(&s, id, len, false).await,
+            Some(1009),
+            "text of {len} bytes"
+        );
+    }
+    for len in [100 * 1024, 1024 * 1024] {
+        assert_eq!(
+            close_code_after(&s, id, len, true).await,
+            Some(1009),
+            "binary of {len} bytes"
+        );
+    }
+    // The server is still fine.
+    let mut ws = s.ws(id).await;
+    assert_eq!(next_json(&mut ws).await["type"], "state");
+}
