@@ -168,15 +168,17 @@ fn check_request(guard: &Guard, req: &Request) -> Result<(), ApiError> {
 enum Kind {
     /// Creates a game (`POST /api/games`, `POST /api/games/import`).
     Create,
-    /// Acts on one game (may be answered `wrong_token`).
+    /// Acts on one game with a token (may be answered `wrong_token`):
+    /// changes, and reading a game with `?token=`.
     Game,
     Other,
 }
 
-fn kind(method: &Method, path: &str) -> Kind {
+fn kind(method: &Method, path: &str, query: Option<&str>) -> Kind {
+    let has_token = query.is_some_and(|q| q.split('&').any(|p| p.starts_with("token=")));
     if *method == Method::POST && matches!(path, "/api/games" | "/api/games/import") {
         Kind::Create
-    } else if path.starts_with("/api/games/") {
+    } else if path.starts_with("/api/games/") && (state_changing(method) || has_token) {
         Kind::Game
     } else {
         Kind::Other
@@ -220,7 +222,7 @@ pub async fn middleware(State(app): State<AppState>, req: Request, next: Next) -
         return e.into_response();
     }
     let ip = client(&req);
-    match kind(req.method(), req.uri().path()) {
+    match kind(req.method(), req.uri().path(), req.uri().query()) {
         Kind::Create => {
             if let Err(secs) = guard.games.take(ip) {
                 return too_many("new games", secs);

@@ -8,6 +8,7 @@
 mod api;
 mod assets;
 pub mod board;
+mod conn;
 pub mod error;
 pub mod games;
 mod guard;
@@ -186,16 +187,18 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         Err(e) => tracing::warn!(error = %e, "could not resume computer games"),
     }
     let (tx, rx) = oneshot::channel::<()>();
-    let router = app(state.clone());
+    let router = app(state.clone()).layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
+        config.body_timeout,
+    ));
     let hub = state.hub.clone();
-    let task = tokio::spawn(async move {
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                let _ = rx.await;
-                hub.shutdown();
-            })
-            .await
-    });
+    let limits = conn::Limits {
+        max_connections: config.max_connections.max(1),
+        header_timeout: config.header_timeout,
+    };
+    let task = tokio::spawn(conn::serve(listener, router, limits, async move {
+        let _ = rx.await;
+        hub.shutdown();
+    }));
     Ok(RunningServer {
         addr,
         state,

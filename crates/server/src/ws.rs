@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use axum::Extension;
 use axum::extract::State;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
@@ -13,6 +14,7 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::AppState;
+use crate::conn::ConnectionSlot;
 use crate::error::{ApiError, GameId};
 use crate::games::{Entry, Hub};
 
@@ -25,6 +27,7 @@ const READ_LIMIT: usize = 64 * 1024;
 pub async fn handler(
     State(app): State<AppState>,
     GameId(id): GameId,
+    slot: Option<Extension<ConnectionSlot>>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let upgrade = upgrade.map_err(|e| {
@@ -43,7 +46,11 @@ pub async fn handler(
         .max_frame_size(READ_LIMIT)
         .read_buffer_size(8 * 1024)
         .write_buffer_size(0)
-        .on_upgrade(move |socket| run(socket, hub, entry, rx, state)))
+        .on_upgrade(move |socket| async move {
+            // The socket counts against the connection limit while it is open.
+            let _slot = slot;
+            run(socket, hub, entry, rx, state).await
+        }))
 }
 
 /// Whether a read error is a message or frame over the read limit

@@ -343,3 +343,98 @@ async fn oversized_socket_messages_close_with_1009() {
     let mut ws = s.ws(id).await;
     assert_eq!(next_json(&mut ws).await["type"], "state");
 }
+
+fn retry_after(r: &reqwest::Response) -> u64 {
+    r.headers()
+        .get("retry-after")
+        .expect("a Retry-After header")
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn game_creation_is_rate_limited_per_client() {
+    let s = TestServer::start_config(|c| c.games_per_minute = 3).await;
+    // Refused requests do not count.
+    for _ in 0..5 {
+        let (status, v) = s.post("/api/games", json!({"kind": "nonsense"})).await;
+        assert_error(status, &v, 400, "bad_request");
+    }
+    s.create(create_body()).await;
+    s.create(create_body()).await;
+    let (status, v) = s
+        .post("/api/games/import", json!({"record": "1. d6 f4"}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    for path in ["/api/games", "/api/games/import"] {
+        let r = s
+            .client
+            .post(s.url(path))
+            .json(&json!({"kind": "local", "record": "1. d6 f4"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 429);
+        let secs = retry_after(&r);
+        assert!((1..=20).contains(&secs), "Retry-After {secs}");
+        let v: Value = r.json().await.unwrap();
+        assert_eq!(v["code"], "rate_limited", "{v}");
+    }
+    assert_eq!(game_count(&s).await, 3);
+    // Reading is not limited.
+    for _ in 0..10 {
+        assert_eq!(s.get("/api/games").await.0, StatusCode::OK);
+    }
+}
+
+#[tokio::test]
+async fn wrong_tokens_are_rate_limited_per_client() {
+    let s = TestServer::start_config(|c| c.wrong_tokens_per_minute = 2).await;
+    let g = s.create(create_body()).await;
+    let id = id_of(&g);
+    let right = token(&g, "white");
+    let black = token(&g, "black");
+    // Right tokens do not count.
+    let mut ply = 0;
+    for (mv, t) in [
+        ("d6", &right),
+        ("f4", &black),
+        ("d2", &right),
+        ("f6", &black),
+    ] {
+        s.play_ok(id, t, ply, mv).await;
+        ply += 1;
+    }
+    let (status, v) = s.get(&format!("/api/games/{id}?token={right}")).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    for guess in ["AAAA", "BBBB"] {
+        let (status, v) = s.play(id, guess, ply, "b4").await;
+        assert_error(status, &v, 403, "wrong_token");
+    }
+    let r = s
+        .client
+        .post(s.url(&format!("/api/games/{id}/moves")))
+        .json(&json!({"move": "b4", "token": "CCCC", "ply": ply}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 429);
+    let secs = retry_after(&r);
+    assert!((1..=60).contains(&secs), "Retry-After {secs}");
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["code"], "rate_limited", "{v}");
+    assert!(v["error"].as_str().unwrap().contains("wrong tokens"), "{v}");
+    // Also other token guesses (resign, join) from this client wait.
+    let (status, v) = s
+        .post(&format!("/api/games/{id}/resign"), json!({"token": "DDDD"}))
+        .await;
+    assert_error(status, &v, 429, "rate_limited");
+    let (status, v) = s.get(&format!("/api/games/{id}?token=EEEE")).await;
+    assert_error(status, &v, 429, "rate_limited");
+    // Reading the game without a token still works; nothing was changed.
+    let st = s.state(id).await;
+    assert_eq!(st["ply"], ply);
+    assert_eq!(st["status"], "ongoing", "{st}");
+}
