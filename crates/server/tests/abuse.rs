@@ -438,3 +438,129 @@ async fn wrong_tokens_are_rate_limited_per_client() {
     assert_eq!(st["ply"], ply);
     assert_eq!(st["status"], "ongoing", "{st}");
 }
+
+/// Whether the server closes a raw connection within `secs` seconds
+/// (reads until the end; what it sends before does not matter).
+async fn closed_within(stream: &mut tokio::net::TcpStream, secs: f64) -> bool {
+    use tokio::io::AsyncReadExt;
+    let mut buf = [0u8; 4096];
+    let deadline = std::time::Duration::from_secs_f64(secs);
+    tokio::time::timeout(deadline, async {
+        loop {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(_) => continue,
+            }
+        }
+    })
+    .await
+    .is_ok()
+}
+
+async fn raw(s: &TestServer) -> tokio::net::TcpStream {
+    tokio::net::TcpStream::connect(s.server.as_ref().unwrap().addr)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn half_sent_headers_and_idle_connections_are_closed() {
+    use tokio::io::AsyncWriteExt;
+    let s = TestServer::start_config(|c| c.header_timeout = std::time::Duration::from_millis(500))
+        .await;
+    let started = std::time::Instant::now();
+    // Part of a header, then nothing.
+    let mut partial = raw(&s).await;
+    partial
+        .write_all(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        .await
+        .unwrap();
+    // Nothing at all.
+    let mut silent = raw(&s).await;
+    // A finished request on a keep-alive connection, then idle.
+    let mut idle = raw(&s).await;
+    idle.write_all(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .await
+        .unwrap();
+    for (name, conn) in [
+        ("partial", &mut partial),
+        ("silent", &mut silent),
+        ("idle", &mut idle),
+    ] {
+        assert!(
+            closed_within(conn, 5.0).await,
+            "the {name} connection stays open"
+        );
+    }
+    let took = started.elapsed();
+    assert!(took >= std::time::Duration::from_millis(400), "{took:?}");
+}
+
+#[tokio::test]
+async fn many_half_open_connections_do_not_starve_requests() {
+    use tokio::io::AsyncWriteExt;
+    let s = TestServer::start_config(|c| {
+        c.header_timeout = std::time::Duration::from_millis(500);
+        c.max_connections = 8;
+    })
+    .await;
+    let mut held = Vec::new();
+    for _ in 0..40 {
+        let mut c = raw(&s).await;
+        let _ = c
+            .write_all(b"POST /api/games HTTP/1.1\r\nHost: x\r\n")
+            .await;
+        held.push(c);
+    }
+    // The slow clients are dropped after the header timeout; the request
+    // is then served.
+    let started = std::time::Instant::now();
+    let r = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        s.client.get(s.url("/api/games")).send(),
+    )
+    .await
+    .expect("served within 10 s")
+    .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    drop(held);
+}
+
+#[tokio::test]
+async fn connections_over_the_limit_wait() {
+    let s = TestServer::start_config(|c| {
+        c.header_timeout = std::time::Duration::from_secs(30);
+        c.max_connections = 3;
+    })
+    .await;
+    let id = id_of(&s.create(create_body()).await);
+    // The pooled connection that created the game and two game sockets
+    // fill the limit (a raw connection queues behind them).
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .build()
+        .unwrap();
+    let mut a = s.ws(id).await;
+    let mut b = s.ws(id).await;
+    assert_eq!(next_json(&mut a).await["type"], "state");
+    assert_eq!(next_json(&mut b).await["type"], "state");
+    let idle = raw(&s).await;
+    let waiting = tokio::time::timeout(
+        std::time::Duration::from_millis(700),
+        client.get(s.url("/api/games")).send(),
+    )
+    .await;
+    assert!(waiting.is_err(), "a fourth connection was served");
+    drop(a);
+    drop(b);
+    drop(idle);
+    let r = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        client.get(s.url("/api/games")).send(),
+    )
+    .await
+    .expect("served once connections closed")
+    .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+}
