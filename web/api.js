@@ -9,12 +9,15 @@ export class ApiError extends Error {
 }
 
 async function request(method, path, body) {
+  const changes = method !== 'GET' && method !== 'HEAD';
   let res;
   try {
     res = await fetch(path, {
       method,
-      headers: body !== undefined ? { 'Content-Type': 'application/json' } : {},
-      body: body !== undefined ? JSON.stringify(body) : undefined,
+      // Every state-changing request is JSON: the server refuses other
+      // bodies (415) so that no other web site can post to it.
+      headers: changes || body !== undefined ? { 'Content-Type': 'application/json' } : {},
+      body: body !== undefined ? JSON.stringify(body) : changes ? '{}' : undefined,
       cache: 'no-store',
     });
   } catch (e) {

@@ -19,6 +19,28 @@ pub struct Args {
     /// level, 0.3–1 s for levels 1–9 and 1.5 s at level 10).
     #[arg(long, value_name = "MS")]
     computer_movetime: Option<u64>,
+    /// A further origin (http(s)://host[:port]) whose pages may change
+    /// state, e.g. the address of a reverse proxy or a host name the server
+    /// is reached by (repeatable). The server's own origin by IP address or
+    /// localhost is always allowed.
+    #[arg(long = "allowed-origin", value_name = "URL")]
+    allowed_origins: Vec<String>,
+    /// Games one client (IP address) may create a minute, also the burst
+    /// (0: no limit) [default: 60].
+    #[arg(long, value_name = "N")]
+    games_per_minute: Option<u32>,
+    /// Wrong seat tokens one client may send a minute (0: no limit)
+    /// [default: 30].
+    #[arg(long, value_name = "N")]
+    wrong_tokens_per_minute: Option<u32>,
+    /// Connections served at once, WebSockets included; further ones wait
+    /// [default: 512].
+    #[arg(long, value_name = "N")]
+    max_connections: Option<usize>,
+    /// Seconds a client has to send a request's header; also how long an
+    /// idle connection stays open [default: 10].
+    #[arg(long, value_name = "SECS")]
+    header_timeout: Option<u64>,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -32,10 +54,25 @@ pub fn run(args: Args) -> Result<()> {
     let mut config = server::ServerConfig {
         database_url: args.database,
         computer_movetime_ms: args.computer_movetime,
+        allowed_origins: args.allowed_origins,
         ..server::ServerConfig::default()
     };
     if let Some(listen) = args.listen {
         config.listen = listen;
+    }
+    if let Some(n) = args.games_per_minute {
+        config.games_per_minute = n;
+    }
+    if let Some(n) = args.wrong_tokens_per_minute {
+        config.wrong_tokens_per_minute = n;
+    }
+    if let Some(n) = args.max_connections {
+        anyhow::ensure!(n > 0, "--max-connections must be at least 1");
+        config.max_connections = n;
+    }
+    if let Some(secs) = args.header_timeout {
+        anyhow::ensure!(secs > 0, "--header-timeout must be at least 1 second");
+        config.header_timeout = std::time::Duration::from_secs(secs);
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -74,6 +74,10 @@ fn child(db: &str) -> anyhow::Result<()> {
             database_url: Some(format!("sqlite://{db}")),
             computer_movetime_ms: Some(50),
             engine_slots: Some(1),
+            // The benchmark opens 1000 game sockets and creates games fast.
+            max_connections: 2000,
+            games_per_minute: 0,
+            ..server::ServerConfig::default()
         })
         .await?;
         println!("listening {}", server.addr);

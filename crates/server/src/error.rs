@@ -36,6 +36,16 @@ pub enum ApiError {
     TooLarge(String),
     #[error("{0}")]
     Unavailable(String),
+    /// A state-changing request whose body is not declared JSON.
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// A state-changing request or socket from another web site.
+    #[error("{0}")]
+    CrossOrigin(String),
+    /// Too many requests of a kind from one client; retry after the
+    /// seconds given.
+    #[error("{0}")]
+    RateLimited(String, u64),
     /// The database cannot be written (or read) right now; the detail is
     /// logged, never sent.
     #[error("{0}")]
@@ -61,6 +71,9 @@ impl ApiError {
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::TooLarge(_) => "too_large",
             ApiError::Unavailable(_) => "unavailable",
+            ApiError::UnsupportedMediaType(_) => "unsupported_media_type",
+            ApiError::CrossOrigin(_) => "cross_origin",
+            ApiError::RateLimited(..) => "rate_limited",
             ApiError::StorageUnavailable(_) => "storage_unavailable",
             ApiError::Internal(_) => "internal",
         }
@@ -76,7 +89,9 @@ impl ApiError {
             | ApiError::GameOver(_)
             | ApiError::NoDrawOffer(_)
             | ApiError::NotAllowed(_) => StatusCode::CONFLICT,
-            ApiError::WrongToken(_) => StatusCode::FORBIDDEN,
+            ApiError::WrongToken(_) | ApiError::CrossOrigin(_) => StatusCode::FORBIDDEN,
+            ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::RateLimited(..) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
@@ -125,9 +140,21 @@ impl IntoResponse for ApiError {
             other => other.to_string(),
         };
         let body = serde_json::json!({"error": message, "code": self.code()});
-        (status, axum::Json(body)).into_response()
+        let mut response = (status, axum::Json(body)).into_response();
+        if let ApiError::RateLimited(_, secs) = &self {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, (*secs).into());
+        }
+        response.extensions_mut().insert(ErrorCode(self.code()));
+        response
     }
 }
+
+/// The code of an error answer, kept in the response's extensions for the
+/// middleware (rate limits count `wrong_token` answers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ErrorCode(pub &'static str);
 
 /// The largest request body accepted.
 pub const BODY_LIMIT: usize = 64 * 1024;

@@ -216,7 +216,10 @@ pub fn computer_name(level: u8) -> String {
 /// A name from an imported record: control characters dropped, trimmed,
 /// at most 40 characters; `?` (unknown) is no name.
 fn import_name(raw: Option<&str>) -> Option<String> {
-    let cleaned: String = raw?.chars().filter(|c| !c.is_control()).collect();
+    let cleaned: String = raw?
+        .chars()
+        .filter(|&c| !c.is_control() && !util::is_bidi_control(c))
+        .collect();
     let cleaned: String = cleaned.trim().chars().take(util::MAX_NAME_CHARS).collect();
     let cleaned = cleaned.trim().to_string();
     (!cleaned.is_empty() && cleaned != "?").then_some(cleaned)
@@ -727,6 +730,11 @@ impl Hub {
     /// Import a game record as an archived game.
     pub async fn import(&self, game: Option<GameType>, record: &str) -> Result<i64, ApiError> {
         let board = Board::from_record(game, record)?;
+        if board.last_move().is_none() {
+            return Err(ApiError::BadRequest(
+                "the record holds no moves; there is nothing to import".to_string(),
+            ));
+        }
         let tags = board.tags();
         let tag = |k: &str| {
             tags.iter()

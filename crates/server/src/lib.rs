@@ -8,8 +8,10 @@
 mod api;
 mod assets;
 pub mod board;
+mod conn;
 pub mod error;
 pub mod games;
+mod guard;
 pub mod perfect;
 pub mod storage;
 pub mod util;
@@ -44,6 +46,22 @@ pub struct ServerConfig {
     /// Engine searches running at once (computer moves and analyses);
     /// `None`: one per CPU core.
     pub engine_slots: Option<usize>,
+    /// Further origins (`https://brett.example.org`) whose pages may change
+    /// state; requests from the server's own origin (an IP address or
+    /// `localhost`) are always allowed.
+    pub allowed_origins: Vec<String>,
+    /// Games one client (IP address) may create a minute, in a burst at
+    /// most as many; 0: no limit.
+    pub games_per_minute: u32,
+    /// Wrong tokens one client may send a minute; 0: no limit.
+    pub wrong_tokens_per_minute: u32,
+    /// Connections served at once; further ones wait to be accepted.
+    pub max_connections: usize,
+    /// The time a client has to send a request's header, and the time a
+    /// connection may stay idle between requests.
+    pub header_timeout: Duration,
+    /// The time a client has to send a request's body.
+    pub body_timeout: Duration,
 }
 
 impl Default for ServerConfig {
@@ -53,6 +71,12 @@ impl Default for ServerConfig {
             database_url: None,
             computer_movetime_ms: None,
             engine_slots: None,
+            allowed_origins: Vec::new(),
+            games_per_minute: 60,
+            wrong_tokens_per_minute: 30,
+            max_connections: 512,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -81,17 +105,24 @@ impl ServerConfig {
 #[derive(Clone)]
 pub struct AppState {
     pub hub: Arc<Hub>,
+    guard: Arc<guard::Guard>,
 }
 
 impl AppState {
     /// Open the database (creating and migrating it) and the game hub.
     pub async fn open(config: &ServerConfig) -> anyhow::Result<AppState> {
+        let guard = guard::Guard::new(
+            &config.allowed_origins,
+            config.games_per_minute,
+            config.wrong_tokens_per_minute,
+        )?;
         let url = config.database_url();
         let storage = storage::open(&url)
             .await
             .with_context(|| format!("opening the database {url}"))?;
         Ok(AppState {
             hub: Hub::new(storage, config.hub_config()),
+            guard: Arc::new(guard),
         })
     }
 }
@@ -102,6 +133,10 @@ pub fn app(state: AppState) -> Router {
         .nest("/api", api::routes())
         .merge(assets::routes())
         .layer(DefaultBodyLimit::max(error::BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::middleware,
+        ))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
 }
@@ -152,16 +187,18 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         Err(e) => tracing::warn!(error = %e, "could not resume computer games"),
     }
     let (tx, rx) = oneshot::channel::<()>();
-    let router = app(state.clone());
+    let router = app(state.clone()).layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
+        config.body_timeout,
+    ));
     let hub = state.hub.clone();
-    let task = tokio::spawn(async move {
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                let _ = rx.await;
-                hub.shutdown();
-            })
-            .await
-    });
+    let limits = conn::Limits {
+        max_connections: config.max_connections.max(1),
+        header_timeout: config.header_timeout,
+    };
+    let task = tokio::spawn(conn::serve(listener, router, limits, async move {
+        let _ = rx.await;
+        hub.shutdown();
+    }));
     Ok(RunningServer {
         addr,
         state,

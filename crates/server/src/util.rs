@@ -73,8 +73,19 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 /// The longest player name, in characters.
 pub const MAX_NAME_CHARS: usize = 40;
 
+/// Whether a character changes the direction of the text around it: the
+/// embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069 and
+/// the marks U+200E, U+200F and U+061C. In a name they could make the text
+/// after it (a move list, another name) read backwards.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
+    )
+}
+
 /// Check a player name: trimmed, at most 40 characters, no control
-/// characters. An empty name is no name.
+/// characters and no bidirectional controls. An empty name is no name.
 pub fn clean_name(name: Option<&str>) -> Result<Option<String>, String> {
     let Some(name) = name else { return Ok(None) };
     let name = name.trim();
@@ -88,6 +99,13 @@ pub fn clean_name(name: Option<&str>) -> Result<Option<String>, String> {
     }
     if name.chars().any(char::is_control) {
         return Err("the name contains control characters".to_string());
+    }
+    if name.chars().any(is_bidi_control) {
+        return Err(
+            "the name contains bidirectional control characters (U+202A–U+202E, \
+             U+2066–U+2069, U+200E, U+200F, U+061C)"
+                .to_string(),
+        );
     }
     Ok(Some(name.to_string()))
 }
@@ -120,6 +138,11 @@ mod tests {
         assert_eq!(clean_name(Some("   ")), Ok(None));
         assert!(clean_name(Some("a\u{7}b")).is_err());
         assert!(clean_name(Some(&"x".repeat(41))).is_err());
+        for c in ['\u{202E}', '\u{202A}', '\u{2066}', '\u{2069}', '\u{200F}'] {
+            let err = clean_name(Some(&format!("Anna{c}gnu"))).unwrap_err();
+            assert!(err.contains("bidirectional"), "{err}");
+        }
+        assert_eq!(clean_name(Some("Ævar ʻOlu")), Ok(Some("Ævar ʻOlu".into())));
         assert_eq!(
             clean_name(Some("<script>alert(1)</script>")),
             Ok(Some("<script>alert(1)</script>".into()))

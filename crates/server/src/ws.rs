@@ -1,9 +1,11 @@
 //! `GET /api/games/{id}/ws`: the game's state on connect and after every
 //! change; `{"type":"ping"}` is answered `{"type":"pong"}`; a message over
-//! 4 KiB or one that is not such a ping closes the socket.
+//! 4 KiB (close code 1009, however large) or one that is not such a ping
+//! closes the socket.
 
 use std::sync::Arc;
 
+use axum::Extension;
 use axum::extract::State;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
@@ -12,15 +14,20 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::AppState;
+use crate::conn::ConnectionSlot;
 use crate::error::{ApiError, GameId};
 use crate::games::{Entry, Hub};
 
 /// The largest message a client may send.
 pub const MAX_CLIENT_MESSAGE: usize = 4 * 1024;
 
+/// The most the server reads of one message before refusing it.
+const READ_LIMIT: usize = 64 * 1024;
+
 pub async fn handler(
     State(app): State<AppState>,
     GameId(id): GameId,
+    slot: Option<Extension<ConnectionSlot>>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let upgrade = upgrade.map_err(|e| {
@@ -32,13 +39,26 @@ pub async fn handler(
     let (entry, rx, state) = app.hub.watch(id).await?;
     let hub = app.hub.clone();
     Ok(upgrade
-        // Read more than we accept, so an oversized message gets a proper
-        // close frame rather than a dropped connection.
-        .max_message_size(64 * 1024)
-        .max_frame_size(64 * 1024)
+        // Messages up to the read limit are read and then refused by size;
+        // larger ones are refused as soon as their header says so. Both get
+        // the close code 1009.
+        .max_message_size(READ_LIMIT)
+        .max_frame_size(READ_LIMIT)
         .read_buffer_size(8 * 1024)
         .write_buffer_size(0)
-        .on_upgrade(move |socket| run(socket, hub, entry, rx, state)))
+        .on_upgrade(move |socket| async move {
+            // The socket counts against the connection limit while it is open.
+            let _slot = slot;
+            run(socket, hub, entry, rx, state).await
+        }))
+}
+
+/// Whether a read error is a message or frame over the read limit
+/// ([`READ_LIMIT`]).
+fn is_too_large(e: axum::Error) -> bool {
+    e.into_inner()
+        .downcast_ref::<tungstenite::Error>()
+        .is_some_and(|e| matches!(e, tungstenite::Error::Capacity(_)))
 }
 
 fn state_message(state: Value) -> Message {
@@ -132,7 +152,15 @@ async fn run(
                     return;
                 }
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
-                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
+                Some(Err(e)) => {
+                    // A message over the read limit ends reading; the
+                    // socket can still say why before it goes.
+                    if is_too_large(e) {
+                        close(&mut socket, close_code::SIZE, "message too large").await;
+                    }
+                    return;
+                }
+                Some(Ok(Message::Close(_))) | None => return,
             },
             _ = closing.changed() => {
                 // The flag only ever turns on.

@@ -28,6 +28,7 @@ pub fn config(db: &std::path::Path, movetime_ms: u64) -> ServerConfig {
         database_url: Some(format!("sqlite://{}", db.display())),
         computer_movetime_ms: Some(movetime_ms),
         engine_slots: Some(2),
+        ..ServerConfig::default()
     }
 }
 
@@ -45,9 +46,25 @@ impl TestServer {
         s
     }
 
+    /// A server with a fresh database and a configuration changed by `f`.
+    pub async fn start_config(f: impl FnOnce(&mut ServerConfig)) -> TestServer {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("data").join("brett.db");
+        let mut c = config(&db, 30);
+        f(&mut c);
+        let mut s = TestServer::with_config(db, c).await;
+        s.dir = Some(dir);
+        s
+    }
+
     /// A server on an existing (or new) database file.
     pub async fn on(db: PathBuf, movetime_ms: u64) -> TestServer {
-        let server = server::start(config(&db, movetime_ms)).await.unwrap();
+        let c = config(&db, movetime_ms);
+        TestServer::with_config(db, c).await
+    }
+
+    async fn with_config(db: PathBuf, config: ServerConfig) -> TestServer {
+        let server = server::start(config).await.unwrap();
         let base = format!("http://{}", server.addr);
         TestServer {
             server: Some(server),

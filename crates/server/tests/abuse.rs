@@ -1,0 +1,566 @@
+//! Hostile input and abuse (issue #13 §3): cross-site requests, names with
+//! bidirectional controls, oversized socket messages, rate limits, and
+//! idle or half-open connections.
+
+mod common;
+
+use common::*;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+/// A request with the given content type and origin; the status and JSON
+/// body.
+async fn send(
+    s: &TestServer,
+    path: &str,
+    content_type: Option<&str>,
+    origin: Option<&str>,
+    body: &Value,
+) -> (StatusCode, Value) {
+    let mut r = s.client.post(s.url(path)).body(body.to_string());
+    if let Some(t) = content_type {
+        r = r.header("content-type", t);
+    }
+    if let Some(o) = origin {
+        r = r.header("origin", o);
+    }
+    let r = r.send().await.unwrap();
+    let status = r.status();
+    let text = r.text().await.unwrap();
+    let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    (status, v)
+}
+
+async fn game_count(s: &TestServer) -> usize {
+    let (status, v) = s.get("/api/games?limit=200").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v["games"].as_array().unwrap().len()
+}
+
+const ANALYZE: &str = "/api/analyze";
+
+fn create_body() -> Value {
+    json!({"kind": "local"})
+}
+
+fn analyze_body() -> Value {
+    json!({"time_ms": 50, "lines": 1})
+}
+
+#[tokio::test]
+async fn state_changes_need_a_json_content_type() {
+    let s = TestServer::start().await;
+    for t in [
+        None,
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+    ] {
+        let (status, v) = send(&s, "/api/games", t, None, &create_body()).await;
+        assert_error(status, &v, 415, "unsupported_media_type");
+        let (status, v) = send(&s, ANALYZE, t, None, &analyze_body()).await;
+        assert_error(status, &v, 415, "unsupported_media_type");
+    }
+    assert_eq!(game_count(&s).await, 0);
+    // A move with text/plain is refused too, and not played.
+    let g = s.create(create_body()).await;
+    let id = id_of(&g);
+    let body = json!({"move": "d1", "token": token(&g, "white"), "ply": 0});
+    let (status, v) = send(
+        &s,
+        &format!("/api/games/{id}/moves"),
+        Some("text/plain"),
+        None,
+        &body,
+    )
+    .await;
+    assert_error(status, &v, 415, "unsupported_media_type");
+    assert_eq!(s.state(id).await["ply"], 0);
+    // JSON with a charset parameter is JSON.
+    let (status, v) = send(
+        &s,
+        "/api/games",
+        Some("Application/JSON; charset=utf-8"),
+        None,
+        &create_body(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+}
+
+#[tokio::test]
+async fn cross_origin_state_changes_are_refused() {
+    let s = TestServer::start().await;
+    let own = s.base.clone(); // http://127.0.0.1:PORT
+    let json_type = Some("application/json");
+    for origin in [
+        "http://evil.example",
+        "null",
+        // The same host on another port is another origin.
+        "http://127.0.0.1:1",
+    ] {
+        for t in [json_type, Some("text/plain")] {
+            let (status, v) = send(&s, "/api/games", t, Some(origin), &create_body()).await;
+            assert_error(status, &v, 403, "cross_origin");
+            let (status, v) = send(&s, ANALYZE, t, Some(origin), &analyze_body()).await;
+            assert_error(status, &v, 403, "cross_origin");
+        }
+    }
+    assert_eq!(game_count(&s).await, 0);
+    // The server's own origin (what the browser UI sends) is fine.
+    let (status, v) = send(&s, "/api/games", json_type, Some(&own), &create_body()).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    assert_eq!(game_count(&s).await, 1);
+    let (status, v) = send(&s, ANALYZE, json_type, Some(&own), &analyze_body()).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // Reading needs no origin check.
+    let r = s
+        .client
+        .get(s.url("/api/games"))
+        .header("origin", "http://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_rebound_host_name_is_not_the_same_origin() {
+    // DNS rebinding: evil.example resolves to 127.0.0.1, so the browser
+    // sends Host and Origin of evil.example.
+    let s = TestServer::start().await;
+    let port = s.base.rsplit(':').next().unwrap().to_string();
+    let r = s
+        .client
+        .post(s.url("/api/games"))
+        .header("host", format!("evil.example:{port}"))
+        .header("origin", format!("http://evil.example:{port}"))
+        .json(&create_body())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 403);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["code"], "cross_origin", "{v}");
+    // localhost is this machine.
+    let r = s
+        .client
+        .post(s.url("/api/games"))
+        .header("host", format!("localhost:{port}"))
+        .header("origin", format!("http://localhost:{port}"))
+        .json(&create_body())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn allowed_origins_may_change_state() {
+    let s = TestServer::start_config(|c| {
+        c.allowed_origins = vec!["https://brett.example.org".into()];
+    })
+    .await;
+    let t = Some("application/json");
+    let (status, v) = send(
+        &s,
+        "/api/games",
+        t,
+        Some("https://brett.example.org"),
+        &create_body(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let (status, v) = send(
+        &s,
+        "/api/games",
+        t,
+        Some("http://brett.example.org"),
+        &create_body(),
+    )
+    .await;
+    assert_error(status, &v, 403, "cross_origin");
+}
+
+#[tokio::test]
+async fn a_bad_allowed_origin_stops_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = config(&dir.path().join("brett.db"), 30);
+    c.allowed_origins = vec!["brett.example.org/path".into()];
+    let err = server::start(c).await.err().expect("refused");
+    assert!(err.to_string().contains("not an origin"), "{err}");
+}
+
+async fn ws_with_origin(
+    s: &TestServer,
+    id: i64,
+    origin: &str,
+) -> Result<Ws, tokio_tungstenite::tungstenite::Error> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let url = format!("{}/api/games/{id}/ws", s.base.replace("http://", "ws://"));
+    let mut req = url.into_client_request().unwrap();
+    req.headers_mut().insert("origin", origin.parse().unwrap());
+    tokio_tungstenite::connect_async(req)
+        .await
+        .map(|(ws, _)| ws)
+}
+
+#[tokio::test]
+async fn sockets_from_foreign_origins_are_refused() {
+    let s = TestServer::start().await;
+    let id = id_of(&s.create(create_body()).await);
+    match ws_with_origin(&s, id, "http://evil.example").await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => {
+            assert_eq!(r.status().as_u16(), 403);
+        }
+        Err(e) => panic!("refused, but not by status: {e}"),
+        Ok(_) => panic!("a socket from a foreign origin was opened"),
+    }
+    let own = s.base.clone();
+    let mut ws = ws_with_origin(&s, id, &own).await.expect("own origin");
+    let m = next_json(&mut ws).await;
+    assert_eq!(m["type"], "state", "{m}");
+}
+
+#[tokio::test]
+async fn names_with_bidirectional_controls_are_refused() {
+    let s = TestServer::start().await;
+    for c in [
+        '\u{202E}', '\u{202D}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}', '\u{200F}',
+    ] {
+        let name = format!("Anna{c}1-0");
+        let (status, v) = s
+            .post("/api/games", json!({"kind": "online", "name": name}))
+            .await;
+        assert_error(status, &v, 400, "bad_request");
+        assert!(
+            v["error"].as_str().unwrap().contains("bidirectional"),
+            "{v}"
+        );
+    }
+    assert_eq!(game_count(&s).await, 0);
+    // Joining with such a name is refused and leaves the seat free.
+    let g = s.create(json!({"kind": "online", "name": "Anna"})).await;
+    let id = id_of(&g);
+    let invite = g["invite"]["token"].as_str().unwrap().to_string();
+    let (status, v) = s
+        .post(
+            &format!("/api/games/{id}/join"),
+            json!({"token": invite, "name": "\u{202E}neB"}),
+        )
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(s.state(id).await["players"]["black"]["joined"], false);
+    // Other scripts are names.
+    let g = s
+        .create(json!({"kind": "online", "name": "Ævar שרה"}))
+        .await;
+    assert_eq!(g["state"]["players"]["white"]["name"], "Ævar שרה");
+}
+
+#[tokio::test]
+async fn imported_names_lose_bidirectional_controls() {
+    let s = TestServer::start().await;
+    let record = "[White \"A\u{202E}nna\"]\n[Black \"B\u{2066}en\u{2069}\"]\n\n1. d6 f4\n";
+    let (status, v) = s.post("/api/games/import", json!({"record": record})).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let st = s.state(id_of(&v)).await;
+    assert_eq!(st["players"]["white"]["name"], "Anna");
+    assert_eq!(st["players"]["black"]["name"], "Ben");
+}
+
+#[tokio::test]
+async fn an_empty_record_is_not_imported() {
+    let s = TestServer::start().await;
+    for record in ["", "   \n", "[White \"Anna\"]\n[Black \"Ben\"]\n", "*"] {
+        let (status, v) = s.post("/api/games/import", json!({"record": record})).await;
+        assert_error(status, &v, 400, "bad_request");
+        assert!(v["error"].as_str().unwrap().contains("no moves"), "{v}");
+    }
+    let (status, v) = s
+        .post(
+            "/api/games/import",
+            json!({"game": "dame", "record": "[GameType \"20\"]\n"}),
+        )
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(game_count(&s).await, 0);
+}
+
+/// Send one message of `len` bytes and return the close code the server
+/// answers with (`None`: the connection ended without a close frame).
+async fn close_code_after(s: &TestServer, id: i64, len: usize, binary: bool) -> Option<u16> {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let mut ws = s.ws(id).await;
+    assert_eq!(next_json(&mut ws).await["type"], "state");
+    let (mut tx, mut rx) = ws.split();
+    let msg = if binary {
+        Message::Binary(vec![b'x'; len].into())
+    } else {
+        let pad = "x".repeat(len - 24);
+        let text = format!(r#"{{"type":"ping","pad":"{pad}"}}"#);
+        assert_eq!(text.len(), len);
+        Message::Text(text.into())
+    };
+    // The server may stop reading before all of it is sent.
+    let sender = tokio::spawn(async move {
+        let _ = tx.send(msg).await;
+        tx
+    });
+    let code = loop {
+        let next = tokio::time::timeout(std::time::Duration::from_secs(10), rx.next())
+            .await
+            .expect("closed within 10 s");
+        match next {
+            None | Some(Err(_)) => break None,
+            Some(Ok(Message::Close(frame))) => break frame.map(|f| u16::from(f.code)),
+            Some(Ok(_)) => continue,
+        }
+    };
+    sender.abort();
+    code
+}
+
+#[tokio::test]
+async fn oversized_socket_messages_close_with_1009() {
+    let s = TestServer::start().await;
+    let id = id_of(&s.create(create_body()).await);
+    for len in [5_000, 64 * 1024, 64 * 1024 + 1, 100 * 1024, 1024 * 1024] {
+        assert_eq!(
+            close_code_after(&s, id, len, false).await,
+            Some(1009),
+            "text of {len} bytes"
+        );
+    }
+    for len in [100 * 1024, 1024 * 1024] {
+        assert_eq!(
+            close_code_after(&s, id, len, true).await,
+            Some(1009),
+            "binary of {len} bytes"
+        );
+    }
+    // The server is still fine.
+    let mut ws = s.ws(id).await;
+    assert_eq!(next_json(&mut ws).await["type"], "state");
+}
+
+fn retry_after(r: &reqwest::Response) -> u64 {
+    r.headers()
+        .get("retry-after")
+        .expect("a Retry-After header")
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn game_creation_is_rate_limited_per_client() {
+    let s = TestServer::start_config(|c| c.games_per_minute = 3).await;
+    // Refused requests do not count.
+    for _ in 0..5 {
+        let (status, v) = s.post("/api/games", json!({"kind": "nonsense"})).await;
+        assert_error(status, &v, 400, "bad_request");
+    }
+    s.create(create_body()).await;
+    s.create(create_body()).await;
+    let (status, v) = s
+        .post("/api/games/import", json!({"record": "1. d6 f4"}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    for path in ["/api/games", "/api/games/import"] {
+        let r = s
+            .client
+            .post(s.url(path))
+            .json(&json!({"kind": "local", "record": "1. d6 f4"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 429);
+        let secs = retry_after(&r);
+        assert!((1..=20).contains(&secs), "Retry-After {secs}");
+        let v: Value = r.json().await.unwrap();
+        assert_eq!(v["code"], "rate_limited", "{v}");
+    }
+    assert_eq!(game_count(&s).await, 3);
+    // Reading is not limited.
+    for _ in 0..10 {
+        assert_eq!(s.get("/api/games").await.0, StatusCode::OK);
+    }
+}
+
+#[tokio::test]
+async fn wrong_tokens_are_rate_limited_per_client() {
+    let s = TestServer::start_config(|c| c.wrong_tokens_per_minute = 2).await;
+    let g = s.create(create_body()).await;
+    let id = id_of(&g);
+    let right = token(&g, "white");
+    let black = token(&g, "black");
+    // Right tokens do not count.
+    let mut ply = 0;
+    for (mv, t) in [
+        ("d6", &right),
+        ("f4", &black),
+        ("d2", &right),
+        ("f6", &black),
+    ] {
+        s.play_ok(id, t, ply, mv).await;
+        ply += 1;
+    }
+    let (status, v) = s.get(&format!("/api/games/{id}?token={right}")).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    for guess in ["AAAA", "BBBB"] {
+        let (status, v) = s.play(id, guess, ply, "b4").await;
+        assert_error(status, &v, 403, "wrong_token");
+    }
+    let r = s
+        .client
+        .post(s.url(&format!("/api/games/{id}/moves")))
+        .json(&json!({"move": "b4", "token": "CCCC", "ply": ply}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 429);
+    let secs = retry_after(&r);
+    assert!((1..=60).contains(&secs), "Retry-After {secs}");
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["code"], "rate_limited", "{v}");
+    assert!(v["error"].as_str().unwrap().contains("wrong tokens"), "{v}");
+    // Also other token guesses (resign, join) from this client wait.
+    let (status, v) = s
+        .post(&format!("/api/games/{id}/resign"), json!({"token": "DDDD"}))
+        .await;
+    assert_error(status, &v, 429, "rate_limited");
+    let (status, v) = s.get(&format!("/api/games/{id}?token=EEEE")).await;
+    assert_error(status, &v, 429, "rate_limited");
+    // Reading the game without a token still works; nothing was changed.
+    let st = s.state(id).await;
+    assert_eq!(st["ply"], ply);
+    assert_eq!(st["status"], "ongoing", "{st}");
+}
+
+/// Whether the server closes a raw connection within `secs` seconds
+/// (reads until the end; what it sends before does not matter).
+async fn closed_within(stream: &mut tokio::net::TcpStream, secs: f64) -> bool {
+    use tokio::io::AsyncReadExt;
+    let mut buf = [0u8; 4096];
+    let deadline = std::time::Duration::from_secs_f64(secs);
+    tokio::time::timeout(deadline, async {
+        loop {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(_) => continue,
+            }
+        }
+    })
+    .await
+    .is_ok()
+}
+
+async fn raw(s: &TestServer) -> tokio::net::TcpStream {
+    tokio::net::TcpStream::connect(s.server.as_ref().unwrap().addr)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn half_sent_headers_and_idle_connections_are_closed() {
+    use tokio::io::AsyncWriteExt;
+    let s = TestServer::start_config(|c| c.header_timeout = std::time::Duration::from_millis(500))
+        .await;
+    let started = std::time::Instant::now();
+    // Part of a header, then nothing.
+    let mut partial = raw(&s).await;
+    partial
+        .write_all(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        .await
+        .unwrap();
+    // Nothing at all.
+    let mut silent = raw(&s).await;
+    // A finished request on a keep-alive connection, then idle.
+    let mut idle = raw(&s).await;
+    idle.write_all(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .await
+        .unwrap();
+    for (name, conn) in [
+        ("partial", &mut partial),
+        ("silent", &mut silent),
+        ("idle", &mut idle),
+    ] {
+        assert!(
+            closed_within(conn, 5.0).await,
+            "the {name} connection stays open"
+        );
+    }
+    let took = started.elapsed();
+    assert!(took >= std::time::Duration::from_millis(400), "{took:?}");
+}
+
+#[tokio::test]
+async fn many_half_open_connections_do_not_starve_requests() {
+    use tokio::io::AsyncWriteExt;
+    let s = TestServer::start_config(|c| {
+        c.header_timeout = std::time::Duration::from_millis(500);
+        c.max_connections = 8;
+    })
+    .await;
+    let mut held = Vec::new();
+    for _ in 0..40 {
+        let mut c = raw(&s).await;
+        let _ = c
+            .write_all(b"POST /api/games HTTP/1.1\r\nHost: x\r\n")
+            .await;
+        held.push(c);
+    }
+    // The slow clients are dropped after the header timeout; the request
+    // is then served.
+    let started = std::time::Instant::now();
+    let r = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        s.client.get(s.url("/api/games")).send(),
+    )
+    .await
+    .expect("served within 10 s")
+    .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    drop(held);
+}
+
+#[tokio::test]
+async fn connections_over_the_limit_wait() {
+    let s = TestServer::start_config(|c| {
+        c.header_timeout = std::time::Duration::from_secs(30);
+        c.max_connections = 3;
+    })
+    .await;
+    let id = id_of(&s.create(create_body()).await);
+    // The pooled connection that created the game and two game sockets
+    // fill the limit (a raw connection queues behind them).
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .build()
+        .unwrap();
+    let mut a = s.ws(id).await;
+    let mut b = s.ws(id).await;
+    assert_eq!(next_json(&mut a).await["type"], "state");
+    assert_eq!(next_json(&mut b).await["type"], "state");
+    let idle = raw(&s).await;
+    let waiting = tokio::time::timeout(
+        std::time::Duration::from_millis(700),
+        client.get(s.url("/api/games")).send(),
+    )
+    .await;
+    assert!(waiting.is_err(), "a fourth connection was served");
+    drop(a);
+    drop(b);
+    drop(idle);
+    let r = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        client.get(s.url("/api/games")).send(),
+    )
+    .await
+    .expect("served once connections closed")
+    .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+}
