@@ -41,6 +41,13 @@ pub struct Args {
     /// idle connection stays open [default: 10].
     #[arg(long, value_name = "SECS")]
     header_timeout: Option<u64>,
+    /// Seconds between the server's pings of an open WebSocket [default: 30].
+    #[arg(long, value_name = "SECS")]
+    ws_ping_interval: Option<u64>,
+    /// Seconds an open WebSocket whose client sends nothing (no pong, no
+    /// message) stays open [default: 90].
+    #[arg(long, value_name = "SECS")]
+    ws_idle_timeout: Option<u64>,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -73,6 +80,14 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(secs) = args.header_timeout {
         anyhow::ensure!(secs > 0, "--header-timeout must be at least 1 second");
         config.header_timeout = std::time::Duration::from_secs(secs);
+    }
+    if let Some(secs) = args.ws_ping_interval {
+        anyhow::ensure!(secs > 0, "--ws-ping-interval must be at least 1 second");
+        config.ws_ping_interval = std::time::Duration::from_secs(secs);
+    }
+    if let Some(secs) = args.ws_idle_timeout {
+        anyhow::ensure!(secs > 0, "--ws-idle-timeout must be at least 1 second");
+        config.ws_idle_timeout = std::time::Duration::from_secs(secs);
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -68,6 +68,9 @@ pub struct HubConfig {
     pub computer_movetime: Option<Duration>,
     /// Searches (computer moves and analyses) running at once.
     pub engine_slots: usize,
+    /// The longest an analysis may think, whatever the request asks;
+    /// `None`: as asked (the API allows up to 10 s).
+    pub max_analysis_time: Option<Duration>,
 }
 
 impl Default for HubConfig {
@@ -75,6 +78,7 @@ impl Default for HubConfig {
         HubConfig {
             computer_movetime: None,
             engine_slots: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            max_analysis_time: None,
         }
     }
 }
@@ -1025,6 +1029,10 @@ impl Hub {
             .acquire()
             .await
             .map_err(|_| ApiError::Unavailable("the server is shutting down".into()))?;
+        let time = self
+            .config
+            .max_analysis_time
+            .map_or(time, |max| time.min(max));
         let stop = Arc::new(AtomicBool::new(false));
         let guard = self.register_search(stop.clone());
         let result = tokio::task::spawn_blocking(move || board.analyze(time, lines, &stop))

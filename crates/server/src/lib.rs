@@ -31,6 +31,7 @@ use tokio::task::JoinHandle;
 pub use error::ApiError;
 pub use games::{Hub, HubConfig};
 pub use storage::{Storage, StorageError};
+pub use ws::{ClientAnswer, MAX_CLIENT_MESSAGE, answer_binary, answer_text};
 
 /// How the server runs.
 #[derive(Clone, Debug)]
@@ -62,6 +63,14 @@ pub struct ServerConfig {
     pub header_timeout: Duration,
     /// The time a client has to send a request's body.
     pub body_timeout: Duration,
+    /// How often the server pings an open WebSocket.
+    pub ws_ping_interval: Duration,
+    /// An open WebSocket whose client sends nothing (no pong, no message)
+    /// for this long is closed.
+    pub ws_idle_timeout: Duration,
+    /// The longest an analysis (`POST /api/analyze`) may think, whatever
+    /// the request asks; `None`: as asked.
+    pub max_analysis_time: Option<Duration>,
 }
 
 impl Default for ServerConfig {
@@ -77,6 +86,9 @@ impl Default for ServerConfig {
             max_connections: 512,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
+            ws_ping_interval: Duration::from_secs(30),
+            ws_idle_timeout: Duration::from_secs(90),
+            max_analysis_time: None,
         }
     }
 }
@@ -92,6 +104,7 @@ impl ServerConfig {
     fn hub_config(&self) -> HubConfig {
         let mut c = HubConfig {
             computer_movetime: self.computer_movetime_ms.map(Duration::from_millis),
+            max_analysis_time: self.max_analysis_time,
             ..HubConfig::default()
         };
         if let Some(n) = self.engine_slots {
@@ -106,6 +119,7 @@ impl ServerConfig {
 pub struct AppState {
     pub hub: Arc<Hub>,
     guard: Arc<guard::Guard>,
+    ws: ws::Keepalive,
 }
 
 impl AppState {
@@ -123,6 +137,10 @@ impl AppState {
         Ok(AppState {
             hub: Hub::new(storage, config.hub_config()),
             guard: Arc::new(guard),
+            ws: ws::Keepalive {
+                ping_interval: config.ws_ping_interval.max(Duration::from_millis(1)),
+                idle_timeout: config.ws_idle_timeout.max(Duration::from_millis(1)),
+            },
         })
     }
 }

@@ -1,9 +1,11 @@
 //! `GET /api/games/{id}/ws`: the game's state on connect and after every
 //! change; `{"type":"ping"}` is answered `{"type":"pong"}`; a message over
 //! 4 KiB (close code 1009, however large) or one that is not such a ping
-//! closes the socket.
+//! closes the socket. The server pings every socket; one whose client sends
+//! nothing (not even a pong) within the idle timeout is closed (1001).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Extension;
 use axum::extract::State;
@@ -12,6 +14,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgr
 use axum::response::Response;
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
+use tokio::time::Instant;
 
 use crate::AppState;
 use crate::conn::ConnectionSlot;
@@ -38,6 +41,7 @@ pub async fn handler(
     })?;
     let (entry, rx, state) = app.hub.watch(id).await?;
     let hub = app.hub.clone();
+    let keepalive = app.ws;
     Ok(upgrade
         // Messages up to the read limit are read and then refused by size;
         // larger ones are refused as soon as their header says so. Both get
@@ -49,7 +53,7 @@ pub async fn handler(
         .on_upgrade(move |socket| async move {
             // The socket counts against the connection limit while it is open.
             let _slot = slot;
-            run(socket, hub, entry, rx, state).await
+            run(socket, hub, entry, rx, state, keepalive).await
         }))
 }
 
@@ -74,20 +78,74 @@ async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
         .await;
 }
 
-/// What a client said.
-enum Incoming {
-    Ping,
-    TooLarge,
-    Malformed,
+/// The keep-alive of open sockets: the server pings every
+/// `ping_interval`; a socket whose client sends nothing (a pong, a ping,
+/// a message) for `idle_timeout` is closed.
+#[derive(Clone, Copy, Debug)]
+pub struct Keepalive {
+    pub ping_interval: Duration,
+    pub idle_timeout: Duration,
 }
 
-fn classify(text: &str) -> Incoming {
+/// What the server does with a client's message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClientAnswer {
+    /// Send this text and keep the socket open.
+    Reply(&'static str),
+    /// Close the socket with this code and reason.
+    Close(u16, &'static str),
+}
+
+const PONG: &str = r#"{"type":"pong"}"#;
+
+/// The server's answer to a client's text message: `{"type":"ping"}` is
+/// answered `{"type":"pong"}`; a message over [`MAX_CLIENT_MESSAGE`] bytes
+/// closes the socket with 1009, anything else with 1008.
+pub fn answer_text(text: &str) -> ClientAnswer {
     if text.len() > MAX_CLIENT_MESSAGE {
-        return Incoming::TooLarge;
+        return ClientAnswer::Close(close_code::SIZE, "message too large");
     }
     match serde_json::from_str::<Value>(text) {
-        Ok(v) if v.get("type").and_then(Value::as_str) == Some("ping") => Incoming::Ping,
-        _ => Incoming::Malformed,
+        Ok(v) if v.get("type").and_then(Value::as_str) == Some("ping") => ClientAnswer::Reply(PONG),
+        _ => ClientAnswer::Close(close_code::POLICY, "malformed message"),
+    }
+}
+
+/// The server's answer to a client's binary message of `len` bytes: the
+/// socket closes (1009 over [`MAX_CLIENT_MESSAGE`], else 1003).
+pub fn answer_binary(len: usize) -> ClientAnswer {
+    if len > MAX_CLIENT_MESSAGE {
+        ClientAnswer::Close(close_code::SIZE, "message too large")
+    } else {
+        ClientAnswer::Close(close_code::UNSUPPORTED, "text messages only")
+    }
+}
+
+/// Send `msg` unless the client stays silent until `deadline` meanwhile
+/// (a client that reads nothing could hold a send forever); `false`: the
+/// socket is done.
+async fn send_by(socket: &mut WebSocket, msg: Message, deadline: Instant) -> bool {
+    matches!(
+        tokio::time::timeout_at(deadline, socket.send(msg)).await,
+        Ok(Ok(()))
+    )
+}
+
+/// Carry out an answer; `false`: the socket is done.
+async fn carry_out(socket: &mut WebSocket, answer: ClientAnswer, deadline: Instant) -> bool {
+    match answer {
+        ClientAnswer::Reply(text) => {
+            send_by(
+                socket,
+                Message::Text(Utf8Bytes::from_static(text)),
+                deadline,
+            )
+            .await
+        }
+        ClientAnswer::Close(code, reason) => {
+            let _ = tokio::time::timeout_at(deadline, close(socket, code, reason)).await;
+            false
+        }
     }
 }
 
@@ -97,74 +155,104 @@ async fn run(
     entry: Arc<Entry>,
     mut rx: tokio::sync::broadcast::Receiver<Utf8Bytes>,
     state: Value,
+    keepalive: Keepalive,
 ) {
     let mut closing = hub.closing();
+    let mut heard = Instant::now();
+    let deadline = |heard: Instant| heard + keepalive.idle_timeout;
     if *closing.borrow_and_update() {
-        close(&mut socket, close_code::AWAY, "the server is shutting down").await;
+        let _ = tokio::time::timeout_at(
+            deadline(heard),
+            close(&mut socket, close_code::AWAY, "the server is shutting down"),
+        )
+        .await;
         return;
     }
-    if socket.send(state_message(state)).await.is_err() {
+    if !send_by(&mut socket, state_message(state), deadline(heard)).await {
         return;
     }
+    let mut pings =
+        tokio::time::interval_at(heard + keepalive.ping_interval, keepalive.ping_interval);
+    pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
             change = rx.recv() => match change {
                 Ok(msg) => {
-                    if socket.send(Message::Text(msg)).await.is_err() {
+                    if !send_by(&mut socket, Message::Text(msg), deadline(heard)).await {
                         return;
                     }
                 }
                 Err(RecvError::Lagged(_)) => {
                     // Fell behind: the state now says it all.
                     let Ok(state) = hub.current_state(&entry).await else {
-                        close(&mut socket, close_code::ERROR, "the game is gone").await;
+                        let _ = carry_out(
+                            &mut socket,
+                            ClientAnswer::Close(close_code::ERROR, "the game is gone"),
+                            deadline(heard),
+                        )
+                        .await;
                         return;
                     };
-                    if socket.send(state_message(state)).await.is_err() {
+                    if !send_by(&mut socket, state_message(state), deadline(heard)).await {
                         return;
                     }
                 }
                 Err(RecvError::Closed) => return,
             },
-            incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Text(text))) => match classify(&text) {
-                    Incoming::Ping => {
-                        let pong = Message::Text(Utf8Bytes::from_static(r#"{"type":"pong"}"#));
-                        if socket.send(pong).await.is_err() {
+            incoming = socket.recv() => {
+                if matches!(incoming, Some(Ok(_))) {
+                    heard = Instant::now();
+                }
+                match incoming {
+                    Some(Ok(Message::Text(text))) => {
+                        if !carry_out(&mut socket, answer_text(&text), deadline(heard)).await {
                             return;
                         }
                     }
-                    Incoming::TooLarge => {
-                        close(&mut socket, close_code::SIZE, "message too large").await;
+                    Some(Ok(Message::Binary(data))) => {
+                        let _ = carry_out(&mut socket, answer_binary(data.len()), deadline(heard))
+                            .await;
                         return;
                     }
-                    Incoming::Malformed => {
-                        close(&mut socket, close_code::POLICY, "malformed message").await;
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                    Some(Err(e)) => {
+                        // A message over the read limit ends reading; the
+                        // socket can still say why before it goes.
+                        if is_too_large(e) {
+                            let _ = carry_out(
+                                &mut socket,
+                                ClientAnswer::Close(close_code::SIZE, "message too large"),
+                                deadline(heard),
+                            )
+                            .await;
+                        }
                         return;
                     }
-                },
-                Some(Ok(Message::Binary(data))) => {
-                    if data.len() > MAX_CLIENT_MESSAGE {
-                        close(&mut socket, close_code::SIZE, "message too large").await;
-                    } else {
-                        close(&mut socket, close_code::UNSUPPORTED, "text messages only").await;
-                    }
-                    return;
+                    Some(Ok(Message::Close(_))) | None => return,
                 }
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
-                Some(Err(e)) => {
-                    // A message over the read limit ends reading; the
-                    // socket can still say why before it goes.
-                    if is_too_large(e) {
-                        close(&mut socket, close_code::SIZE, "message too large").await;
-                    }
-                    return;
-                }
-                Some(Ok(Message::Close(_))) | None => return,
             },
+            _ = pings.tick() => {
+                if !send_by(&mut socket, Message::Ping(Default::default()), deadline(heard)).await {
+                    return;
+                }
+            }
+            () = tokio::time::sleep_until(deadline(heard)) => {
+                // Silent for the whole idle timeout: gone or not answering.
+                let _ = tokio::time::timeout(
+                    Duration::from_secs(1),
+                    close(&mut socket, close_code::AWAY, "no answer to pings"),
+                )
+                .await;
+                return;
+            }
             _ = closing.changed() => {
                 // The flag only ever turns on.
-                close(&mut socket, close_code::AWAY, "the server is shutting down").await;
+                let _ = carry_out(
+                    &mut socket,
+                    ClientAnswer::Close(close_code::AWAY, "the server is shutting down"),
+                    deadline(heard),
+                )
+                .await;
                 return;
             }
         }
@@ -177,13 +265,27 @@ mod tests {
 
     #[test]
     fn client_messages() {
-        assert!(matches!(classify(r#"{"type":"ping"}"#), Incoming::Ping));
-        assert!(matches!(
-            classify(r#"{"type":"pong"}"#),
-            Incoming::Malformed
-        ));
-        assert!(matches!(classify("nonsense"), Incoming::Malformed));
+        assert_eq!(answer_text(r#"{"type":"ping"}"#), ClientAnswer::Reply(PONG));
+        assert_eq!(
+            answer_text(r#"{"type":"pong"}"#),
+            ClientAnswer::Close(close_code::POLICY, "malformed message")
+        );
+        assert_eq!(
+            answer_text("nonsense"),
+            ClientAnswer::Close(close_code::POLICY, "malformed message")
+        );
         let big = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(5000));
-        assert!(matches!(classify(&big), Incoming::TooLarge));
+        assert_eq!(
+            answer_text(&big),
+            ClientAnswer::Close(close_code::SIZE, "message too large")
+        );
+        assert_eq!(
+            answer_binary(10),
+            ClientAnswer::Close(close_code::UNSUPPORTED, "text messages only")
+        );
+        assert_eq!(
+            answer_binary(MAX_CLIENT_MESSAGE + 1),
+            ClientAnswer::Close(close_code::SIZE, "message too large")
+        );
     }
 }

@@ -564,3 +564,120 @@ async fn connections_over_the_limit_wait() {
     .unwrap();
     assert_eq!(r.status(), StatusCode::OK);
 }
+
+/// The frames a server sent on a raw WebSocket connection until it closed
+/// it (or `secs` passed): (opcode, payload) each, and whether it closed.
+async fn server_frames(
+    stream: &mut tokio::net::TcpStream,
+    secs: f64,
+) -> (Vec<(u8, Vec<u8>)>, bool) {
+    use tokio::io::AsyncReadExt;
+    let mut data = Vec::new();
+    let mut buf = [0u8; 4096];
+    let ended = tokio::time::timeout(std::time::Duration::from_secs_f64(secs), async {
+        loop {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => data.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await
+    .is_ok();
+    // Server frames are unmasked: opcode, 7-bit length (126: 16 bits
+    // follow, 127: 64 bits), payload.
+    let mut frames = Vec::new();
+    let mut at = 0;
+    while at + 2 <= data.len() {
+        let opcode = data[at] & 0x0f;
+        let mut len = usize::from(data[at + 1] & 0x7f);
+        at += 2;
+        if len == 126 {
+            len = usize::from(u16::from_be_bytes([data[at], data[at + 1]]));
+            at += 2;
+        } else if len == 127 {
+            len = u64::from_be_bytes(data[at..at + 8].try_into().unwrap()) as usize;
+            at += 8;
+        }
+        frames.push((opcode, data[at..at + len].to_vec()));
+        at += len;
+    }
+    (frames, ended)
+}
+
+/// A WebSocket opened over a raw connection (the handshake's answer read),
+/// which answers nothing afterwards.
+async fn raw_ws(s: &TestServer, id: i64) -> tokio::net::TcpStream {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = raw(s).await;
+    let request = format!(
+        "GET /api/games/{id}/ws HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\n\
+         Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+         Sec-WebSocket-Version: 13\r\n\r\n",
+        s.server.as_ref().unwrap().addr
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    // Read the answer's header byte by byte, so no frame is taken with it.
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        stream.read_exact(&mut byte).await.unwrap();
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8(head).unwrap();
+    assert!(head.starts_with("HTTP/1.1 101"), "{head}");
+    stream
+}
+
+fn keepalive_server(c: &mut server::ServerConfig) {
+    c.ws_ping_interval = std::time::Duration::from_millis(200);
+    c.ws_idle_timeout = std::time::Duration::from_millis(700);
+}
+
+#[tokio::test]
+async fn sockets_that_do_not_answer_pings_are_closed() {
+    let s = TestServer::start_config(keepalive_server).await;
+    let id = id_of(&s.create(create_body()).await);
+    let mut stream = raw_ws(&s, id).await;
+    let started = std::time::Instant::now();
+    let (frames, ended) = server_frames(&mut stream, 5.0).await;
+    assert!(ended, "the silent socket is closed");
+    let after = started.elapsed();
+    assert!(
+        after >= std::time::Duration::from_millis(600),
+        "not before the idle timeout: {after:?}"
+    );
+    let opcodes: Vec<u8> = frames.iter().map(|f| f.0).collect();
+    // The state, pings (opcode 9), then a close (8) with 1001.
+    assert_eq!(opcodes.first(), Some(&1), "{opcodes:?}");
+    assert!(
+        opcodes.iter().filter(|&&o| o == 9).count() >= 2,
+        "{opcodes:?}"
+    );
+    let close = frames.last().unwrap();
+    assert_eq!(close.0, 8, "{opcodes:?}");
+    assert_eq!(u16::from_be_bytes([close.1[0], close.1[1]]), 1001);
+}
+
+#[tokio::test]
+async fn sockets_that_answer_pings_stay_open() {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let s = TestServer::start_config(keepalive_server).await;
+    let id = id_of(&s.create(create_body()).await);
+    // tungstenite answers every ping with a pong while it reads.
+    let mut ws = s.ws(id).await;
+    assert_eq!(next_json(&mut ws).await["type"], "state");
+    let mut pings = 0;
+    let until = tokio::time::Instant::now() + std::time::Duration::from_millis(2500);
+    while let Ok(next) = tokio::time::timeout_at(until, ws.next()).await {
+        match next {
+            Some(Ok(Message::Ping(_))) => pings += 1,
+            other => panic!("only pings while idle, got {other:?}"),
+        }
+    }
+    assert!(pings >= 8, "pings every 200 ms: {pings}");
+    // Still open, more than three idle timeouts later.
+    send_text(&mut ws, r#"{"type":"ping"}"#).await;
+    assert_eq!(next_json(&mut ws).await["type"], "pong");
+}
