@@ -234,7 +234,12 @@ impl Protocol {
                 );
                 say(&self.out, "uciok");
             }
-            "isready" => say(&self.out, "readyok"),
+            "isready" => {
+                // Ready once the databases' warm-up has ended (a fresh
+                // engine's first moves would otherwise read them from disk).
+                engine::databases::wait_warm();
+                say(&self.out, "readyok")
+            }
             "quit" => {
                 self.finish_search(true);
                 return false;

@@ -728,6 +728,8 @@ pub fn run(args: Args) -> Result<()> {
         args.movetime,
         args.game.name()
     );
+    // The first games would otherwise read the databases from disk.
+    engine::databases::wait_warm();
     let next = Arc::new(Mutex::new(0usize));
     let results = Arc::new(Mutex::new(Vec::<Played>::new()));
     let concurrency = args.concurrency.clamp(1, 64).min(args.games.max(1));

@@ -76,13 +76,33 @@ pub fn warm_in_background() {
         return;
     };
     static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    let _ = std::thread::Builder::new()
+    *WARMING.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+    let spawned = std::thread::Builder::new()
         .name("tablebase-warm".into())
         .spawn(move || {
             for tb in &d.tables {
                 tb.warm_wdl(WARM_STONES, &STOP);
             }
+            *WARMING.0.lock().unwrap_or_else(|e| e.into_inner()) = false;
+            WARMING.1.notify_all();
         });
+    if spawned.is_err() {
+        *WARMING.0.lock().unwrap_or_else(|e| e.into_inner()) = false;
+    }
+}
+
+/// Whether a warm-up ([`warm_in_background`]) is running, and its signal.
+static WARMING: (std::sync::Mutex<bool>, std::sync::Condvar) =
+    (std::sync::Mutex::new(false), std::sync::Condvar::new());
+
+/// Wait until a warm-up started by [`warm_in_background`] has ended (at once
+/// when none runs): `brett match` before its first game, the engine
+/// protocol's `isready`.
+pub fn wait_warm() {
+    let mut warming = WARMING.0.lock().unwrap_or_else(|e| e.into_inner());
+    while *warming {
+        warming = WARMING.1.wait(warming).unwrap_or_else(|e| e.into_inner());
+    }
 }
 
 /// The installed databases, if any.
