@@ -499,14 +499,19 @@ impl SectorFile {
         })
     }
 
-    /// The build code at `index` (`NONE` for an unused index).
-    pub(crate) fn code(&self, index: u64) -> Result<u16, TablebaseError> {
+    fn check_index(&self, index: u64) -> Result<(), TablebaseError> {
         if index >= self.size {
             return Err(TablebaseError::Corrupt {
                 path: self.path.clone(),
                 why: format!("index {index} beyond the sector's {}", self.size),
             });
         }
+        Ok(())
+    }
+
+    /// The build code at `index` (`NONE` for an unused index).
+    pub(crate) fn code(&self, index: u64) -> Result<u16, TablebaseError> {
+        self.check_index(index)?;
         let b = index / self.block_len as u64;
         let within = (index % self.block_len as u64) as usize;
         let slot = &self.cache[(b as usize) % CACHE_SLOTS];
@@ -527,12 +532,7 @@ impl SectorFile {
     /// Win, draw or loss at `index`, read through the file's win/draw/loss
     /// cache (a block is decompressed once, then kept at 2 bits a value).
     pub fn wdl(&self, index: u64) -> Result<Wdl, TablebaseError> {
-        if index >= self.size {
-            return Err(TablebaseError::Corrupt {
-                path: self.path.clone(),
-                why: format!("index {index} beyond the sector's {}", self.size),
-            });
-        }
+        self.check_index(index)?;
         let b = index / self.block_len as u64;
         let within = (index % self.block_len as u64) as usize;
         let bits = |data: &[u8]| (data[within / 4] >> (2 * (within % 4))) & 3;

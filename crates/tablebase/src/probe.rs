@@ -88,47 +88,49 @@ impl Tablebase {
         self.file(sector).ok()
     }
 
-    /// The value of a moving-phase position for the side to move, or `None`
-    /// when the databases cannot tell (placing phase, other rules, sector
-    /// not built or refused). Makes no error messages: for searches.
-    pub fn probe_value(&self, pos: &Position) -> Option<Value> {
+    /// Where a moving-phase position's value is.
+    fn locate(&self, pos: &Position) -> Located {
         if pos.in_hand(Color::White) > 0
             || pos.in_hand(Color::Black) > 0
             || Variant::of(pos.rules()) != self.variant
         {
-            return None;
+            return Located::Unknown;
         }
         let us = pos.turn();
         let (mover, other) = (pos.stones(us), pos.stones(us.other()));
         if mover.count() < 3 {
-            return Some(Value::Loss(0));
+            return Located::Lost;
         }
-        let sector = Sector::new(mover.count() as u8, other.count() as u8)?;
-        let file = self.try_file(sector)?;
+        let Some(sector) = Sector::new(mover.count() as u8, other.count() as u8) else {
+            return Located::Unknown;
+        };
+        let Some(file) = self.try_file(sector) else {
+            return Located::Unknown;
+        };
         let index = crate::SectorIndex::new(u32::from(sector.mover), u32::from(sector.other))
             .index(mover.0, other.0);
-        file.value(index).ok()
+        Located::At(file, index)
+    }
+
+    /// The value of a moving-phase position for the side to move, or `None`
+    /// when the databases cannot tell (placing phase, other rules, sector
+    /// not built or refused). Makes no error messages: for searches.
+    pub fn probe_value(&self, pos: &Position) -> Option<Value> {
+        match self.locate(pos) {
+            Located::Lost => Some(Value::Loss(0)),
+            Located::Unknown => None,
+            Located::At(file, index) => file.value(index).ok(),
+        }
     }
 
     /// Win, draw or loss of a moving-phase position for the side to move,
     /// as [`Tablebase::probe_value`] but through the win/draw/loss cache.
     pub fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
-        if pos.in_hand(Color::White) > 0
-            || pos.in_hand(Color::Black) > 0
-            || Variant::of(pos.rules()) != self.variant
-        {
-            return None;
+        match self.locate(pos) {
+            Located::Lost => Some(Wdl::Loss),
+            Located::Unknown => None,
+            Located::At(file, index) => file.wdl(index).ok(),
         }
-        let us = pos.turn();
-        let (mover, other) = (pos.stones(us), pos.stones(us.other()));
-        if mover.count() < 3 {
-            return Some(Wdl::Loss);
-        }
-        let sector = Sector::new(mover.count() as u8, other.count() as u8)?;
-        let file = self.try_file(sector)?;
-        let index = crate::SectorIndex::new(u32::from(sector.mover), u32::from(sector.other))
-            .index(mover.0, other.0);
-        file.wdl(index).ok()
     }
 
     /// Read the built sectors with at least `min_stones` stones (both
@@ -233,6 +235,16 @@ impl Tablebase {
         out.sort_by_key(|&(_, v)| std::cmp::Reverse(v.rank()));
         Ok(Some(out))
     }
+}
+
+/// Where [`Tablebase::locate`] finds a position's value.
+enum Located {
+    /// The side to move has fewer than three stones: lost already.
+    Lost,
+    /// Placing phase, other rules, or a sector not built or refused.
+    Unknown,
+    /// In this file at this index.
+    At(Arc<SectorFile>, u64),
 }
 
 /// The position (moving phase) with `mover`'s points for `color` to move
