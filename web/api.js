@@ -33,7 +33,8 @@ async function request(method, path, body) {
 
 export const api = {
   createGame: (body) => request('POST', '/api/games', body),
-  state: (id) => request('GET', `/api/games/${id}`),
+  /** The state; with a token, `you` says which seat it holds (null: none). */
+  state: (id, token) => request('GET', token ? `/api/games/${id}?token=${encodeURIComponent(token)}` : `/api/games/${id}`),
   move: (id, token, move, ply) => request('POST', `/api/games/${id}/moves`, { move, token, ply }),
   draw: (id, token, action) => request('POST', `/api/games/${id}/draw`, { token, action }),
   huff: (id, token, ply, square) => request('POST', `/api/games/${id}/huff`, { token, ply, square }),

@@ -25,6 +25,13 @@ export function addSeat(id, color, token) {
   write(`seats.${id}`, { ...seats(id), [color]: token });
 }
 
+/** Forget a seat (its token turned out wrong). */
+export function dropSeat(id, color) {
+  const rest = { ...seats(id) };
+  delete rest[color];
+  write(`seats.${id}`, rest);
+}
+
 /** A token whose colour is not known yet (a link without a colour). */
 export const looseToken = (id) => read(`loose.${id}`, null);
 export const setLooseToken = (id, token) => write(`loose.${id}`, token);

@@ -13,21 +13,22 @@ import * as store from '../store.js';
 import { navigate } from '../nav.js';
 import { statusBox, changeText } from '../tablebase.js';
 
-/** Takes the token out of the URL fragment (#token=…&color=…) into storage. */
-function adoptFragmentToken(id) {
+/**
+ * Takes the token out of the URL fragment (#token=…&color=…): {token, color}
+ * or null. The seat it names is used only once the server confirms it.
+ */
+function takeFragmentToken() {
   const frag = new URLSearchParams(location.hash.replace(/^#/, ''));
   const token = frag.get('token');
-  if (!token) return;
+  if (!token) return null;
   const color = frag.get('color');
-  const mine = store.seats(id);
-  if (color === 'white' || color === 'black') {
-    store.addSeat(id, color, token);
-  } else if (!Object.values(mine).includes(token)) {
-    store.setLooseToken(id, token);
-  }
   // Keep the secret out of the address bar (and out of screenshots and shares).
   history.replaceState(null, '', location.pathname + location.search);
+  return { token, color: color === 'white' || color === 'black' ? color : null };
 }
+
+/** Error codes of docs/API.md the game page words in the player's language. */
+const ERROR_CODES = ['wrong_token', 'waiting_for_opponent', 'stale_ply', 'not_your_turn', 'game_over'];
 
 export class GameView {
   constructor(root, { id }) {
@@ -47,8 +48,12 @@ export class GameView {
     this.lastAnnounced = '';
     this.review = null;
     this.reviewKey = '';
-    adoptFragmentToken(id);
-    this.seats = store.seats(id);
+    this.linkToken = takeFragmentToken();
+    // Seats count only once the server has confirmed their tokens
+    // (confirmSeats): until then the page is a spectator's.
+    this.seats = {};
+    this.seatsConfirmed = false;
+    this.seatNotice = null;
     const f = store.flipped(id);
     this.flipped = f;
     this.build();
@@ -116,13 +121,25 @@ export class GameView {
     }
     if (cur && (cur.huffable || []).join() !== (st.huffable || []).join()) this.dsel = null;
     if (this.viewPly !== null && this.viewPly > st.ply) this.viewPly = null;
-    this.resolveLooseToken();
+    if (cur && !firstTime) this.noticeDrawAnswer(cur, st);
+    if (!this.seatsConfirmed) this.confirmSeats();
     if (firstTime) {
-      if (this.flipped === null) this.flipped = this.defaultFlip();
+      if (this.flipped === null) {
+        this.flipped = this.defaultFlip();
+        this.flipFromDefault = true;
+      }
       if (st.status === 'over' && !this.hasSeat()) this.viewPly = null;
     }
     this.loadReview();
     this.update();
+  }
+
+  /** Tells the player whose draw offer was declined, or lapsed by a move. */
+  noticeDrawAnswer(cur, st) {
+    const offer = cur.draw_offer;
+    if (!offer || st.draw_offer || st.status !== 'ongoing') return;
+    if (!this.seats[offer] || (this.seats.white && this.seats.black)) return;
+    toast(st.ply === cur.ply ? t('game.drawDeclined') : t('game.drawLapsed'));
   }
 
   /**
@@ -200,21 +217,81 @@ export class GameView {
     this.els.exportLink.setAttribute('download', `dame-${this.id}.pdn`);
   }
 
-  /** A token from a link without a colour: the seat not yet joined is ours. */
-  resolveLooseToken() {
-    const tok = store.looseToken(this.id);
-    if (!tok || !this.state) return;
-    const open = ['white', 'black'].filter((c) => this.state.players[c] && !this.state.players[c].joined && this.state.players[c].type !== 'computer');
-    const held = Object.keys(this.seats);
-    const candidates = open.filter((c) => !held.includes(c));
-    let color = candidates.length === 1 ? candidates[0] : null;
-    if (!color && held.length === 1) color = M.other(held[0]);
-    if (color) {
-      store.addSeat(this.id, color, tok);
-      store.dropLooseToken(this.id);
-      this.seats = store.seats(this.id);
-      this.remember();
+  /**
+   * Asks the server which seat each token this browser holds (stored, or
+   * from the link just opened) stands for; only confirmed seats are used.
+   * A wrong token is dropped with a notice; a link to an online seat that
+   * someone has already joined opens the spectator view, with the choice
+   * to take the seat over (the same player on another device).
+   */
+  async confirmSeats() {
+    if (this.confirming || !this.state) return;
+    this.confirming = true;
+    try {
+      const stored = store.seats(this.id);
+      const tries = Object.entries(stored).map(([color, token]) => ({ token, color, stored: true }));
+      const loose = store.looseToken(this.id);
+      if (loose && !tries.some((x) => x.token === loose)) tries.push({ token: loose, color: null, stored: true, loose: true });
+      const link = this.linkToken;
+      if (link && !tries.some((x) => x.token === link.token)) tries.push({ ...link, stored: false });
+      const seats = {};
+      let notice = null;
+      for (const x of tries) {
+        const st = await api.state(this.id, x.token);
+        const you = st.you;
+        if (!you || (x.color && x.color !== you)) {
+          if (x.stored && x.color) store.dropSeat(this.id, x.color);
+          notice = { kind: 'invalid' };
+          continue;
+        }
+        const p = st.players[you];
+        if (!x.stored && st.kind === 'online' && p && p.joined && p.type !== 'computer') {
+          notice = { kind: 'taken', color: you, name: p.name, token: x.token };
+          continue;
+        }
+        seats[you] = x.token;
+        if (!x.stored || x.loose) store.addSeat(this.id, you, x.token);
+      }
+      if (loose) store.dropLooseToken(this.id);
+      this.linkToken = null;
+      this.seats = seats;
+      this.seatsConfirmed = true;
+      this.seatNotice = notice;
+      if (Object.keys(seats).length) this.remember();
+      if (this.flipFromDefault) this.flipped = this.defaultFlip();
+    } catch (e) {
+      // Offline or the server away: asked again with the next state.
+      if (e.code !== 'network') this.reportError(e);
+    } finally {
+      this.confirming = false;
     }
+    this.update();
+  }
+
+  /** Take over a seat that someone joined already (after a warning). */
+  async takeOverSeat() {
+    const n = this.seatNotice;
+    if (!n || n.kind !== 'taken') return;
+    const ok = await confirmDialog({
+      title: t('game.seatTaken.takeOver'),
+      text: t('game.seatTaken.warning', { name: n.name || colorName(n.color) }),
+      ok: t('game.seatTaken.takeOver'),
+      cancel: t('game.cancel'),
+    });
+    if (!ok) return;
+    store.addSeat(this.id, n.color, n.token);
+    this.seats = { ...this.seats, [n.color]: n.token };
+    this.seatNotice = null;
+    this.remember();
+    if (this.flipFromDefault) this.flipped = this.defaultFlip();
+    this.update();
+  }
+
+  /** An online game whose invited player has not joined yet: nobody moves. */
+  waitingForOpponent() {
+    const st = this.state;
+    return !!(st && st.kind === 'online' && st.status === 'ongoing'
+      && Object.values(st.players).some((p) => p.type !== 'computer' && !p.joined));
   }
 
   remember() {
@@ -257,7 +334,7 @@ export class GameView {
   canMoveNow() {
     const st = this.state;
     return !!(st && st.status === 'ongoing' && this.viewPly === null && !this.busy && this.seats[st.turn]
-      && !this.needsJoin() && !st.thinking);
+      && !this.needsJoin() && !this.waitingForOpponent() && !st.thinking);
   }
 
   // ---------------------------------------------------------------- moves
@@ -415,6 +492,7 @@ export class GameView {
 
   reportError(e) {
     if (e.code === 'network') toast(t('error.network'), 'error');
+    else if (ERROR_CODES.includes(e.code)) toast(t(`error.${e.code}`), 'error');
     else toast(t('error.generic', { message: e.message }), 'error');
   }
 
@@ -581,6 +659,7 @@ export class GameView {
   }
 
   flip() {
+    this.flipFromDefault = false;
     this.flipped = !this.flipped;
     store.setFlipped(this.id, this.flipped);
     this.update();
@@ -630,6 +709,7 @@ export class GameView {
     els.huffBox = h('div', { class: 'huff-box', id: 'huff-box', hidden: true, role: 'status' });
     els.joinName = h('input', { id: 'join-name', type: 'text', maxlength: 40, autocomplete: 'nickname', value: store.playerName() });
     els.joinBox = h('form', { class: 'card join-box', hidden: true, onsubmit: (e) => { e.preventDefault(); this.join(); } });
+    els.seatNotice = h('div', { class: 'card seat-notice', id: 'seat-notice', hidden: true, role: 'alert' });
     els.shareBox = h('div', { class: 'card share-box', hidden: true });
     els.moveList = h('ol', { class: 'move-list', id: 'move-list', 'aria-label': t('game.moves') });
     els.movesTitle = h('h2', { class: 'section-title' });
@@ -655,13 +735,12 @@ export class GameView {
     els.thinking = h('span', { class: 'thinking', hidden: true }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', { class: 'thinking-text' }));
 
     mount(this.root, h('div', { class: 'game-page' },
-      h('div', { class: 'board-col' }, els.offline, els.top, els.boardWrap, els.bottom, els.mobileStatus,
+      h('div', { class: 'board-col' }, els.joinBox, els.seatNotice, els.offline, els.top, els.boardWrap, els.bottom, els.mobileStatus,
         h('div', { class: 'under-board' }, els.replayNav, els.live, els.replayInfo)),
       h('aside', { class: 'side-col' },
         h('div', { class: 'card status-card' },
           h('div', { class: 'title-row' }, els.title, els.conn),
           els.status, els.thinking, els.hint, els.huffBox, els.banner, els.drawBox, els.live_region),
-        els.joinBox,
         els.shareBox,
         h('div', { class: 'card moves-card' }, els.movesTitle, els.moveList, els.moveForm),
         els.reviewBox,
@@ -921,7 +1000,7 @@ export class GameView {
 
     // Controls
     const acting = this.actingColor();
-    const playing = !over && acting && !this.needsJoin();
+    const playing = !over && acting && !this.needsJoin() && !this.waitingForOpponent();
     e.moveForm.hidden = over || !this.hasSeat() || this.needsJoin();
     e.moveInput.disabled = !canMove;
     e.moveInputBtn.disabled = !canMove;
@@ -1032,8 +1111,12 @@ export class GameView {
 
   renderJoin() {
     const e = this.els;
+    this.renderSeatNotice();
     const show = this.needsJoin() && this.state.status === 'ongoing';
+    const appeared = show && e.joinBox.hidden;
     e.joinBox.hidden = !show;
+    // On a phone the join card is the first thing on screen.
+    if (appeared) requestAnimationFrame(() => e.joinBox.scrollIntoView({ block: 'start' }));
     if (!show) return;
     const c = this.myColor();
     if (e.joinBox.dataset.lang === document.documentElement.lang) return;
@@ -1043,6 +1126,29 @@ export class GameView {
       h('p', { text: t('game.join.text', { color: colorName(c) }) }),
       h('div', { class: 'field' }, h('label', { for: 'join-name', text: t('home.name') }), e.joinName),
       h('button', { class: 'btn primary', type: 'submit', id: 'join', text: t('game.join.button') }));
+  }
+
+  /** A link whose token holds no seat, or a seat someone else has joined. */
+  renderSeatNotice() {
+    const e = this.els;
+    const n = this.seatNotice;
+    e.seatNotice.hidden = !n;
+    if (!n) return;
+    const key = `${n.kind}|${document.documentElement.lang}`;
+    if (e.seatNotice.dataset.key === key) return;
+    e.seatNotice.dataset.key = key;
+    if (n.kind === 'invalid') {
+      mount(e.seatNotice,
+        h('h2', { text: t('game.badToken.title') }),
+        h('p', { text: t('game.badToken.text') }));
+    } else {
+      mount(e.seatNotice,
+        h('h2', { text: t('game.seatTaken.title') }),
+        h('p', { text: t('game.seatTaken.text', { name: n.name || colorName(n.color), color: colorName(n.color) }) }),
+        h('div', { class: 'row' },
+          h('button', { class: 'btn', type: 'button', id: 'dismiss-notice', onclick: () => { this.seatNotice = null; this.update(); }, text: t('game.seatTaken.watch') }),
+          h('button', { class: 'btn danger', type: 'button', id: 'take-over', onclick: () => this.takeOverSeat(), text: t('game.seatTaken.takeOver') })));
+    }
   }
 
   renderShare() {

@@ -28,6 +28,10 @@ pub enum ApiError {
     NotAllowed(String),
     #[error("{0}")]
     WrongToken(String),
+    /// An online game whose invited player has not joined yet: nobody
+    /// moves, offers a draw or resigns before both are there.
+    #[error("{0}")]
+    WaitingForOpponent(String),
     #[error("{0}")]
     NotFound(String),
     #[error("{0}")]
@@ -67,6 +71,7 @@ impl ApiError {
             ApiError::NoDrawOffer(_) => "no_draw_offer",
             ApiError::NotAllowed(_) => "not_allowed",
             ApiError::WrongToken(_) => "wrong_token",
+            ApiError::WaitingForOpponent(_) => "waiting_for_opponent",
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::TooLarge(_) => "too_large",
@@ -88,7 +93,8 @@ impl ApiError {
             | ApiError::StalePly(_)
             | ApiError::GameOver(_)
             | ApiError::NoDrawOffer(_)
-            | ApiError::NotAllowed(_) => StatusCode::CONFLICT,
+            | ApiError::NotAllowed(_)
+            | ApiError::WaitingForOpponent(_) => StatusCode::CONFLICT,
             ApiError::WrongToken(_) | ApiError::CrossOrigin(_) => StatusCode::FORBIDDEN,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::RateLimited(..) => StatusCode::TOO_MANY_REQUESTS,

@@ -138,6 +138,24 @@ impl Live {
             .ok_or_else(|| ApiError::WrongToken("the token holds no seat in this game".to_string()))
     }
 
+    /// In an online game, a seat whose invited player has not joined yet:
+    /// the game waits for them (docs/API.md, `waiting_for_opponent`).
+    fn check_both_joined(&self) -> Result<(), ApiError> {
+        if self.kind != Kind::Online {
+            return Ok(());
+        }
+        match Side::BOTH
+            .into_iter()
+            .find(|s| !self.seats[s.index()].joined && self.seats[s.index()].level.is_none())
+        {
+            Some(missing) => Err(ApiError::WaitingForOpponent(format!(
+                "the {} player has not joined yet: the game starts when both players are here",
+                missing.name()
+            ))),
+            None => Ok(()),
+        }
+    }
+
     fn player_name(&self, side: Side) -> Option<String> {
         let seat = &self.seats[side.index()];
         match seat.level {
@@ -866,6 +884,7 @@ impl Hub {
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
         let side = live.seat_of(token)?;
+        live.check_both_joined()?;
         let now_ply = live.board.ply();
         if ply != now_ply as u64 {
             return Err(ApiError::StalePly(format!(
@@ -900,6 +919,7 @@ impl Hub {
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
         let side = live.seat_of(token)?;
+        live.check_both_joined()?;
         let mut next = live.board.clone();
         match action {
             DrawAction::Offer => {
@@ -929,6 +949,7 @@ impl Hub {
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
         let side = live.seat_of(token)?;
+        live.check_both_joined()?;
         let mut next = live.board.clone();
         next.resign(side)?;
         let state = self.commit(&entry, live, next, MoveChange::Keep).await?;

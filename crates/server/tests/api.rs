@@ -14,7 +14,12 @@ async fn online_game(s: &TestServer) -> (i64, String, String) {
         .create(json!({"game": "muehle", "kind": "online", "rules": "standard", "color": "white", "name": "Anna"}))
         .await;
     let guest = v["invite"]["token"].as_str().unwrap().to_string();
-    (id_of(&v), token(&v, "white"), guest)
+    let id = id_of(&v);
+    let (status, j) = s
+        .post(&format!("/api/games/{id}/join"), json!({"token": guest}))
+        .await;
+    assert_eq!(status, 200, "{j}");
+    (id, token(&v, "white"), guest)
 }
 
 #[tokio::test]
@@ -409,6 +414,49 @@ async fn concurrent_moves_one_wins() {
     let st = s.state(id).await;
     assert_eq!(st["ply"], 1);
     assert_eq!(st["moves"].as_array().unwrap().len(), 1);
+}
+
+/// #12 §3.8: an online game waits for the invited player: before they
+/// join, nobody moves, offers a draw or resigns; after, the game goes on.
+#[tokio::test]
+async fn online_game_waits_for_the_invited_player() {
+    let s = TestServer::start().await;
+    let v = s
+        .create(json!({"kind": "online", "color": "white", "name": "Host"}))
+        .await;
+    let id = id_of(&v);
+    let host = token(&v, "white");
+    let guest = v["invite"]["token"].as_str().unwrap().to_string();
+    let (status, v) = s.play(id, &host, 0, "d6").await;
+    assert_error(status, &v, 409, "waiting_for_opponent");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("black player has not joined"),
+        "{v}"
+    );
+    for (path, body) in [
+        ("draw", json!({"token": host, "action": "offer"})),
+        ("resign", json!({"token": host})),
+        ("resign", json!({"token": guest})),
+    ] {
+        let (status, v) = s.post(&format!("/api/games/{id}/{path}"), body).await;
+        assert_error(status, &v, 409, "waiting_for_opponent");
+    }
+    // A wrong token is still told so first.
+    let (status, v) = s.play(id, "nonsense", 0, "d6").await;
+    assert_error(status, &v, 403, "wrong_token");
+    let st = s.state(id).await;
+    assert_eq!(st["ply"], 0);
+    assert_eq!(st["status"], "ongoing");
+
+    let (status, v) = s
+        .post(&format!("/api/games/{id}/join"), json!({"token": guest}))
+        .await;
+    assert_eq!(status, 200, "{v}");
+    s.play_ok(id, &host, 0, "d6").await;
+    s.play_ok(id, &guest, 1, "f4").await;
 }
 
 #[tokio::test]

@@ -429,6 +429,10 @@ async fn restart_keeps_dame_games_with_huffs() {
     let id = id_of(&v);
     let host = token(&v, "white");
     let guest = v["invite"]["token"].as_str().unwrap().to_string();
+    let (status, j) = a
+        .post(&format!("/api/games/{id}/join"), json!({"token": guest}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{j}");
     a.play_ok(id, &host, 0, "a1-b2").await;
     let (status, st) = huff(&a, id, &guest, 1, "c3").await;
     assert_eq!(status, StatusCode::OK, "{st}");

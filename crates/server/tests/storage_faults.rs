@@ -183,6 +183,13 @@ impl Book {
         if g.state["status"] != "ongoing" {
             return None;
         }
+        // An online game waits for its invited player (waiting_for_opponent).
+        let waiting = ["white", "black"].iter().any(|c| {
+            g.state["players"][c]["joined"] == false && g.state["players"][c]["type"] == "human"
+        });
+        if g.state["kind"] == "online" && waiting {
+            return None;
+        }
         let mv = g.state["legal_moves"][0].as_str()?.to_string();
         let side = usize::from(g.state["turn"] != "white");
         let token = g.tokens[side].clone()?;
