@@ -270,15 +270,6 @@ fn apply_dame_options(
     Ok(())
 }
 
-/// A huff token: `H` (or `h`) and a square, `He5`, `H28`.
-fn dame_huff_token(tok: &str, size: dame::BoardSize) -> Option<dame::Square> {
-    let rest = tok.strip_prefix(['H', 'h'])?;
-    if rest.is_empty() || rest.contains(['-', 'x', 'X', ':']) {
-        return None;
-    }
-    dame::Square::parse(rest, size).ok()
-}
-
 fn dame_history(game: &dame::Game) -> Vec<u64> {
     (0..game.ply())
         .filter_map(|i| game.position_at(i).map(|p| p.hash()))
@@ -677,7 +668,7 @@ impl Board {
                 let tokens: Vec<&str> = text.split_whitespace().collect();
                 let (huff, moves) = match tokens.as_slice() {
                     [] => return Err(ApiError::IllegalMove("empty move".to_string())),
-                    [first, rest @ ..] => match dame_huff_token(first, size) {
+                    [first, rest @ ..] => match dame::parse_huff_token(first, size) {
                         Some(sq) => (Some(sq), rest),
                         None => (None, &tokens[..]),
                     },

@@ -284,6 +284,34 @@ async fn huffing_through_the_api() {
     assert_error(status, &e, 409, "not_allowed");
 }
 
+/// A move from the h-file (`h2-g3`) is a move and `H`/`h` with a square
+/// (`hh4`) a huff, by the rule the PDN reader and the engine use too
+/// (`dame::parse_huff_token`); `h4` alone is neither.
+#[tokio::test]
+async fn h_file_moves_and_huffs_through_the_api() {
+    let s = TestServer::start().await;
+    let v = s
+        .create(json!({"game": "dame", "kind": "local", "rules": "dame,huffing=on"}))
+        .await;
+    let id = id_of(&v);
+    let (white, black) = (token(&v, "white"), token(&v, "black"));
+    s.play_ok(id, &white, 0, "g3-h4").await;
+    s.play_ok(id, &black, 1, "f6-g5").await;
+    // White skips h4xf6: Black may huff h4.
+    let st = s.play_ok(id, &white, 2, "a3-b4").await;
+    assert_eq!(st["huffable"], json!(["h4"]));
+    let (status, e) = s.play(id, &black, 3, "h4").await;
+    assert_error(status, &e, 422, "illegal_move");
+    let st = s.play_ok(id, &black, 3, "hh4 g5-h4").await;
+    assert_eq!(st["huffs"], json!([null, null, null, "h4"]));
+    let st = s.play_ok(id, &white, 4, "h2-g3").await;
+    assert_eq!(
+        st["moves"],
+        json!(["g3-h4", "f6-g5", "a3-b4", "g5-h4", "h2-g3"])
+    );
+    assert_eq!(st["huffs"], json!([null, null, null, "h4", null]));
+}
+
 #[tokio::test]
 async fn the_computer_huffs_and_plays_dame() {
     let s = TestServer::start().await;
