@@ -41,4 +41,4 @@ pub use position::{
     EndReason, MoveError, Outcome, ParseFenError, Piece, PieceKind, Position, PositionError, Setup,
 };
 pub use record::{RecordError, game_type};
-pub use rules::{Ending, KingLanding, PRESETS, ParseRulesError, Promotion, RuleSet};
+pub use rules::{Ending, KingCapture, KingLanding, PRESETS, ParseRulesError, Promotion, RuleSet};
