@@ -484,9 +484,9 @@ impl<G: Geo, S: CaptureSink, const W: bool, const B: bool> Capturer<'_, G, S, W,
     /// empty (or off the board): the piece it could jump. Under
     /// [`KingCapture::Short`] only the next square.
     #[inline(always)]
-    fn king_target(&self, sq: u64, d: usize) -> u64 {
+    fn king_target<const LONG: bool>(&self, sq: u64, d: usize) -> u64 {
         let mut s = shift::<G>(sq, d);
-        if self.rules.king_capture == KingCapture::Long {
+        if LONG {
             while s & self.empty != 0 {
                 s = shift::<G>(s, d);
             }
@@ -496,9 +496,9 @@ impl<G: Geo, S: CaptureSink, const W: bool, const B: bool> Capturer<'_, G, S, W,
 
     /// Whether a king on `sq` could capture a piece not in `captured`.
     #[inline]
-    fn king_can_continue(&self, sq: u64, captured: u64) -> bool {
+    fn king_can_continue<const LONG: bool>(&self, sq: u64, captured: u64) -> bool {
         for d in ALL_DIRS {
-            let s = self.king_target(sq, d);
+            let s = self.king_target::<LONG>(sq, d);
             if s & self.opp & !captured != 0 && shift::<G>(s, d) & self.empty != 0 {
                 return true;
             }
@@ -506,11 +506,12 @@ impl<G: Geo, S: CaptureSink, const W: bool, const B: bool> Capturer<'_, G, S, W,
         false
     }
 
-    /// Continue a king's capture from bit `cur`.
-    fn king(&mut self, cur: u8, captured: u64, n: usize) {
+    /// Continue a king's capture from bit `cur` (`LONG`: kings capture
+    /// from a distance, [`KingCapture::Long`]).
+    fn king<const LONG: bool>(&mut self, cur: u8, captured: u64, n: usize) {
         let mut found = false;
         for d in ALL_DIRS {
-            let s = self.king_target(1u64 << cur, d);
+            let s = self.king_target::<LONG>(1u64 << cur, d);
             if s & self.opp & !captured == 0 {
                 continue;
             }
@@ -524,14 +525,14 @@ impl<G: Geo, S: CaptureSink, const W: bool, const B: bool> Capturer<'_, G, S, W,
                 KingLanding::DirectlyBehind => {
                     let lb = l.trailing_zeros() as u8;
                     self.path[n] = lb;
-                    self.king(lb, cap, n + 1);
+                    self.king::<LONG>(lb, cap, n + 1);
                 }
                 KingLanding::AnywhereBehind => {
                     let mut lands = 0u64;
                     let mut going_on = 0u64;
                     while l & self.empty != 0 {
                         lands |= l;
-                        if self.king_can_continue(l, cap) {
+                        if self.king_can_continue::<LONG>(l, cap) {
                             going_on |= l;
                         }
                         l = shift::<G>(l, d);
@@ -542,7 +543,7 @@ impl<G: Geo, S: CaptureSink, const W: bool, const B: bool> Capturer<'_, G, S, W,
                         let lb = choice.trailing_zeros() as u8;
                         choice &= choice - 1;
                         self.path[n] = lb;
-                        self.king(lb, cap, n + 1);
+                        self.king::<LONG>(lb, cap, n + 1);
                     }
                 }
             }
@@ -583,7 +584,11 @@ fn gen_captures<G: Geo, const W: bool, const B: bool, S: CaptureSink>(
             kings &= kings - 1;
             c.empty = empty | 1u64 << b;
             c.path[0] = b;
-            c.king(b, 0, 1);
+            if rules.king_capture == KingCapture::Long {
+                c.king::<true>(b, 0, 1);
+            } else {
+                c.king::<false>(b, 0, 1);
+            }
         }
     }
 }
