@@ -216,6 +216,12 @@ fn apply_dame_options(
                     "option 'king_landing' is \"behind\" or \"anywhere\"".into()
                 ));
             }
+            ("king_capture" | "king-capture", Value::String(v)) if v == "long" || v == "short" => {
+                ("king-capture", v.clone())
+            }
+            ("king_capture" | "king-capture", _) => {
+                return Err(bad("option 'king_capture' is \"long\" or \"short\"".into()));
+            }
             ("promotion", Value::String(v)) if v == "immediate" || v == "end-of-move" => {
                 ("promotion", v.clone())
             }
@@ -258,7 +264,7 @@ fn apply_dame_options(
             }
             (other, _) => {
                 return Err(bad(format!(
-                    "unknown rule option '{}' (options: huffing, men_capture_backward, majority, king_landing, promotion, king_moves, repetition, one_king_each, king_vs_three, king_vs_two)",
+                    "unknown rule option '{}' (options: huffing, men_capture_backward, majority, king_landing, king_capture, promotion, king_moves, repetition, one_king_each, king_vs_three, king_vs_two)",
                     other.chars().take(40).collect::<String>()
                 )));
             }
@@ -528,6 +534,10 @@ impl Board {
                     "king_landing": match r.king_landing {
                         dame::KingLanding::DirectlyBehind => "behind",
                         dame::KingLanding::AnywhereBehind => "anywhere",
+                    },
+                    "king_capture": match r.king_capture {
+                        dame::KingCapture::Long => "long",
+                        dame::KingCapture::Short => "short",
                     },
                     "promotion": match r.promotion {
                         dame::Promotion::Immediate => "immediate",
