@@ -404,6 +404,30 @@ fn dame_h_file_moves_and_huffs_in_position_and_bestmove() {
     assert!(side_of(&fen, 'W').contains(&"g3".to_string()), "{fen}");
 }
 
+/// The Rules option takes `king-capture=short` (004 IT: the king captures
+/// only a piece next to it): a king three squares from a man has no capture.
+#[test]
+fn dame_rules_option_takes_the_short_king_capture() {
+    let mut e = Engine::start();
+    e.send("setoption name Game value dame");
+    e.send("position fen W:WKa1:Bd4,h8");
+    e.send("perft 1");
+    let lines = e.until("depth 1");
+    assert!(lines.iter().any(|l| l == "a1xe5: 1"), "{lines:?}");
+    e.send("setoption name Rules value dame,king-capture=short");
+    e.send("position fen W:WKa1:Bd4,h8");
+    e.send("d");
+    let lines = e.until("Status:");
+    assert!(
+        lines.iter().any(|l| l == "Rules: dame,king-capture=short"),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l == "Legal moves (2): a1-b2 a1-c3"),
+        "{lines:?}"
+    );
+}
+
 #[test]
 fn a_forced_dame_move_is_played_at_once() {
     let mut e = Engine::start();
