@@ -340,6 +340,94 @@ fn dame_through_the_game_option() {
     assert!(err.contains("unknown game 'chess'"), "{err}");
 }
 
+/// The pieces of one side in a Dame FEN shown by `d` (`W:W…:B…`).
+fn side_of(fen: &str, side: char) -> Vec<String> {
+    fen.split(':')
+        .skip(1)
+        .find_map(|f| f.strip_prefix(side))
+        .unwrap_or("")
+        .split(',')
+        .map(str::to_string)
+        .collect()
+}
+
+/// Moves from the h-file are moves, `H` and a square is a huff (one rule,
+/// `dame::parse_huff_token`), and what the engine answers in `bestmove`
+/// (moves from the h-file, a huff before the move) is read back by
+/// `position … moves`.
+#[test]
+fn dame_h_file_moves_and_huffs_in_position_and_bestmove() {
+    let mut e = Engine::start();
+    e.send("setoption name Game value dame");
+    e.send("position startpos moves g3-h4 b6-a5 h2-g3");
+    let fen = e.fen();
+    assert!(fen.starts_with("B:"), "three moves played: {fen}");
+    let white = side_of(&fen, 'W');
+    assert!(
+        white.contains(&"g3".to_string()) && white.contains(&"h4".to_string()),
+        "{fen}"
+    );
+    assert!(!white.contains(&"h2".to_string()), "{fen}");
+    // `h3` is a square of 8×8, not a huff of "3" and not a move.
+    let err = e.error_of("position startpos moves h3");
+    assert!(err.contains("'h3'"), "{err}");
+
+    // The engine's best move starts on the h-file (the capture h4xf6 is
+    // forced); sent back, it is played.
+    e.send("position startpos moves g3-h4 f6-g5");
+    e.send("go depth 3");
+    let best = e.until("bestmove").last().cloned().expect("bestmove");
+    assert_eq!(best, "bestmove h4xf6");
+    let answer = best.strip_prefix("bestmove ").expect("move");
+    e.send(&format!("position startpos moves g3-h4 f6-g5 {answer}"));
+    let fen = e.fen();
+    assert!(fen.starts_with("B:") && side_of(&fen, 'W').contains(&"f6".to_string()));
+
+    // With huffing: White skips h4xf6, so Black may huff h4. The engine
+    // answers `bestmove Hh4 <move>`; both tokens are read back.
+    e.send("setoption name Rules value dame,huffing=on");
+    let start = "position startpos moves g3-h4 f6-g5 a3-b4";
+    e.send(start);
+    e.send("go depth 3");
+    let best = e.until("bestmove").last().cloned().expect("bestmove");
+    let answer = best.strip_prefix("bestmove ").expect("move");
+    assert!(answer.starts_with("Hh4 "), "{best}");
+    e.send(&format!("{start} {answer}"));
+    let fen = e.fen();
+    assert!(fen.starts_with("W:"), "the huff and Black's move: {fen}");
+    assert!(!side_of(&fen, 'W').contains(&"h4".to_string()), "{fen}");
+    // The huff in lower case, then a move from the h-file into the hole.
+    e.send(&format!("{start} hh4 g5-h4 h2-g3"));
+    let fen = e.fen();
+    assert!(fen.starts_with("B:"), "{fen}");
+    assert!(side_of(&fen, 'B').contains(&"h4".to_string()), "{fen}");
+    assert!(side_of(&fen, 'W').contains(&"g3".to_string()), "{fen}");
+}
+
+/// The Rules option takes `king-capture=short` (004 IT: the king captures
+/// only a piece next to it): a king three squares from a man has no capture.
+#[test]
+fn dame_rules_option_takes_the_short_king_capture() {
+    let mut e = Engine::start();
+    e.send("setoption name Game value dame");
+    e.send("position fen W:WKa1:Bd4,h8");
+    e.send("perft 1");
+    let lines = e.until("depth 1");
+    assert!(lines.iter().any(|l| l == "a1xe5: 1"), "{lines:?}");
+    e.send("setoption name Rules value dame,king-capture=short");
+    e.send("position fen W:WKa1:Bd4,h8");
+    e.send("d");
+    let lines = e.until("Status:");
+    assert!(
+        lines.iter().any(|l| l == "Rules: dame,king-capture=short"),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l == "Legal moves (2): a1-b2 a1-c3"),
+        "{lines:?}"
+    );
+}
+
 #[test]
 fn a_forced_dame_move_is_played_at_once() {
     let mut e = Engine::start();

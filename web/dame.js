@@ -15,10 +15,10 @@ const FMJD_DRAWS = { one_king_each: false, king_vs_three: 32, king_vs_two: 10 };
 
 /** The rule presets of docs/DAME.md. */
 export const PRESETS = {
-  dame: { board: 8, men_capture_backward: false, majority: false, king_landing: 'behind', promotion: 'immediate', huffing: false, king_moves: 50, repetition: 3, ...LEAFLET_DRAWS },
-  'dame-100': { board: 10, men_capture_backward: false, majority: false, king_landing: 'behind', promotion: 'immediate', huffing: false, king_moves: 50, repetition: 3, ...LEAFLET_DRAWS },
-  'dame-fr': { board: 8, men_capture_backward: true, majority: false, king_landing: 'behind', promotion: 'immediate', huffing: false, king_moves: 50, repetition: 3, ...LEAFLET_DRAWS },
-  international: { board: 10, men_capture_backward: true, majority: true, king_landing: 'anywhere', promotion: 'end-of-move', huffing: false, king_moves: 50, repetition: 3, ...FMJD_DRAWS },
+  dame: { board: 8, men_capture_backward: false, majority: false, king_landing: 'behind', king_capture: 'long', promotion: 'immediate', huffing: false, king_moves: 50, repetition: 3, ...LEAFLET_DRAWS },
+  'dame-100': { board: 10, men_capture_backward: false, majority: false, king_landing: 'behind', king_capture: 'long', promotion: 'immediate', huffing: false, king_moves: 50, repetition: 3, ...LEAFLET_DRAWS },
+  'dame-fr': { board: 8, men_capture_backward: true, majority: false, king_landing: 'behind', king_capture: 'long', promotion: 'immediate', huffing: false, king_moves: 50, repetition: 3, ...LEAFLET_DRAWS },
+  international: { board: 10, men_capture_backward: true, majority: true, king_landing: 'anywhere', king_capture: 'long', promotion: 'end-of-move', huffing: false, king_moves: 50, repetition: 3, ...FMJD_DRAWS },
 };
 
 export const boardSizeOf = (game) => (game === 'dame-100' || game === 'international' ? 10 : 8);
@@ -460,7 +460,9 @@ const DIRS = [[-1, -1], [1, -1], [-1, 1], [1, 1]];
 /**
  * Legal moves of the side to move in text form, for the analysis board.
  * rules: an options object like PRESETS (board, men_capture_backward,
- * majority, king_landing, promotion). Huffing is not considered (the
+ * majority, king_landing, king_capture, promotion). king_capture 'short':
+ * a king captures only a piece on the square next to it (the Italian text
+ * of the leaflet), at every jump of a capture. Huffing is not considered (the
  * analysis board plays the rules without the penalty).
  */
 export function legalMoves(pos, rules = {}) {
@@ -468,6 +470,7 @@ export function legalMoves(pos, rules = {}) {
   const side = pos.turn;
   const backward = !!rules.men_capture_backward;
   const anywhere = rules.king_landing === 'anywhere';
+  const fly = rules.king_capture !== 'short';
   const endOfMove = rules.promotion === 'end-of-move';
   const own = squares(size).filter((sq) => pos.board[sq] && pos.board[sq].color === side);
   const opp = Object.values(pos.board).some((p) => p.color !== side);
@@ -484,7 +487,7 @@ export function legalMoves(pos, rules = {}) {
         if (!king && !backward && dr !== forward(side)) continue;
         let c = col + dc;
         let r = row + dr;
-        if (king) {
+        if (king && fly) {
           while (squareAt(size, c, r) && !board[squareAt(size, c, r)]) { c += dc; r += dr; }
         }
         const over = squareAt(size, c, r);
@@ -506,7 +509,7 @@ export function legalMoves(pos, rules = {}) {
         }
         let goOn = options;
         if (king && anywhere && options.length > 1) {
-          const cont = options.filter((o) => canCapture(board, size, side, o.land, true, backward, [...taken, over]));
+          const cont = options.filter((o) => canCapture(board, size, side, o.land, true, backward, [...taken, over], fly));
           if (cont.length) goOn = cont;
         }
         for (const { land, crown } of goOn) {
@@ -554,13 +557,13 @@ export function legalMoves(pos, rules = {}) {
   return out;
 }
 
-function canCapture(board, size, side, at, king, backward, taken) {
+function canCapture(board, size, side, at, king, backward, taken, fly = true) {
   const { col, row } = coords(size, at);
   for (const [dc, dr] of DIRS) {
     if (!king && !backward && dr !== forward(side)) continue;
     let c = col + dc;
     let r = row + dr;
-    if (king) while (squareAt(size, c, r) && !board[squareAt(size, c, r)]) { c += dc; r += dr; }
+    if (king && fly) while (squareAt(size, c, r) && !board[squareAt(size, c, r)]) { c += dc; r += dr; }
     const over = squareAt(size, c, r);
     if (!over || !board[over] || board[over].color === side || taken.includes(over)) continue;
     const land = squareAt(size, c + dc, r + dr);

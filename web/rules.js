@@ -61,7 +61,7 @@ export function parseDameRules(text, game = 'dame') {
     const key = k.replace(/-/g, '_');
     if (key === 'board') options.board = Number(v);
     else if (['huffing', 'men_capture_backward', 'majority'].includes(key)) options[key] = bool(v);
-    else if (key === 'king_landing' || key === 'promotion') options[key] = v;
+    else if (key === 'king_landing' || key === 'king_capture' || key === 'promotion') options[key] = v;
     else if (['king_moves', 'repetition', 'king_vs_three', 'king_vs_two'].includes(key)) options[key] = v === 'off' ? null : Number(v);
     else if (key === 'one_king_each') options.one_king_each = bool(v);
   }
@@ -83,6 +83,7 @@ export function describeDameOptions(o) {
     t(o.men_capture_backward ? 'dame.rules.backward.on' : 'dame.rules.backward.off'),
     t(o.majority ? 'dame.rules.majority.on' : 'dame.rules.majority.off'),
     t(o.king_landing === 'anywhere' ? 'dame.rules.landing.anywhere' : 'dame.rules.landing.behind'),
+    t(o.king_capture === 'short' ? 'dame.rules.capture.short' : 'dame.rules.capture.long'),
     t(o.promotion === 'end-of-move' ? 'dame.rules.promotion.end' : 'dame.rules.promotion.immediate'),
     t(o.huffing ? 'dame.rules.huffing.on' : 'dame.rules.huffing.off'),
     o.king_moves ? t('dame.rules.kingMoves', { n: o.king_moves }) : t('dame.rules.kingMoves.off'),
@@ -103,7 +104,7 @@ export function dameRulesSummary(o) {
     t(o.majority ? 'dame.sum.compulsory.majority' : 'dame.sum.compulsory'),
     o.huffing ? t('dame.sum.huffing') : null,
     t(o.promotion === 'end-of-move' ? 'dame.sum.crown.end' : 'dame.sum.crown'),
-    t(o.king_landing === 'anywhere' ? 'dame.sum.king.anywhere' : 'dame.sum.king'),
+    t(`dame.sum.king${o.king_capture === 'short' ? '.short' : ''}${o.king_landing === 'anywhere' ? '.anywhere' : ''}`),
     t('dame.sum.end'),
     t(o.one_king_each === false ? 'dame.sum.draw.noOneKing' : 'dame.sum.draw', { n: o.king_moves || 50 }),
     o.king_vs_three ? t('dame.sum.kingVsThree', { n: o.king_vs_three }) : null,

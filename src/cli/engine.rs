@@ -682,13 +682,14 @@ pub fn parse_dame_position(rules: dame::RuleSet, rest: &[&str]) -> Result<dame::
     match after.first() {
         None => {}
         Some(&"moves") => {
+            let size = game.position().size();
             for (i, text) in after[1..].iter().enumerate() {
-                // A huff is `H` and one square; a move names two squares
-                // (and may itself start with `h`: `h2-g3` on 8×8).
-                let is_move = text.contains(['-', 'x', ':']);
-                let result = match text.strip_prefix(['H', 'h']) {
-                    Some(sq) if !is_move => game.huff_str(sq).map(|_| ()),
-                    _ => game.play_str(text).map(|_| ()),
+                // A huff is `H` and one square of the board; anything else
+                // is a move (`h2-g3`, `h4xf6` on 8×8 are moves): the one
+                // rule of `dame::parse_huff_token`.
+                let result = match dame::parse_huff_token(text, size) {
+                    Some(sq) => game.huff(sq),
+                    None => game.play_str(text).map(|_| ()),
                 };
                 result.map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
             }

@@ -151,4 +151,24 @@ test('move generator: perft from the start (docs/DAME.md)', () => {
   const k = D.parseFen('W:WKa1,Kh2,c3,e3,g3,b4:Bb6,d6,f6,Kd8,Kg7,a7', 8);
   assert.deepEqual([1, 2, 3].map((d) => perft(k, D.PRESETS.dame, d)), [9, 90, 562]);
   assert.deepEqual([1, 2, 3].map((d) => perft(k, D.PRESETS['dame-fr'], d)), [9, 90, 549]);
+  // The Italian text's king (king_capture 'short': only a piece next to it).
+  const short = { ...D.PRESETS.dame, king_capture: 'short' };
+  assert.deepEqual([1, 2, 3, 4].map((d) => perft(k, short, d)), [9, 90, 628, 4898]);
+  const k10 = D.parseFen('W:WK3,K26,K40,29,33,38,44:BK8,K46,12,17,18,23,24,35', 10);
+  assert.deepEqual([1, 2, 3].map((d) => perft(k10, { ...D.PRESETS.international, king_capture: 'short' }, d)), [1, 14, 136]);
+});
+
+test('move generator: king_capture short (004 IT: "la dama deve trovarsi direttamente dietro")', () => {
+  const short = { ...D.PRESETS.dame, king_capture: 'short' };
+  const sorted = (pos, rules) => D.legalMoves(D.parseFen(pos, 8), rules).sort();
+  // Two or more squares away: no capture; the flying king takes it.
+  assert.deepEqual(sorted('W:WKa1:Bd4', D.PRESETS.dame), ['a1xe5']);
+  assert.deepEqual(sorted('W:WKa1:Bd4', short), ['a1-b2', 'a1-c3']);
+  // Next to it: captured, landing as king_landing says.
+  assert.deepEqual(sorted('W:WKc3:Bd4,h6', short), ['c3xe5']);
+  assert.deepEqual(sorted('W:WKc3:Bd4,h6', { ...short, king_landing: 'anywhere' }), ['c3xe5', 'c3xf6', 'c3xg7', 'c3xh8']);
+  // Each jump starts next to its piece: the flying second jump is cut.
+  assert.deepEqual(sorted('W:WKa1:Bb2,d4,g7', D.PRESETS.dame), ['a1xc3xe5xh8']);
+  assert.deepEqual(sorted('W:WKa1:Bb2,d4,g7', short), ['a1xc3xe5']);
+  assert.deepEqual(sorted('W:WKa1:Bb2,f4,h8', { ...short, king_landing: 'anywhere' }), ['a1xe5xg3', 'a1xe5xh2']);
 });

@@ -150,6 +150,21 @@ test('a Dame game from the new-game form: moves by keyboard and drag, a capture,
   assert.deepEqual(page.errors, []);
 });
 
+test('the Italian king (More rules: a king captures only a piece next to it) from the new-game form', async (t) => {
+  const { page } = await newPage(suite.browser, { locale: 'en-GB' });
+  logErrorsAfter(t, page);
+  await page.goto(suite.server.url);
+  await fillNewGame(page, { game: 'dame', kind: 'local' });
+  await page.click('#dame-advanced summary');
+  await page.selectOption('#king-capture', 'short');
+  const id = await startGame(page);
+  await page.waitForSelector('svg.dame-board.interactive');
+  const st = await getState(suite.server.url, id);
+  assert.equal(st.rules, 'dame,king-capture=short');
+  assert.equal(st.rule_options.king_capture, 'short');
+  assert.match(await page.textContent('.rules-box'), /Kings capture only pieces next to them/);
+});
+
 test('against the computer on 10×10: the computer replies', async (t) => {
   const { page } = await newPage(suite.browser, { locale: 'de-DE' });
   logErrorsAfter(t, page);

@@ -183,6 +183,7 @@ export class HomeView {
           check('men-capture-backward', 'men_capture_backward', t('dame.opt.backward')),
           check('majority', 'majority', t('dame.opt.majority')),
           select('king-landing', 'king_landing', t('dame.opt.landing'), [['behind', t('dame.opt.landing.behind')], ['anywhere', t('dame.opt.landing.anywhere')]]),
+          select('king-capture', 'king_capture', t('dame.opt.capture'), [['long', t('dame.opt.capture.long')], ['short', t('dame.opt.capture.short')]]),
           select('promotion', 'promotion', t('dame.opt.promotion'), [['immediate', t('dame.opt.promotion.immediate')], ['end-of-move', t('dame.opt.promotion.end')]]),
           optionalNumber(o, 'king_moves', { id: 'king-moves', label: t('dame.opt.kingMoves'), unit: t('opt.plies'), min: 1, max: 65535, fallback: 50 }),
           optionalNumber(o, 'repetition', { id: 'dame-repetition', label: t('opt.repetition'), unit: t('opt.times'), min: 2, max: 255, fallback: 3 }),

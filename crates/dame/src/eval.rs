@@ -300,13 +300,15 @@ fn from_dir<G: Geo>(set: u64, dir: usize) -> u64 {
 }
 
 /// The squares of side `c`'s pieces (`own`, of which `kings` are kings)
-/// that the other side (`opp`, with kings `opp_kings`) could jump now.
+/// that the other side (`opp`, with kings `opp_kings`) could jump now
+/// (`flying`: kings capture from a distance, [`crate::KingCapture::Long`]).
 fn attacked<G: Geo>(
     own: u64,
     opp_men: u64,
     opp_kings: u64,
     opp_colour: Color,
     backward: bool,
+    flying: bool,
     empty: u64,
 ) -> u64 {
     let mut victims = 0u64;
@@ -322,7 +324,11 @@ fn attacked<G: Geo>(
         if opp_kings != 0 {
             // A flying king slides over empty squares, then jumps.
             let mut fill = opp_kings;
-            let mut x = movegen::shift::<G>(opp_kings, dir) & empty;
+            let mut x = if flying {
+                movegen::shift::<G>(opp_kings, dir) & empty
+            } else {
+                0
+            };
             while x != 0 {
                 fill |= x;
                 x = movegen::shift::<G>(x, dir) & empty;
@@ -426,6 +432,7 @@ fn side_features<G: Geo>(pos: &Position, c: Color, masks: &Masks, out: &mut [i32
         opp_kings,
         c.other(),
         pos.rules().men_capture_backward,
+        pos.rules().king_capture == crate::KingCapture::Long,
         empty,
     )
     .count_ones() as i32;

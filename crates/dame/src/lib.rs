@@ -33,9 +33,12 @@ mod zobrist;
 pub use board::{Bitboard, BitboardIter, BoardSize, ParseSquareError, Square};
 pub use boardgame::Color;
 pub use game::{Game, GameError, Undone};
-pub use mv::{INLINE_MOVES, MAX_PATH, Move, MoveList, MoveListIntoIter, MoveText, ParseMoveError};
+pub use mv::{
+    INLINE_MOVES, MAX_PATH, Move, MoveList, MoveListIntoIter, MoveText, ParseMoveError,
+    parse_huff_token,
+};
 pub use position::{
     EndReason, MoveError, Outcome, ParseFenError, Piece, PieceKind, Position, PositionError, Setup,
 };
 pub use record::{RecordError, game_type};
-pub use rules::{Ending, KingLanding, PRESETS, ParseRulesError, Promotion, RuleSet};
+pub use rules::{Ending, KingCapture, KingLanding, PRESETS, ParseRulesError, Promotion, RuleSet};

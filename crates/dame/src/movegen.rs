@@ -4,7 +4,7 @@
 //! Direction indices: 0 up-left, 1 up-right, 2 down-left, 3 down-right
 //! ("up" is towards Black's back row, the way White's men move).
 
-use crate::{BoardSize, Color, KingLanding, Move, MoveList, Promotion, RuleSet};
+use crate::{BoardSize, Color, KingCapture, KingLanding, Move, MoveList, Promotion, RuleSet};
 
 /// A board geometry: squares per row and the mask of real squares.
 pub(crate) trait Geo {
@@ -176,14 +176,17 @@ fn man_jumpers<G: Geo, const W: bool, const B: bool>(s: &Sides) -> u64 {
 }
 
 /// Whether a king in `kings` can capture in direction `D`: slide over empty
-/// squares, then an opponent piece with an empty square behind it.
+/// squares (`long`: [`KingCapture::Long`]; else only from the next
+/// square), then an opponent piece with an empty square behind it.
 #[inline(always)]
-fn king_captures_d<G: Geo, const D: usize>(kings: u64, opp: u64, empty: u64) -> bool {
+fn king_captures_d<G: Geo, const D: usize>(kings: u64, opp: u64, empty: u64, long: bool) -> bool {
     let mut fill = kings;
-    let mut x = shift::<G>(kings, D) & empty;
-    while x != 0 {
-        fill |= x;
-        x = shift::<G>(x, D) & empty;
+    if long {
+        let mut x = shift::<G>(kings, D) & empty;
+        while x != 0 {
+            fill |= x;
+            x = shift::<G>(x, D) & empty;
+        }
     }
     let targets = shift::<G>(fill, D) & opp;
     shift::<G>(targets, D) & empty != 0
@@ -191,21 +194,22 @@ fn king_captures_d<G: Geo, const D: usize>(kings: u64, opp: u64, empty: u64) -> 
 
 /// Whether some king of the side to move can capture.
 #[inline(always)]
-fn kings_can_capture<G: Geo>(s: &Sides) -> bool {
+fn kings_can_capture<G: Geo>(s: &Sides, rules: &RuleSet) -> bool {
     let kings = s.own_kings();
     if kings == 0 {
         return false;
     }
     let empty = s.empty::<G>();
-    king_captures_d::<G, 0>(kings, s.opp, empty)
-        || king_captures_d::<G, 1>(kings, s.opp, empty)
-        || king_captures_d::<G, 2>(kings, s.opp, empty)
-        || king_captures_d::<G, 3>(kings, s.opp, empty)
+    let long = rules.king_capture == KingCapture::Long;
+    king_captures_d::<G, 0>(kings, s.opp, empty, long)
+        || king_captures_d::<G, 1>(kings, s.opp, empty, long)
+        || king_captures_d::<G, 2>(kings, s.opp, empty, long)
+        || king_captures_d::<G, 3>(kings, s.opp, empty, long)
 }
 
 #[inline(always)]
-fn capture_exists_c<G: Geo, const W: bool, const B: bool>(s: &Sides, _rules: &RuleSet) -> bool {
-    man_jumpers::<G, W, B>(s) != 0 || kings_can_capture::<G>(s)
+fn capture_exists_c<G: Geo, const W: bool, const B: bool>(s: &Sides, rules: &RuleSet) -> bool {
+    man_jumpers::<G, W, B>(s) != 0 || kings_can_capture::<G>(s, rules)
 }
 
 /// Whether the side to move has any capture.
@@ -476,14 +480,25 @@ impl<G: Geo, S: CaptureSink, const W: bool, const B: bool> Capturer<'_, G, S, W,
         }
     }
 
-    /// Whether a king on `sq` could capture a piece not in `captured`.
-    #[inline]
-    fn king_can_continue(&self, sq: u64, captured: u64) -> bool {
-        for d in ALL_DIRS {
-            let mut s = shift::<G>(sq, d);
+    /// The first square in direction `d` from a king on `sq` that is not
+    /// empty (or off the board): the piece it could jump. Under
+    /// [`KingCapture::Short`] only the next square.
+    #[inline(always)]
+    fn king_target<const LONG: bool>(&self, sq: u64, d: usize) -> u64 {
+        let mut s = shift::<G>(sq, d);
+        if LONG {
             while s & self.empty != 0 {
                 s = shift::<G>(s, d);
             }
+        }
+        s
+    }
+
+    /// Whether a king on `sq` could capture a piece not in `captured`.
+    #[inline]
+    fn king_can_continue<const LONG: bool>(&self, sq: u64, captured: u64) -> bool {
+        for d in ALL_DIRS {
+            let s = self.king_target::<LONG>(sq, d);
             if s & self.opp & !captured != 0 && shift::<G>(s, d) & self.empty != 0 {
                 return true;
             }
@@ -491,14 +506,12 @@ impl<G: Geo, S: CaptureSink, const W: bool, const B: bool> Capturer<'_, G, S, W,
         false
     }
 
-    /// Continue a king's capture from bit `cur`.
-    fn king(&mut self, cur: u8, captured: u64, n: usize) {
+    /// Continue a king's capture from bit `cur` (`LONG`: kings capture
+    /// from a distance, [`KingCapture::Long`]).
+    fn king<const LONG: bool>(&mut self, cur: u8, captured: u64, n: usize) {
         let mut found = false;
         for d in ALL_DIRS {
-            let mut s = shift::<G>(1u64 << cur, d);
-            while s & self.empty != 0 {
-                s = shift::<G>(s, d);
-            }
+            let s = self.king_target::<LONG>(1u64 << cur, d);
             if s & self.opp & !captured == 0 {
                 continue;
             }
@@ -512,14 +525,14 @@ impl<G: Geo, S: CaptureSink, const W: bool, const B: bool> Capturer<'_, G, S, W,
                 KingLanding::DirectlyBehind => {
                     let lb = l.trailing_zeros() as u8;
                     self.path[n] = lb;
-                    self.king(lb, cap, n + 1);
+                    self.king::<LONG>(lb, cap, n + 1);
                 }
                 KingLanding::AnywhereBehind => {
                     let mut lands = 0u64;
                     let mut going_on = 0u64;
                     while l & self.empty != 0 {
                         lands |= l;
-                        if self.king_can_continue(l, cap) {
+                        if self.king_can_continue::<LONG>(l, cap) {
                             going_on |= l;
                         }
                         l = shift::<G>(l, d);
@@ -530,7 +543,7 @@ impl<G: Geo, S: CaptureSink, const W: bool, const B: bool> Capturer<'_, G, S, W,
                         let lb = choice.trailing_zeros() as u8;
                         choice &= choice - 1;
                         self.path[n] = lb;
-                        self.king(lb, cap, n + 1);
+                        self.king::<LONG>(lb, cap, n + 1);
                     }
                 }
             }
@@ -564,14 +577,18 @@ fn gen_captures<G: Geo, const W: bool, const B: bool, S: CaptureSink>(
     if men != 0 {
         c.men(men, empty);
     }
-    if kings_can_capture::<G>(s) {
+    if kings_can_capture::<G>(s, rules) {
         let mut kings = s.own_kings();
         while kings != 0 {
             let b = kings.trailing_zeros() as u8;
             kings &= kings - 1;
             c.empty = empty | 1u64 << b;
             c.path[0] = b;
-            c.king(b, 0, 1);
+            if rules.king_capture == KingCapture::Long {
+                c.king::<true>(b, 0, 1);
+            } else {
+                c.king::<false>(b, 0, 1);
+            }
         }
     }
 }
@@ -600,7 +617,7 @@ pub(crate) fn generate<G: Geo>(s: &Sides, rules: &RuleSet, list: &mut MoveList, 
 
 #[inline(always)]
 fn count_c<G: Geo, const W: bool, const B: bool>(s: &Sides, rules: &RuleSet) -> u64 {
-    if !B && !kings_can_capture::<G>(s) {
+    if !B && !kings_can_capture::<G>(s, rules) {
         // Men capturing forward only, no king capture: when no man could go
         // on after its first jump, every capture takes one piece and the
         // captures are counted from the bitboards.

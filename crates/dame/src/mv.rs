@@ -325,6 +325,52 @@ impl fmt::Display for MoveText {
     }
 }
 
+/// Read a huff token: `H` (or `h`) followed by exactly one square of the
+/// board, `H28`, `h28` (10×10), `Hc3`, `hc3`, `HC3` (8×8). The one rule
+/// every reader of moves and records uses (the PDN reader, the engine
+/// protocol's `position … moves`, the server), so that a token is a huff
+/// in all of them or in none:
+///
+/// - the text after the `H` must be one whole square of *this* board, with
+///   nothing before or after it: `Hc3` is not a huff on 10×10 and `H28` is
+///   not one on 8×8;
+/// - a token that reads as a move is a move, never a huff: `h2-g3`,
+///   `h4xf6`, `h4xf6xd8` on 8×8 (a move always joins its squares by `-`,
+///   `x` or `:`, which no square contains);
+/// - a token that is itself a square name is not a huff: on 8×8 `h3` is
+///   the square h3 (and so no token at all: neither a huff nor a move),
+///   never "a huff of 3". On 10×10, where squares are numbers, `h3` is the
+///   huff of square 3, the same as `H3`.
+///
+/// Returns the square to remove, or `None` when the token is not a huff.
+///
+/// ```
+/// use dame::{BoardSize, Square, parse_huff_token};
+/// let c3 = Square::parse("c3", BoardSize::Eight).unwrap();
+/// assert_eq!(parse_huff_token("Hc3", BoardSize::Eight), Some(c3));
+/// assert_eq!(parse_huff_token("h2-g3", BoardSize::Eight), None);
+/// assert_eq!(parse_huff_token("h3", BoardSize::Eight), None);
+/// assert_eq!(parse_huff_token("H28", BoardSize::Ten).map(|s| s.number()), Some(28));
+/// assert_eq!(parse_huff_token("H28", BoardSize::Eight), None);
+/// ```
+pub fn parse_huff_token(text: &str, size: BoardSize) -> Option<Square> {
+    let t = text.trim();
+    let rest = t.strip_prefix(['H', 'h'])?;
+    // Exactly one square right after the `H`: no blank, no separator.
+    if rest.is_empty()
+        || rest.contains(|c: char| c.is_whitespace() || matches!(c, '-' | 'x' | 'X' | ':'))
+    {
+        return None;
+    }
+    let square = Square::parse(rest, size).ok()?;
+    // A move or a square name is never a huff (with the checks above
+    // these cannot match; kept so the rule holds by itself).
+    if MoveText::parse(t, size).is_ok() || Square::parse(t, size).is_ok() {
+        return None;
+    }
+    Some(square)
+}
+
 /// Moves held on the stack (without allocating) up to this many.
 pub const INLINE_MOVES: usize = 128;
 

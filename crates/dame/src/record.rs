@@ -29,7 +29,7 @@ use boardgame::record;
 
 use crate::{
     BoardSize, Color, EndReason, Game, GameError, Outcome, ParseFenError, ParseRulesError,
-    Position, RuleSet, Setup, Square,
+    Position, RuleSet, Setup, parse_huff_token,
 };
 
 /// Error for a game record that cannot be read.
@@ -257,7 +257,7 @@ impl Game {
                 text: tok.chars().take(40).collect(),
                 error,
             };
-            if let Some(sq) = huff_token(tok, rules.board) {
+            if let Some(sq) = parse_huff_token(tok, rules.board) {
                 game.huff(sq).map_err(err)?;
             } else {
                 game.play_str(tok).map_err(err)?;
@@ -305,12 +305,6 @@ impl Game {
         }
         Ok(game)
     }
-}
-
-/// `H28` / `Hc3`: a huff of that square.
-fn huff_token(tok: &str, size: BoardSize) -> Option<Square> {
-    let rest = tok.strip_prefix(['H', 'h'])?;
-    Square::parse(rest, size).ok()
 }
 
 /// The rules of a record with neither `Rules` nor `GameType`: `dame` when

@@ -17,6 +17,24 @@ pub enum KingLanding {
     AnywhereBehind,
 }
 
+/// How far from the piece it captures a king may start its jump.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum KingCapture {
+    /// From any distance: the king slides over empty squares up to the
+    /// piece, then jumps it (the German and French texts of 004: the king
+    /// moves "beliebig weit" and only its landing is restricted; FMJD).
+    /// Every jump of a multiple capture may again start from a distance.
+    Long,
+    /// Only a piece on the square next to the king: the king must stand
+    /// directly behind the piece it captures (the Italian text of 004:
+    /// "Per eliminare, la dama deve trovarsi direttamente dietro alla
+    /// pedina che vuole «mangiare»"). Every jump of a multiple capture
+    /// must start next to its piece too; a king that would need to fly up
+    /// to the next piece stops. Where it lands is still
+    /// [`RuleSet::king_landing`].
+    Short,
+}
+
 /// When a man that reaches the promotion row is crowned.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Promotion {
@@ -42,6 +60,9 @@ pub struct RuleSet {
     pub majority_capture: bool,
     /// Where a king lands behind a captured piece.
     pub king_landing: KingLanding,
+    /// Whether a king captures from a distance or only a piece next to it.
+    /// Default [`KingCapture::Long`] in every preset.
+    pub king_capture: KingCapture,
     /// When a man is crowned.
     pub promotion: Promotion,
     /// Huffing ("Blasen", "souffler"): a move that does not capture although
@@ -94,7 +115,7 @@ pub enum ParseRulesError {
     #[error("unknown rule preset '{0}' (presets: dame, dame-100, dame-fr, international)")]
     UnknownPreset(String),
     #[error(
-        "unknown rule option '{0}' (options: board=8|10, men-capture-backward=on|off, majority=on|off, king-landing=behind|anywhere, promotion=immediate|end-of-move, huffing=on|off, king-moves=N|off, repetition=N|off, one-king-each=on|off, king-vs-three=N|off, king-vs-two=N|off)"
+        "unknown rule option '{0}' (options: board=8|10, men-capture-backward=on|off, majority=on|off, king-landing=behind|anywhere, king-capture=long|short, promotion=immediate|end-of-move, huffing=on|off, king-moves=N|off, repetition=N|off, one-king-each=on|off, king-vs-three=N|off, king-vs-two=N|off)"
     )]
     UnknownOption(String),
     #[error("bad value '{value}' for rule option '{option}': expected {expected}")]
@@ -118,6 +139,7 @@ impl RuleSet {
         men_capture_backward: false,
         majority_capture: false,
         king_landing: KingLanding::DirectlyBehind,
+        king_capture: KingCapture::Long,
         promotion: Promotion::Immediate,
         huffing: false,
         king_move_draw: Some(50),
@@ -194,7 +216,7 @@ impl RuleSet {
 
     /// Set one option from its textual form (`board=10`,
     /// `men-capture-backward=on`, `majority=on`, `king-landing=anywhere`,
-    /// `promotion=end-of-move`, `huffing=on`, `king-moves=50`,
+    /// `king-capture=short`, `promotion=end-of-move`, `huffing=on`, `king-moves=50`,
     /// `repetition=off`, `one-king-each=off`, `king-vs-three=32`,
     /// `king-vs-two=10`).
     pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), ParseRulesError> {
@@ -231,6 +253,13 @@ impl RuleSet {
                     "behind" | "directly-behind" | "short" => KingLanding::DirectlyBehind,
                     "anywhere" | "anywhere-behind" | "long" => KingLanding::AnywhereBehind,
                     _ => return Err(bad("behind or anywhere")),
+                }
+            }
+            "king-capture" | "king-approach" => {
+                self.king_capture = match v.as_str() {
+                    "long" | "flying" | "distance" | "far" => KingCapture::Long,
+                    "short" | "adjacent" | "near" => KingCapture::Short,
+                    _ => return Err(bad("long or short")),
                 }
             }
             "promotion" => {
@@ -281,6 +310,13 @@ impl RuleSet {
                 KingLanding::AnywhereBehind => "anywhere",
             };
             out.push(("king-landing", v.to_string()));
+        }
+        if self.king_capture != other.king_capture {
+            let v = match other.king_capture {
+                KingCapture::Long => "long",
+                KingCapture::Short => "short",
+            };
+            out.push(("king-capture", v.to_string()));
         }
         if self.promotion != other.promotion {
             let v = match other.promotion {

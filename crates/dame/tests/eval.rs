@@ -145,6 +145,17 @@ fn pieces_the_opponent_can_jump_are_attacked() {
         side_counts(&pos(RuleSet::DAME_FR, back), Color::Black)[f::ATTACKED],
         1
     );
+    // A flying king attacks from afar; under `king-capture=short` (004 IT)
+    // only the piece next to it.
+    let far = "B:WKa1:Bd4,h8";
+    let short: RuleSet = "dame,king-capture=short".parse().expect("rules");
+    assert_eq!(
+        side_counts(&pos(RuleSet::DAME, far), Color::Black)[f::ATTACKED],
+        1
+    );
+    assert_eq!(side_counts(&pos(short, far), Color::Black)[f::ATTACKED], 0);
+    let near = "B:WKc3:Bd4,h8";
+    assert_eq!(side_counts(&pos(short, near), Color::Black)[f::ATTACKED], 1);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use dame::{
     Bitboard, BoardSize, Color, EndReason, Game, GameError, ParseFenError, Position, RecordError,
-    RuleSet, Setup, Square, Undone, game_type,
+    RuleSet, Setup, Square, Undone, game_type, parse_huff_token,
 };
 
 fn game(rules: &str, fen: &str) -> Game {
@@ -168,6 +168,142 @@ fn huffs_round_trip_through_pdn() {
     assert_eq!(back.moves(), g.moves());
     assert_eq!(back.huffs(), g.huffs());
     assert_eq!(back.position(), g.position());
+}
+
+fn all_squares(size: BoardSize) -> Vec<Square> {
+    (1..=size.squares() as u8)
+        .map(|n| Square::from_number(size, n).expect("square"))
+        .collect()
+}
+
+/// docs/DAME.md "Notation": a huff is `H` followed by the removed square.
+/// On every square of both boards, `H` or `h` and the square's name (on
+/// 8×8 in either case) is the huff of that square, and of no square on the
+/// other board.
+#[test]
+fn huff_token_is_h_and_one_square_of_the_board() {
+    for (size, other) in [
+        (BoardSize::Eight, BoardSize::Ten),
+        (BoardSize::Ten, BoardSize::Eight),
+    ] {
+        for sq in all_squares(size) {
+            let name = sq.name();
+            for token in [
+                format!("H{name}"),
+                format!("h{name}"),
+                format!("H{}", name.to_ascii_uppercase()),
+                format!("h{}", name.to_ascii_uppercase()),
+                format!(" H{name} "),
+            ] {
+                assert_eq!(parse_huff_token(&token, size), Some(sq), "'{token}'");
+                assert_eq!(parse_huff_token(&token, other), None, "'{token}'");
+            }
+            // A square alone, or with anything else around it, is no huff.
+            for token in [
+                name.to_string(),
+                format!("H {name}"),
+                format!("HH{name}"),
+                format!("H{name}x"),
+                format!("H{name}-"),
+                format!("X{name}"),
+                format!("{name}H"),
+            ] {
+                assert_eq!(parse_huff_token(&token, size), None, "'{token}'");
+            }
+        }
+        for token in ["", "H", "h", "H0", "H51", "Hi1", "Ha2", "h-", "Hx", "H:"] {
+            assert_eq!(parse_huff_token(token, size), None, "'{token}'");
+        }
+    }
+    // On 8×8 `h3` is the square h3, never "a huff of 3"; on 10×10 (squares
+    // are numbers) it is the huff of square 3.
+    assert_eq!(parse_huff_token("h3", BoardSize::Eight), None);
+    assert_eq!(
+        parse_huff_token("h3", BoardSize::Ten),
+        Square::from_number(BoardSize::Ten, 3)
+    );
+}
+
+/// Every move token that starts on the h-file of 8×8 (`h2-g3`, `h4xf6`,
+/// `h4xf6xd8`, upper case, `:` for `x`) is a move, never a huff; and no
+/// legal move of the positions a few plies from the start, written in full
+/// or by start and end, reads as a huff on either board.
+#[test]
+fn moves_from_the_h_file_are_moves_never_huffs() {
+    let size = BoardSize::Eight;
+    let squares = all_squares(size);
+    for from in squares.iter().filter(|s| s.name().starts_with('h')) {
+        for to in &squares {
+            for via in &squares {
+                let (f, t, v) = (from.name(), to.name(), via.name());
+                for token in [
+                    format!("{f}-{t}"),
+                    format!("{f}x{t}"),
+                    format!("{f}:{t}"),
+                    format!("{f}x{v}x{t}"),
+                    format!("{}X{}", f.to_ascii_uppercase(), t.to_ascii_uppercase()),
+                ] {
+                    assert!(dame::MoveText::parse(&token, size).is_ok(), "{token}");
+                    assert_eq!(parse_huff_token(&token, size), None, "'{token}'");
+                }
+            }
+        }
+    }
+    for rules in [RuleSet::DAME, RuleSet::DAME_FR, RuleSet::INTERNATIONAL] {
+        let mut frontier = vec![Position::new(rules)];
+        let mut seen_h_file = 0;
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for pos in &frontier {
+                for m in pos.legal_moves().iter() {
+                    for token in [m.to_string(), m.short_notation()] {
+                        assert_eq!(parse_huff_token(&token, rules.board), None, "'{token}'");
+                        let back = pos.parse_move(&token).expect("reads back");
+                        assert_eq!(&back, m);
+                    }
+                    if m.from().name().starts_with('h') {
+                        seen_h_file += 1;
+                    }
+                    next.push(pos.play(m).expect("legal"));
+                }
+            }
+            frontier = next;
+        }
+        if rules.board == size {
+            assert!(seen_h_file > 100, "{seen_h_file} moves from the h-file");
+        }
+    }
+}
+
+/// A record with moves from the h-file and huffs of pieces on the h-file
+/// (`Hh4`, and `hh4` when read) goes through PDN unchanged.
+#[test]
+fn pdn_with_h_file_moves_and_h_file_huffs_round_trips() {
+    let mut g = Game::new("dame,huffing=on".parse().expect("rules"));
+    // White skips h4xf6; Black huffs h4 and plays into the hole.
+    play(&mut g, "g3-h4 f6-g5 a3-b4");
+    assert_eq!(g.huffable(), bb8("h4"));
+    g.huff(sq8("h4")).expect("allowed");
+    play(&mut g, "g5-h4 h2-g3");
+    let pdn = g.to_pdn();
+    assert!(
+        pdn.contains("1. g3-h4 f6-g5 2. a3-b4 Hh4 g5-h4 3. h2-g3 *"),
+        "{pdn}"
+    );
+    for text in [
+        pdn.clone(),
+        pdn.replace("Hh4", "hh4"),
+        pdn.replace("Hh4", "HH4"),
+    ] {
+        let back = Game::from_pdn(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(back.moves(), g.moves());
+        assert_eq!(back.huffs(), g.huffs());
+        assert_eq!(back.position(), g.position());
+        assert_eq!(back.to_pdn(), pdn);
+    }
+    // `h4` alone is neither a huff nor a move: the record is refused.
+    let broken = pdn.replace("Hh4", "h4");
+    assert!(Game::from_pdn(&broken).is_err(), "{broken}");
 }
 
 // ---------------------------------------------------------------------------

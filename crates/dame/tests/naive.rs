@@ -25,6 +25,10 @@ fn rule_sets() -> Vec<RuleSet> {
         "dame,king-moves=4",
         "dame-100,men-capture-backward=on,king-landing=anywhere",
         "dame,one-king-each=off,king-vs-three=6,king-vs-two=3",
+        "dame,king-capture=short",
+        "dame-fr,king-capture=short,huffing=on",
+        "international,king-capture=short",
+        "dame-100,king-capture=short,king-landing=anywhere",
     ]
     .iter()
     .map(|s| s.parse().expect("rule set"))
@@ -196,6 +200,57 @@ fn naive_generator_reproduces_the_reference_counts() {
         let naive = Naive::start(NaiveRules::from_lib(&rules));
         for (d, &want) in counts.iter().enumerate() {
             assert_eq!(naive.perft(d as u32 + 1), want, "{rules} depth {}", d + 1);
+        }
+    }
+}
+
+/// Option `king-capture=short` (004 IT: "la dama deve trovarsi direttamente
+/// dietro alla pedina che vuole «mangiare»"): perft of positions with kings
+/// differs between the short and the flying (long) king capture, and the
+/// library's counts under both equal the naive generator's brute force.
+#[test]
+fn italian_short_king_capture_perft_differs_from_long_and_matches_the_naive_generator() {
+    let cases: [(&str, &str, u32, u64, u64); 4] = [
+        // rules, FEN, depth, perft long, perft short
+        (
+            "dame",
+            "W:WKa1,Kh2,c3,e3,g3,b4:Bb6,d6,f6,Kd8,Kg7,a7",
+            4,
+            3_886,
+            4_898,
+        ),
+        (
+            "dame",
+            "B:Wa1,c1,e1,b2,d2,c3,e3,d4,f4,Kh6:Bb6,d6,f6,a7,c7,e7,g7,Kb8",
+            5,
+            745,
+            962,
+        ),
+        (
+            "dame-100",
+            "W:WK3,K26,K40,29,33,38,44:BK8,K46,12,17,18,23,24,35",
+            4,
+            1_067,
+            1_483,
+        ),
+        (
+            "international",
+            "W:WK47:B7,9,11,18,20,29,31,33,40",
+            4,
+            2_347,
+            2_705,
+        ),
+    ];
+    for (rules, fen, depth, long, short) in cases {
+        let long_rules: RuleSet = rules.parse().expect("preset");
+        let short_rules: RuleSet = format!("{rules},king-capture=short")
+            .parse()
+            .expect("rules");
+        for (r, want) in [(long_rules, long), (short_rules, short)] {
+            let pos = Position::from_fen(fen, r).expect("fen");
+            assert_eq!(perft(&pos, depth), want, "{r} {fen} depth {depth}");
+            let naive = Naive::from_position(&pos);
+            assert_eq!(naive.perft(depth), want, "naive: {r} {fen} depth {depth}");
         }
     }
 }

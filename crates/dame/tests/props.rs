@@ -14,6 +14,8 @@ fn rule_sets() -> Vec<RuleSet> {
         "international",
         "dame,huffing=on",
         "international,huffing=on,king-moves=20",
+        "dame,king-capture=short,huffing=on",
+        "international,king-capture=short",
     ]
     .iter()
     .map(|s| s.parse().expect("rules"))
@@ -164,7 +166,7 @@ proptest! {
     }
 
     #[test]
-    fn random_games_keep_every_invariant_and_round_trip_through_pdn(seed in any::<u64>(), which in 0usize..6) {
+    fn random_games_keep_every_invariant_and_round_trip_through_pdn(seed in any::<u64>(), which in 0usize..8) {
         let rules = rule_sets()[which];
         let g = random_game(rules, seed, 160);
         let pdn = g.to_pdn();
@@ -177,7 +179,7 @@ proptest! {
     }
 
     #[test]
-    fn undo_restores_every_earlier_state(seed in any::<u64>(), which in 0usize..6) {
+    fn undo_restores_every_earlier_state(seed in any::<u64>(), which in 0usize..8) {
         let rules = rule_sets()[which];
         let mut g = random_game(rules, seed, 60);
         while g.undo().is_ok() {
@@ -188,7 +190,7 @@ proptest! {
     }
 
     #[test]
-    fn perft_two_equals_the_sum_of_the_childrens_counts(seed in any::<u64>(), which in 0usize..6) {
+    fn perft_two_equals_the_sum_of_the_childrens_counts(seed in any::<u64>(), which in 0usize..8) {
         let rules = rule_sets()[which];
         let g = random_game(rules, seed, 40);
         let pos = *g.position();

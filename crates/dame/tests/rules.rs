@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 
 use dame::{
-    BoardSize, Color, EndReason, Ending, Game, KingLanding, MoveError, Position, Promotion,
-    RuleSet, Setup, Square,
+    BoardSize, Color, EndReason, Ending, Game, KingCapture, KingLanding, MoveError, Position,
+    Promotion, RuleSet, Setup, Square,
 };
 
 fn pos(rules: &str, fen: &str) -> Position {
@@ -754,6 +754,147 @@ fn international_a_man_is_crowned_only_at_the_end_of_its_move() {
     assert_eq!(moves(&p), set(&["b6xd8xf6"]));
     let after = p.play(&p.legal_moves()[0]).expect("legal");
     assert!(after.men(Color::White).contains(sq8("f6")), "still a man");
+}
+
+// ---------------------------------------------------------------------------
+// Option king-capture=short (the Italian text of 004)
+
+/// 004 IT: "Per eliminare, la dama deve trovarsi direttamente dietro alla
+/// pedina che vuole «mangiare»." Under `king-capture=short` a king two or
+/// more squares away from a piece cannot capture it (it may still move
+/// any distance: "di tutte le caselle che si vogliono"); the flying king
+/// of the German text (`long`, the default) can.
+#[test]
+fn italian_short_king_capture_a_king_two_or_more_squares_away_cannot_capture() {
+    let fen = "W:WKa1:Bd4";
+    assert_eq!(moves(&pos("dame", fen)), set(&["a1xe5"]));
+    assert_eq!(
+        moves(&pos("dame,king-capture=short", fen)),
+        set(&["a1-b2", "a1-c3"])
+    );
+    let fen = "W:WKa1:Be5";
+    assert_eq!(moves(&pos("dame,king-capture=short", fen)).len(), 3);
+    let fen = "W:WK46:B28";
+    assert_eq!(moves(&pos("dame-100", fen)), set(&["46x23"]));
+    assert_eq!(
+        moves(&pos("dame-100,king-capture=short", fen)),
+        set(&["46-41", "46-37", "46-32"])
+    );
+    // Neither is there anything to huff: the king had no capture.
+    let p = pos("dame,king-capture=short", "W:WKa1:Bd4");
+    assert!(!p.has_capture());
+    assert!(p.capturing_pieces().is_empty());
+}
+
+/// 004 IT: "la dama deve trovarsi direttamente dietro alla pedina": a king
+/// on the square next to a piece captures it (compulsorily, as every
+/// capture), landing as `king-landing` says: directly behind (default) or,
+/// with `king-landing=anywhere`, on any empty square behind it.
+#[test]
+fn italian_short_king_capture_a_king_next_to_a_piece_captures_it() {
+    let fen = "W:WKc3,a1:Bd4,h6";
+    assert_eq!(moves(&pos("dame,king-capture=short", fen)), set(&["c3xe5"]));
+    assert_eq!(
+        moves(&pos("dame,king-capture=short,king-landing=anywhere", fen)),
+        set(&["c3xe5", "c3xf6", "c3xg7", "c3xh8"])
+    );
+    // Backward as well as forward.
+    assert_eq!(
+        moves(&pos("dame,king-capture=short", "W:WKe5:Bd4,h8")),
+        set(&["e5xc3"])
+    );
+    // Not when the square behind the piece is taken.
+    assert!(!pos("dame,king-capture=short", "W:WKc3:Bd4,e5").has_capture());
+    // 10×10: 32 (d4) next to 28 (e5).
+    assert_eq!(
+        moves(&pos("dame-100,king-capture=short", "W:WK32:B28")),
+        set(&["32x23"])
+    );
+}
+
+/// 004 IT: the king "must exploit every chance to capture" like a man, and
+/// each jump of a multiple capture must again start next to its piece:
+/// where the next piece could only be reached by flying up to it, the
+/// capture ends there; with the flying king it goes on.
+#[test]
+fn italian_short_king_capture_each_jump_of_a_multiple_capture_starts_next_to_its_piece() {
+    // After a1xc3 the next piece, f6, is three squares away.
+    let fen = "W:WKa1:Bb2,f6";
+    assert_eq!(moves(&pos("dame", fen)), set(&["a1xc3xg7"]));
+    assert_eq!(moves(&pos("dame,king-capture=short", fen)), set(&["a1xc3"]));
+    // b2 and d4 are each next to the king when it jumps; g7 is not.
+    let fen = "W:WKa1:Bb2,d4,g7";
+    assert_eq!(moves(&pos("dame", fen)), set(&["a1xc3xe5xh8"]));
+    assert_eq!(
+        moves(&pos("dame,king-capture=short", fen)),
+        set(&["a1xc3xe5"])
+    );
+    // A turn is fine, as long as the next piece is next to the king.
+    assert_eq!(
+        moves(&pos("dame,king-capture=short", "W:WKa1:Bb2,b4,h8")),
+        set(&["a1xc3xa5"])
+    );
+    // With landing anywhere, the king must land where the next jump can
+    // start (next to a piece), if there is such a square.
+    let fen = "W:WKa1:Bb2,f4,h8";
+    assert_eq!(
+        moves(&pos("dame,king-capture=short,king-landing=anywhere", fen)),
+        set(&["a1xe5xg3", "a1xe5xh2"])
+    );
+}
+
+/// The option is part of the rule set's text form (and so of the PDN
+/// `Rules` tag and every place that takes a rule set): `dame,king-capture=short`;
+/// every preset keeps the flying king. A record played under the short
+/// capture is read back under it, and refused under the flying king.
+#[test]
+fn italian_short_king_capture_is_a_rule_option_that_round_trips() {
+    for name in dame::PRESETS {
+        let r: RuleSet = name.parse().expect("preset");
+        assert_eq!(r.king_capture, KingCapture::Long, "{name}");
+    }
+    for (text, shortest) in [
+        ("dame,king-capture=short", "dame,king-capture=short"),
+        ("dame,king_capture=adjacent", "dame,king-capture=short"),
+        (
+            "international,king-capture=short",
+            "international,king-capture=short",
+        ),
+        (
+            "dame-fr,king-capture=short,huffing=on",
+            "dame-fr,king-capture=short,huffing=on",
+        ),
+        ("dame,king-capture=long", "dame"),
+        ("king-capture=short", "dame,king-capture=short"),
+    ] {
+        let r: RuleSet = text.parse().expect(text);
+        assert_eq!(r.to_string(), shortest, "{text}");
+        assert_eq!(shortest.parse::<RuleSet>(), Ok(r), "{text}");
+    }
+    assert!(matches!(
+        "dame,king-capture=medium".parse::<RuleSet>(),
+        Err(dame::ParseRulesError::BadValue { .. })
+    ));
+    let short: RuleSet = "international,king-capture=short".parse().expect("rules");
+    assert_eq!(
+        dame::game_type(&short),
+        "44,W,10,10,N2,0",
+        "not FMJD's game 20"
+    );
+
+    let rules: RuleSet = "dame,king-capture=short".parse().expect("rules");
+    let start = Position::from_fen("W:WKa1:Bd4,h8", rules).expect("fen");
+    let mut g = Game::from_position(start);
+    g.play_str("a1-c3").expect("no capture from afar");
+    g.play_str("d4xb2").expect("the man takes the king");
+    let pdn = g.to_pdn();
+    assert!(pdn.contains("[Rules \"dame,king-capture=short\"]"), "{pdn}");
+    let back = Game::from_pdn(&pdn).unwrap_or_else(|e| panic!("{e}\n{pdn}"));
+    assert_eq!(back.rules(), &rules);
+    assert_eq!(back.position(), g.position());
+    assert_eq!(back.to_pdn(), pdn);
+    let flying = pdn.replace("dame,king-capture=short", "dame");
+    assert!(Game::from_pdn(&flying).is_err(), "a1-c3 skips a1xe5");
 }
 
 // ---------------------------------------------------------------------------

@@ -216,6 +216,12 @@ fn apply_dame_options(
                     "option 'king_landing' is \"behind\" or \"anywhere\"".into()
                 ));
             }
+            ("king_capture" | "king-capture", Value::String(v)) if v == "long" || v == "short" => {
+                ("king-capture", v.clone())
+            }
+            ("king_capture" | "king-capture", _) => {
+                return Err(bad("option 'king_capture' is \"long\" or \"short\"".into()));
+            }
             ("promotion", Value::String(v)) if v == "immediate" || v == "end-of-move" => {
                 ("promotion", v.clone())
             }
@@ -258,7 +264,7 @@ fn apply_dame_options(
             }
             (other, _) => {
                 return Err(bad(format!(
-                    "unknown rule option '{}' (options: huffing, men_capture_backward, majority, king_landing, promotion, king_moves, repetition, one_king_each, king_vs_three, king_vs_two)",
+                    "unknown rule option '{}' (options: huffing, men_capture_backward, majority, king_landing, king_capture, promotion, king_moves, repetition, one_king_each, king_vs_three, king_vs_two)",
                     other.chars().take(40).collect::<String>()
                 )));
             }
@@ -268,15 +274,6 @@ fn apply_dame_options(
             .map_err(|e| bad(e.to_string()))?;
     }
     Ok(())
-}
-
-/// A huff token: `H` (or `h`) and a square, `He5`, `H28`.
-fn dame_huff_token(tok: &str, size: dame::BoardSize) -> Option<dame::Square> {
-    let rest = tok.strip_prefix(['H', 'h'])?;
-    if rest.is_empty() || rest.contains(['-', 'x', 'X', ':']) {
-        return None;
-    }
-    dame::Square::parse(rest, size).ok()
 }
 
 fn dame_history(game: &dame::Game) -> Vec<u64> {
@@ -538,6 +535,10 @@ impl Board {
                         dame::KingLanding::DirectlyBehind => "behind",
                         dame::KingLanding::AnywhereBehind => "anywhere",
                     },
+                    "king_capture": match r.king_capture {
+                        dame::KingCapture::Long => "long",
+                        dame::KingCapture::Short => "short",
+                    },
                     "promotion": match r.promotion {
                         dame::Promotion::Immediate => "immediate",
                         dame::Promotion::EndOfMove => "end-of-move",
@@ -677,7 +678,7 @@ impl Board {
                 let tokens: Vec<&str> = text.split_whitespace().collect();
                 let (huff, moves) = match tokens.as_slice() {
                     [] => return Err(ApiError::IllegalMove("empty move".to_string())),
-                    [first, rest @ ..] => match dame_huff_token(first, size) {
+                    [first, rest @ ..] => match dame::parse_huff_token(first, size) {
                         Some(sq) => (Some(sq), rest),
                         None => (None, &tokens[..]),
                     },

@@ -60,7 +60,8 @@ async fn create_each_dame_game() {
     assert_eq!(
         st["rule_options"],
         json!({"board": 10, "men_capture_backward": true, "majority": true,
-               "king_landing": "anywhere", "promotion": "end-of-move", "huffing": false,
+               "king_landing": "anywhere", "king_capture": "long", "promotion": "end-of-move",
+               "huffing": false,
                "king_moves": 50, "repetition": 3, "one_king_each": false,
                "king_vs_three": 32, "king_vs_two": 10})
     );
@@ -77,6 +78,24 @@ async fn create_each_dame_game() {
         .create(json!({"game": "dame", "kind": "local", "rules": "dame,men-capture-backward=on"}))
         .await;
     assert_eq!(v["state"]["game"], "dame-fr");
+    // The Italian text's king (004 IT: "la dama deve trovarsi direttamente
+    // dietro alla pedina"): it captures only a piece next to it.
+    let v = s
+        .create(
+            json!({"game": "dame", "kind": "local", "position": "W:WKa1:Bd4,h8",
+                       "options": {"king_capture": "short"}}),
+        )
+        .await;
+    assert_eq!(v["state"]["rules"], "dame,king-capture=short");
+    assert_eq!(v["state"]["rule_options"]["king_capture"], "short");
+    let mut legal = strings(&v["state"]["legal_moves"]);
+    legal.sort();
+    assert_eq!(legal, ["a1-b2", "a1-c3"]);
+    let v = s
+        .create(json!({"game": "dame", "kind": "local", "position": "W:WKa1:Bd4,h8"}))
+        .await;
+    assert_eq!(v["state"]["rule_options"]["king_capture"], "long");
+    assert_eq!(strings(&v["state"]["legal_moves"]), ["a1xe5"]);
 
     for body in [
         json!({"game": "dame", "kind": "local", "rules": "international"}),
@@ -84,6 +103,8 @@ async fn create_each_dame_game() {
         json!({"game": "dame", "kind": "local", "rules": "standard"}),
         json!({"game": "dame", "kind": "local", "options": {"huffing": "yes"}}),
         json!({"game": "dame", "kind": "local", "options": {"king_landing": "far"}}),
+        json!({"game": "dame", "kind": "local", "options": {"king_capture": "adjacent"}}),
+        json!({"game": "dame", "kind": "local", "options": {"king_capture": true}}),
         json!({"game": "dame", "kind": "local", "options": {"flying": true}}),
         json!({"game": "dame", "kind": "local", "position": "W:Wz9:B1"}),
         json!({"game": "dame", "kind": "local", "position": ".../.../.../....../.../.../... w 9 9 0 1"}),
@@ -282,6 +303,34 @@ async fn huffing_through_the_api() {
     let v = s.create(json!({"kind": "local"})).await;
     let (status, e) = huff(&s, id_of(&v), &token(&v, "white"), 0, "d6").await;
     assert_error(status, &e, 409, "not_allowed");
+}
+
+/// A move from the h-file (`h2-g3`) is a move and `H`/`h` with a square
+/// (`hh4`) a huff, by the rule the PDN reader and the engine use too
+/// (`dame::parse_huff_token`); `h4` alone is neither.
+#[tokio::test]
+async fn h_file_moves_and_huffs_through_the_api() {
+    let s = TestServer::start().await;
+    let v = s
+        .create(json!({"game": "dame", "kind": "local", "rules": "dame,huffing=on"}))
+        .await;
+    let id = id_of(&v);
+    let (white, black) = (token(&v, "white"), token(&v, "black"));
+    s.play_ok(id, &white, 0, "g3-h4").await;
+    s.play_ok(id, &black, 1, "f6-g5").await;
+    // White skips h4xf6: Black may huff h4.
+    let st = s.play_ok(id, &white, 2, "a3-b4").await;
+    assert_eq!(st["huffable"], json!(["h4"]));
+    let (status, e) = s.play(id, &black, 3, "h4").await;
+    assert_error(status, &e, 422, "illegal_move");
+    let st = s.play_ok(id, &black, 3, "hh4 g5-h4").await;
+    assert_eq!(st["huffs"], json!([null, null, null, "h4"]));
+    let st = s.play_ok(id, &white, 4, "h2-g3").await;
+    assert_eq!(
+        st["moves"],
+        json!(["g3-h4", "f6-g5", "a3-b4", "g5-h4", "h2-g3"])
+    );
+    assert_eq!(st["huffs"], json!([null, null, null, "h4", null]));
 }
 
 #[tokio::test]

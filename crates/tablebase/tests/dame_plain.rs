@@ -221,6 +221,19 @@ fn fmjd_rules_on_8x8_up_to_three_pieces_agree_with_the_plain_solver() {
     assert!(w > 0 && d > 0 && l > 0);
 }
 
+/// The Italian text's king (`king-capture=short`: it captures only a
+/// piece next to it), built and probed under its own fingerprint.
+#[test]
+fn dame_short_king_capture_up_to_three_pieces_agrees_with_the_plain_solver() {
+    let rules: RuleSet = "dame,king-capture=short".parse().unwrap();
+    let (n, [w, d, l]) = check(rules, 3);
+    assert!(n > 300_000, "{n}");
+    assert!(w > 0 && d > 0 && l > 0);
+    // And it differs from the flying king's values somewhere.
+    let (_, [w_long, d_long, l_long]) = check(RuleSet::DAME, 3);
+    assert_ne!((w, d, l), (w_long, d_long, l_long));
+}
+
 #[test]
 fn international_up_to_two_pieces_agrees_with_the_plain_solver() {
     let (n, _) = check(RuleSet::INTERNATIONAL, 2);

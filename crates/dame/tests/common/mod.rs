@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use dame::{KingLanding, Position, Promotion, RuleSet};
+use dame::{KingCapture, KingLanding, Position, Promotion, RuleSet};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Side {
@@ -40,6 +40,9 @@ pub struct NaiveRules {
     pub backward: bool,
     pub majority: bool,
     pub land_anywhere: bool,
+    /// A king captures only a piece on the square next to it (the Italian
+    /// text of 004), not from a distance.
+    pub king_capture_short: bool,
     pub crown_at_end: bool,
     pub huffing: bool,
     pub king_move_draw: Option<u16>,
@@ -57,6 +60,7 @@ impl NaiveRules {
             backward: r.men_capture_backward,
             majority: r.majority_capture,
             land_anywhere: r.king_landing == KingLanding::AnywhereBehind,
+            king_capture_short: r.king_capture == KingCapture::Short,
             crown_at_end: r.promotion == Promotion::EndOfMove,
             huffing: r.huffing,
             king_move_draw: r.king_move_draw,
@@ -297,7 +301,7 @@ impl Naive {
         if king {
             for (df, dr) in Self::KING_DIRS {
                 let mut s = (cur.0 + df, cur.1 + dr);
-                while self.free(s, start) {
+                while !self.rules.king_capture_short && self.free(s, start) {
                     s = (s.0 + df, s.1 + dr);
                 }
                 if !self.jumpable(s, captured) {

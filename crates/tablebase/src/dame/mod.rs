@@ -264,6 +264,7 @@ pub fn rules_fingerprint(rules: &RuleSet) -> u64 {
     let b = |x: bool| u64::from(x);
     let board = b(rules.board == BoardSize::Ten);
     let landing = b(rules.king_landing == dame::KingLanding::AnywhereBehind);
+    let short_capture = b(rules.king_capture == dame::KingCapture::Short);
     let promotion = b(rules.promotion == dame::Promotion::EndOfMove);
     let k3 = u64::from(rules.king_vs_three_draw.unwrap_or(0));
     let k2 = u64::from(rules.king_vs_two_draw.unwrap_or(0));
@@ -274,6 +275,7 @@ pub fn rules_fingerprint(rules: &RuleSet) -> u64 {
         | landing << 3
         | promotion << 4
         | b(rules.one_king_each_draw) << 5
+        | short_capture << 6
         | k3 << 16
         | k2 << 32
 }
@@ -647,5 +649,25 @@ mod tests {
         let mut r = RuleSet::INTERNATIONAL;
         r.king_move_draw = None;
         assert_eq!(rules_tag(&r), "international");
+    }
+
+    /// The king's capture from afar (every preset) and from next to the
+    /// piece only (`king-capture=short`, the Italian text of 004) give
+    /// other values: their files never mix.
+    #[test]
+    fn the_king_capture_rule_is_part_of_the_fingerprint() {
+        for preset in dame::PRESETS {
+            let long = RuleSet::preset(preset).unwrap();
+            let mut short = long;
+            short.king_capture = dame::KingCapture::Short;
+            assert_ne!(rules_fingerprint(&long), rules_fingerprint(&short));
+            assert_eq!(rules_tag(&long), preset);
+            assert_eq!(
+                rules_tag(&short),
+                format!("r{:016x}", rules_fingerprint(&short))
+            );
+        }
+        // The files of the presets keep their fingerprint (bit 6 is 0).
+        assert_eq!(rules_fingerprint(&RuleSet::DAME), 0x4400_0000_0000_0020);
     }
 }
