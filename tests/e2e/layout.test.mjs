@@ -77,3 +77,56 @@ async function gameCards(t, width, height) {
   }
   assert.deepEqual(problems, []);
 }
+
+/** Creates a local game through the API and opens it in the page with both seats. */
+async function openGame(page, body) {
+  const { status, data } = await api(suite.server.url, 'POST', '/api/games', body);
+  assert.equal(status, 201, JSON.stringify(data));
+  await page.goto(suite.server.url);
+  await page.evaluate(({ id, tokens }) => localStorage.setItem(`brett.seats.${id}`, JSON.stringify(tokens)), data);
+  await page.goto(`${suite.server.url}/game/${data.id}`);
+  return data;
+}
+
+test('stones on the Mühle board\'s corners leave the coordinate labels free', async (t) => {
+  const { page } = await newPage(suite.browser, { locale: 'de-DE' });
+  logErrorsAfter(t, page);
+  // Stones on all four corners: a7, g7 (White), a1, g1 (Black).
+  await openGame(page, { game: 'muehle', kind: 'local', position: 'W.W/.../.../....../.../.../B.B w 7 7 0 3' });
+  await page.waitForSelector('.board [data-point=a1].has-stone');
+  const overlaps = async () => page.evaluate(() => {
+    const boxes = (sel) => [...document.querySelectorAll(sel)].map((e) => ({ e, r: e.getBoundingClientRect() }));
+    const stones = boxes('.board .pt.has-stone .stone .body');
+    const labels = boxes('.board .labels text');
+    const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const out = [];
+    for (const l of labels) {
+      for (const s of stones) {
+        if (hit(l.r, s.r)) out.push(`label ${l.e.textContent} under the stone on ${s.e.closest('.pt').dataset.point}`);
+      }
+    }
+    if (stones.length !== 4 || labels.length !== 14) out.push(`${stones.length} stones, ${labels.length} labels`);
+    return out;
+  });
+  assert.deepEqual(await overlaps(), []);
+  await shot(page, 'layout-mill-labels');
+  // The same on the turned board.
+  await page.click('#flip');
+  assert.deepEqual(await overlaps(), []);
+});
+
+for (const game of ['muehle', 'dame', 'international']) {
+  test(`at 1280×800 the player's own bar under the board is on the screen (${game})`, async (t) => {
+    const { page } = await newPage(suite.browser, { locale: 'de-DE', width: 1280, height: 800 });
+    logErrorsAfter(t, page);
+    await openGame(page, { game, kind: 'local' });
+    await page.waitForSelector('.player-bar.bottom .name');
+    const where = await page.evaluate(() => {
+      const r = document.querySelector('.player-bar.bottom').getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, height: innerHeight, scrollY };
+    });
+    await shot(page, `layout-own-bar-${game}`);
+    assert.equal(where.scrollY, 0);
+    assert.ok(where.top >= 0 && where.bottom <= where.height, `the bar spans ${where.top}–${where.bottom} of ${where.height}`);
+  });
+}
