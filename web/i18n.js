@@ -168,6 +168,7 @@ const de = {
   'archive.import.label': 'Partieaufzeichnung (wie von „Exportieren“)',
   'archive.import.button': 'Importieren',
   'archive.import.done': 'Partie {id} importiert.',
+  'archive.import.empty': 'Das Feld ist leer: füge zuerst eine Partieaufzeichnung ein (z. B. eine mit „Exportieren“ geladene).',
 
   'analysis.title': 'Analyse',
   'analysis.setup': 'Stellung aufbauen',
@@ -538,6 +539,7 @@ const en = {
   'archive.import.label': 'Game record (as from “Export”)',
   'archive.import.button': 'Import',
   'archive.import.done': 'Game {id} imported.',
+  'archive.import.empty': 'The box is empty: paste a game record into it first (for example one saved with “Export”).',
 
   'analysis.title': 'Analysis',
   'analysis.setup': 'Set up a position',
@@ -900,6 +902,7 @@ const fr = {
   'archive.import.label': 'Notation de la partie (comme « Exporter »)',
   'archive.import.button': 'Importer',
   'archive.import.done': 'Partie {id} importée.',
+  'archive.import.empty': 'Le champ est vide : collez-y d’abord la notation d’une partie (par exemple une obtenue avec « Exporter »).',
   'analysis.title': 'Analyse',
   'analysis.setup': 'Composer une position',
   'analysis.setup.hint': 'Clique sur un point : vide → blanc → noir → vide.',
@@ -1260,6 +1263,7 @@ const it = {
   'archive.import.label': 'Notazione della partita (come da «Esporta»)',
   'archive.import.button': 'Importa',
   'archive.import.done': 'Partita {id} importata.',
+  'archive.import.empty': 'Il campo è vuoto: incolla prima la notazione di una partita (per esempio una ottenuta con «Esporta»).',
   'analysis.title': 'Analisi',
   'analysis.setup': 'Componi una posizione',
   'analysis.setup.hint': 'Clicca un punto: vuoto → bianco → nero → vuoto.',

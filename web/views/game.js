@@ -467,9 +467,15 @@ export class GameView {
     this.action(() => api.draw(this.id, this.seats[c], action));
   }
 
+  /** Both seats of a local game are in this browser (a game at one screen). */
+  hotSeat() {
+    return !!(this.state && this.state.kind === 'local' && this.seats.white && this.seats.black);
+  }
+
+  /** Takes back the player's last move (against the computer) or the last move (at one screen). */
   takeback() {
-    const c = this.myColor();
-    if (c) this.action(() => api.takeback(this.id, this.seats[c]));
+    const c = this.hotSeat() ? M.other(this.state.turn) : this.myColor();
+    if (c && this.seats[c]) this.action(() => api.takeback(this.id, this.seats[c]));
   }
 
   async join() {
@@ -933,8 +939,9 @@ export class GameView {
     const mine = this.myColor();
     const hasOwnMove = st.kind === 'computer' && mine && this.positions
       && this.positions.slice(0, st.ply).some((p) => p.turn === mine);
-    e.takeback.hidden = st.kind !== 'computer' || over || !mine;
-    e.takeback.disabled = this.busy || !hasOwnMove;
+    const hotSeat = this.hotSeat();
+    e.takeback.hidden = over || !((st.kind === 'computer' && mine) || hotSeat);
+    e.takeback.disabled = this.busy || !(hotSeat ? st.ply > 0 : hasOwnMove);
     e.newGame.hidden = !over;
     const analysisParams = this.dame
       ? new URLSearchParams({ variant: st.game, position: D.formatFen(pos), rules: st.rules || st.game, game: String(this.id), ply: String(shown) })
