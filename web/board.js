@@ -10,8 +10,9 @@ import { t, colorName } from './i18n.js';
 import { BoardInput, svgPoint } from './boardinput.js';
 import { pieceDefs } from './piecedefs.js';
 
-const SIZE = 720;
-const MARGIN = 60;
+// The margin keeps the coordinate labels clear of the stones on the edge points.
+const SIZE = 740;
+const MARGIN = 70;
 const STEP = 100;
 const STONE_R = 31;
 
@@ -106,7 +107,7 @@ export class Board {
     for (let i = 0; i < 7; i++) {
       const file = String.fromCharCode(97 + (this.flipped ? 6 - i : i));
       const rank = String(this.flipped ? i + 1 : 7 - i);
-      this.labels.append(s('text', { x: MARGIN + i * STEP, y: SIZE - 14, 'text-anchor': 'middle' }, file));
+      this.labels.append(s('text', { x: MARGIN + i * STEP, y: SIZE - 12, 'text-anchor': 'middle' }, file));
       this.labels.append(s('text', { x: 20, y: MARGIN + i * STEP + 8, 'text-anchor': 'middle' }, rank));
     }
   }

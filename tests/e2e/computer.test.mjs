@@ -76,11 +76,11 @@ async function play(page) {
 
   // Replay: click the first move, then step with the buttons.
   await page.click('#move-list button.move >> nth=0');
-  await page.waitForSelector('.replay-info:has-text("Zug 1")');
+  await page.waitForSelector('.replay-info:has-text("Stellung nach 1. ")');
   const placed = await page.$$eval('.board .pt.has-stone', (els) => els.length);
   assert.equal(placed, 1);
   await page.click('#nav-next');
-  await page.waitForSelector('.replay-info:has-text("Zug 2")');
+  await page.waitForSelector('.replay-info:has-text("Stellung nach 1… ")');
   await shot(page, 'a-computer-replay');
   assert.deepEqual(page.errors, []);
 }

@@ -95,7 +95,7 @@ test('a local Dame game by clicks: multiple capture by its path, capture, move, 
 
   // Replay: the position after the first move.
   await page.click('#move-list button.move >> nth=0');
-  await page.waitForSelector('.replay-info:has-text("Zug 1")');
+  await page.waitForSelector('.replay-info:has-text("Stellung nach 1. c3xe5xg7")');
   assert.deepEqual(await pieces(page), ['b4', 'd6', 'g7']);
   await page.click('#nav-first');
   assert.deepEqual(await pieces(page), ['b4', 'c3', 'd4', 'd6', 'f6']);

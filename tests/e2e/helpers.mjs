@@ -113,6 +113,7 @@ export function useServerAndBrowser(name) {
 /** A new browser context and page; page errors are collected in page.errors. */
 export async function newPage(browser, { locale = 'de-DE', width = 1280, height = 800 } = {}) {
   const context = await browser.newContext({ locale, viewport: { width, height } });
+  if (process.env.E2E_WEB_DIR) await serveWebFromDisk(context, process.env.E2E_WEB_DIR);
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
@@ -125,6 +126,25 @@ export async function newPage(browser, { locale = 'de-DE', width = 1280, height 
     page.on('requestfailed', (r) => console.log('failed', r.method(), r.url()));
   }
   return { context, page };
+}
+
+/**
+ * E2E_WEB_DIR=…/web: the pages get the UI's scripts and styles from that
+ * folder instead of the binary's embedded copy (to try a change of web/
+ * without a rebuild; index.html and the API still come from the server).
+ */
+async function serveWebFromDisk(context, dir) {
+  const types = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml', '.json': 'application/json' };
+  await context.route((url) => url.hostname === '127.0.0.1' && !url.pathname.startsWith('/api/'), async (route) => {
+    // The pages themselves (index.html) still come from the server: a page
+    // fulfilled here may not open a socket to 127.0.0.1 (Chromium's local
+    // network access checks).
+    if (route.request().resourceType() === 'document') return route.continue();
+    const { pathname } = new URL(route.request().url());
+    const file = path.join(dir, pathname.replace(/^\/+/, ''));
+    if (!file.startsWith(path.resolve(dir)) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return route.continue();
+    return route.fulfill({ body: fs.readFileSync(file), contentType: types[path.extname(file)] || 'application/octet-stream' });
+  });
 }
 
 export async function shot(page, name) {

@@ -2,6 +2,8 @@
 # The browser tests: headless Chromium drives the app served by the release
 # binary (build it first: cargo build --release -p brett; or set BRETT_BIN).
 # Needs node (>= 20) and Debian's chromium (apt-get install -y chromium).
+# E2E_WEB_DIR=$PWD/web: the pages load web/'s scripts and styles from disk instead of the
+# binary's embedded copy (to try a UI change without a rebuild; check with a rebuild at the end).
 set -euo pipefail
 # A relative BRETT_BIN means relative to where the script was started.
 if [ -n "${BRETT_BIN:-}" ]; then BRETT_BIN="$(realpath -m "$BRETT_BIN")"; export BRETT_BIN; fi

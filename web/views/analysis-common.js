@@ -122,9 +122,10 @@ export function scoreText(score, text) {
   if (score && typeof score.mate === 'number') {
     return score.mate > 0 ? t('analysis.win', { n: score.mate }) : t('analysis.loss', { n: -score.mate });
   }
-  if (text) return text;
-  if (score && typeof score.cp === 'number') return `${score.cp >= 0 ? '+' : ''}${(score.cp / 100).toFixed(2)}`;
-  return '';
+  if (score && typeof score.cp === 'number') {
+    return fmtNumber(score.cp / 100, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'always' });
+  }
+  return text || '';
 }
 
 /** Rebuilds a panel; the focused control in it keeps the focus by its id. */
@@ -187,7 +188,7 @@ export function startClearRow(view, start, empty) {
 /** The engine's thinking time. */
 export function timeField(view) {
   const timeSel = h('select', { id: 'analysis-time', onchange: (ev) => { view.timeMs = Number(ev.target.value); } },
-    ...[300, 1000, 3000, 10000].map((ms) => h('option', { value: ms, selected: ms === view.timeMs, text: `${ms / 1000} s` })));
+    ...[300, 1000, 3000, 10000].map((ms) => h('option', { value: ms, selected: ms === view.timeMs, text: `${fmtNumber(ms / 1000)} s` })));
   return h('div', { class: 'field' }, h('label', { for: 'analysis-time', text: t('analysis.time') }), timeSel);
 }
 
@@ -213,7 +214,7 @@ export function renderResults(view) {
   } else if (r) {
     mount(el,
       h('h2', { class: 'section-title', text: t('analysis.result') }),
-      h('p', { class: 'muted small', text: t('analysis.stats', { depth: r.depth, nodes: fmtNumber(r.nodes), time: (r.time_ms / 1000).toFixed(1) }) }),
+      h('p', { class: 'muted small', text: t('analysis.stats', { depth: r.depth, nodes: fmtNumber(r.nodes), time: fmtNumber(r.time_ms / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }) }),
       r.lines.length === 0 ? h('p', { text: t('analysis.noMoves') }) : null,
       h('ol', { class: 'lines' }, ...r.lines.map((line, i) => h('li', { class: 'line' },
         h('div', { class: 'line-head' },

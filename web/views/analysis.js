@@ -2,7 +2,7 @@
 // on it, and ask the engine for its best lines with scores and reasons.
 
 import { h } from '../dom.js';
-import { t, colorName } from '../i18n.js';
+import { t, tn, colorName } from '../i18n.js';
 import { Board } from '../board.js';
 import * as M from '../muehle.js';
 import { clickPoint, choose } from '../millinput.js';
@@ -158,7 +158,7 @@ export class AnalysisView extends AnalysisBase {
       }
     }
     this.board.render({ board, targets, movable, removable, selected, last, interactive, animate: true, ply: this.history.length });
-    e.info.textContent = this.fromGame ? t('analysis.from', { id: this.fromGame.id, n: this.fromGame.ply }) : '';
+    e.info.textContent = this.fromGame ? tn('analysis.from', Number(this.fromGame.ply), { id: this.fromGame.id }) : '';
 
     // Setup panel (rebuilt; the focused control keeps the focus by its id)
     const pos = this.pos;

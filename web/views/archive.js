@@ -18,6 +18,7 @@ export class ArchiveView {
     this.data = null;
     this.error = null;
     this.importText = '';
+    this.importError = '';
     this.render();
     this.load();
   }
@@ -96,13 +97,17 @@ export class ArchiveView {
     const ta = h('textarea', {
       id: 'import-text', rows: 8, spellcheck: 'false',
       placeholder: '[White "Anna"]\n[Black "Ben"]\n[Rules "standard"]\n\n1. d6 f4 2. d2 b4 …\n\n(PDN: [GameType "20"] 1. 32-28 19-23 …)',
-      oninput: (e) => { this.importText = e.target.value; },
+      oninput: (e) => {
+        this.importText = e.target.value;
+        if (this.importError) { this.importError = ''; this.root.querySelector('#import-error')?.remove(); }
+      },
     });
     ta.value = this.importText;
     const importForm = h('form', { class: 'card import', onsubmit: (e) => { e.preventDefault(); this.doImport(); } },
       h('h2', { text: t('archive.import') }),
       h('label', { for: 'import-text', text: t('archive.import.label') }),
       ta,
+      this.importError ? h('p', { class: 'error', id: 'import-error', role: 'alert', text: t(this.importError) }) : null,
       h('div', { class: 'row end' }, h('button', { class: 'btn primary', type: 'submit', id: 'import-btn', text: t('archive.import.button') })));
 
     mount(this.root, h('div', { class: 'archive' },
@@ -112,7 +117,13 @@ export class ArchiveView {
 
   async doImport() {
     const text = this.importText.trim();
-    if (!text) return;
+    if (!text) {
+      // Say why nothing happens, and where to put the record.
+      this.importError = 'archive.import.empty';
+      this.render();
+      this.root.querySelector('#import-text')?.focus();
+      return;
+    }
     try {
       const res = await api.importRecord(text);
       toast(t('archive.import.done', { id: res.id }));

@@ -3,7 +3,7 @@
 // for its best lines (POST /api/analyze with "game": "dame…").
 
 import { h } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, tn } from '../i18n.js';
 import { DameBoard } from '../dameboard.js';
 import * as D from '../dame.js';
 import { gameName, parseDameRules, describeDameOptions } from '../rules.js';
@@ -127,7 +127,7 @@ export class DameAnalysisView extends AnalysisBase {
     this.board.render({
       board: shown.board, targets, movable, capturing, path, selected, last, interactive, animate: true, ply: this.history.length,
     });
-    e.info.textContent = this.fromGame ? t('analysis.from', { id: this.fromGame.id, n: this.fromGame.ply }) : '';
+    e.info.textContent = this.fromGame ? tn('analysis.from', Number(this.fromGame.ply), { id: this.fromGame.id }) : '';
 
     const compulsory = this.mode === 'play' && legal.length > 0 && legal.every((m) => m.capture);
     const start = () => D.parseFen(D.START[this.size], this.size);

@@ -2,7 +2,7 @@
 // invite / watch links, live updates through the socket.
 
 import { h, s, mount, toast, confirmDialog, copyText } from '../dom.js';
-import { t, colorName, endText, fmtDate } from '../i18n.js';
+import { t, tn, colorName, endText, fmtDate } from '../i18n.js';
 import { api, GameSocket } from '../api.js';
 import { Board, miniStone } from '../board.js';
 import { DameBoard, miniPiece } from '../dameboard.js';
@@ -191,12 +191,12 @@ export class GameView {
       statusBox(r.tablebase, { id: 'review-tb' }));
   }
 
-  /** "12." or "12. …" for the move at `ply` (0-based). */
+  /** "12." (White's) or "12…" (Black's) for the move at `ply` (0-based): a move number counts full moves. */
   moveNumber(ply) {
     const before = this.positions ? this.positions[ply] : null;
     const no = before ? before.moveNo : Math.floor(ply / 2) + 1;
     const black = before ? before.turn === 'black' : ply % 2 === 1;
-    return black ? `${no}. …` : `${no}.`;
+    return black ? `${no}…` : `${no}.`;
   }
 
   /** Dame: replaces the Mühle board by a Dame board of the game's size. */
@@ -545,9 +545,15 @@ export class GameView {
     this.action(() => api.draw(this.id, this.seats[c], action));
   }
 
+  /** Both seats of a local game are in this browser (a game at one screen). */
+  hotSeat() {
+    return !!(this.state && this.state.kind === 'local' && this.seats.white && this.seats.black);
+  }
+
+  /** Takes back the player's last move (against the computer) or the last move (at one screen). */
   takeback() {
-    const c = this.myColor();
-    if (c) this.action(() => api.takeback(this.id, this.seats[c]));
+    const c = this.hotSeat() ? M.other(this.state.turn) : this.myColor();
+    if (c && this.seats[c]) this.action(() => api.takeback(this.id, this.seats[c]));
   }
 
   async join() {
@@ -996,7 +1002,8 @@ export class GameView {
     e.next.disabled = shown >= st.ply;
     e.last.disabled = shown >= st.ply;
     e.live.hidden = !replay || over;
-    e.replayInfo.textContent = replay ? (this.viewPly === 0 ? t('game.replay.start') : t('game.replay.viewing', { n: this.viewPly })) : '';
+    e.replayInfo.textContent = replay ? (this.viewPly === 0 ? t('game.replay.start')
+      : t('game.replay.viewing', { move: `${this.moveNumber(this.viewPly - 1)} ${st.moves[this.viewPly - 1]}` })) : '';
 
     // Controls
     const acting = this.actingColor();
@@ -1011,8 +1018,9 @@ export class GameView {
     const mine = this.myColor();
     const hasOwnMove = st.kind === 'computer' && mine && this.positions
       && this.positions.slice(0, st.ply).some((p) => p.turn === mine);
-    e.takeback.hidden = st.kind !== 'computer' || over || !mine;
-    e.takeback.disabled = this.busy || !hasOwnMove;
+    const hotSeat = this.hotSeat();
+    e.takeback.hidden = over || !((st.kind === 'computer' && mine) || hotSeat);
+    e.takeback.disabled = this.busy || !(hotSeat ? st.ply > 0 : hasOwnMove);
     e.newGame.hidden = !over;
     const analysisParams = this.dame
       ? new URLSearchParams({ variant: st.game, position: D.formatFen(pos), rules: st.rules || st.game, game: String(this.id), ply: String(shown) })
@@ -1071,16 +1079,19 @@ export class GameView {
     const removed = this.viewPly === null && !this.optimistic && st.removed ? st.removed[c] : M.removedCount(pos)[c];
     const phase = M.phaseOf(pos, c, (st.rule_options || {}).flying !== false);
     const toMove = st.status === 'ongoing' && pos.turn === c;
+    const over = st.status === 'over' && this.viewPly === null;
     markPlayerBar(el, c, toMove);
     const hand = h('div', { class: 'hand', 'aria-label': t('game.inHand', { n: inHand }), title: t('game.inHand', { n: inHand }) });
     for (let i = 0; i < inHand; i++) hand.append(miniStone(c));
-    const lost = h('div', { class: 'lost', title: t('game.removed', { n: removed }) });
+    const lost = h('div', { class: 'lost', title: tn('game.removed', removed) });
     for (let i = 0; i < removed; i++) lost.append(miniStone(c, 'taken'));
     mount(el,
       this.playerWho(c),
       h('div', { class: 'facts' },
-        h('span', { class: `phase ${phase}`, text: `${colorName(c)} ${t(`game.phase.${phase}`)}` }),
-        h('span', { class: 'count', text: `${t('game.inHand', { n: inHand })} · ${t('game.removed', { n: removed })}`, title: t('game.onBoard', { n: onBoard }) })),
+        // A finished game has no phase (a replayed position has).
+        over ? h('span', { class: 'phase', text: colorName(c) })
+          : h('span', { class: `phase ${phase}`, text: `${colorName(c)} ${t(`game.phase.${phase}`)}` }),
+        h('span', { class: 'count', text: `${t('game.inHand', { n: inHand })} · ${tn('game.removed', removed)}`, title: t('game.onBoard', { n: onBoard }) })),
       h('div', { class: 'stones' }, hand, lost));
   }
 
@@ -1097,15 +1108,15 @@ export class GameView {
     }
     const toMove = st.status === 'ongoing' && pos.turn === c;
     markPlayerBar(el, c, toMove);
-    const kings = h('div', { class: 'kings', title: t('dame.kings', { n: counts.kings }) });
+    const kings = h('div', { class: 'kings', title: tn('dame.kings', counts.kings) });
     for (let i = 0; i < counts.kings; i++) kings.append(miniPiece(c, { king: true }));
-    const lostRow = h('div', { class: 'lost', title: t('dame.lost', { n: lost }) });
+    const lostRow = h('div', { class: 'lost', title: tn('dame.lost', lost) });
     for (let i = 0; i < lost; i++) lostRow.append(miniPiece(c, { cls: 'taken' }));
     mount(el,
       this.playerWho(c),
       h('div', { class: 'facts' },
         h('span', { class: 'phase', text: colorName(c) }),
-        h('span', { class: 'count', 'data-men': counts.men, 'data-kings': counts.kings, 'data-lost': lost, text: `${t(counts.men === 1 ? 'dame.men.1' : 'dame.men', { n: counts.men })} · ${t(counts.kings === 1 ? 'dame.kings.1' : 'dame.kings', { n: counts.kings })} · ${t('dame.lost', { n: lost })}` })),
+        h('span', { class: 'count', 'data-men': counts.men, 'data-kings': counts.kings, 'data-lost': lost, text: `${tn('dame.men', counts.men)} · ${tn('dame.kings', counts.kings)} · ${tn('dame.lost', lost)}` })),
       h('div', { class: 'stones' }, kings, lostRow));
   }
 

@@ -299,7 +299,12 @@ async fn join(
 }
 
 async fn record(State(app): State<AppState>, GameId(id): GameId) -> Result<Response, ApiError> {
-    let text = app.hub.record(id).await?;
+    let (text, game) = app.hub.record(id).await?;
+    // Dame records are PDN; Mühle records are text in docs/RULES.md's format.
+    let ext = match game {
+        GameType::Muehle => "txt",
+        GameType::Dame(_) => "pdn",
+    };
     Ok((
         [
             (
@@ -308,7 +313,7 @@ async fn record(State(app): State<AppState>, GameId(id): GameId) -> Result<Respo
             ),
             (
                 header::CONTENT_DISPOSITION,
-                format!("inline; filename=\"brett-{id}.txt\""),
+                format!("inline; filename=\"brett-{id}.{ext}\""),
             ),
         ],
         text,

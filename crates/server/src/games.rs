@@ -957,7 +957,8 @@ impl Hub {
     }
 
     /// Take back the player's last move and the computer's reply (games
-    /// against the computer only). A search in progress is stopped and
+    /// against the computer), or the last move of either side (local games:
+    /// both seats are at one screen). A search in progress is stopped and
     /// its move discarded.
     pub async fn takeback(
         self: &Arc<Self>,
@@ -968,19 +969,23 @@ impl Hub {
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
         let side = live.seat_of(token)?;
-        if live.kind != Kind::Computer {
+        if !matches!(live.kind, Kind::Computer | Kind::Local) {
             return Err(ApiError::NotAllowed(
-                "moves can be taken back only in games against the computer".into(),
+                "moves can be taken back only in games against the computer and local games".into(),
             ));
         }
         if let Some(e) = live.board.ending() {
             return Err(ApiError::GameOver(format!("the game is over: {}", e.text)));
         }
         let ply = live.board.ply();
-        let Some(back_to) = (0..ply)
-            .rev()
-            .find(|&i| live.board.mover_of(i) == Some(side))
-        else {
+        let back_to = if live.kind == Kind::Local {
+            ply.checked_sub(1)
+        } else {
+            (0..ply)
+                .rev()
+                .find(|&i| live.board.mover_of(i) == Some(side))
+        };
+        let Some(back_to) = back_to else {
             return Err(ApiError::NotAllowed("you have no move to take back".into()));
         };
         let mut next = live.board.clone();
@@ -1022,12 +1027,15 @@ impl Hub {
         Ok((side, live.state(id)))
     }
 
-    /// The game record of game `id`.
-    pub async fn record(self: &Arc<Self>, id: i64) -> Result<String, ApiError> {
+    /// The game record of game `id` and the game it is of.
+    pub async fn record(self: &Arc<Self>, id: i64) -> Result<(String, GameType), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
-        Ok(live.board.record(&live.record_tags()))
+        Ok((
+            live.board.record(&live.record_tags()),
+            live.board.game_type(),
+        ))
     }
 
     /// The archive, newest first.

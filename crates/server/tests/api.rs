@@ -364,11 +364,13 @@ async fn error_cases() {
     let (status, v) = s.get("/api/games?limit=lots").await;
     assert_error(status, &v, 400, "bad_request");
 
-    // Takeback outside a computer game; join outside an online game.
+    // Takeback in an online game; join outside an online game.
+    let (online, online_host, _) = online_game(&s).await;
+    s.play_ok(online, &online_host, 0, "d6").await;
     let (status, v) = s
         .post(
-            &format!("/api/games/{id}/takeback"),
-            json!({"token": white}),
+            &format!("/api/games/{online}/takeback"),
+            json!({"token": online_host}),
         )
         .await;
     assert_error(status, &v, 409, "not_allowed");
@@ -606,6 +608,42 @@ async fn computer_answers_and_takeback() {
 }
 
 #[tokio::test]
+async fn local_takeback_undoes_the_last_move() {
+    // Local games (both seats at one screen): a takeback undoes the last
+    // move, whoever made it; either seat's token may ask for it.
+    let s = TestServer::start().await;
+    let v = s.create(json!({"kind": "local"})).await;
+    let id = id_of(&v);
+    let (white, black) = (token(&v, "white"), token(&v, "black"));
+    let takeback = format!("/api/games/{id}/takeback");
+    let (status, v) = s.post(&takeback, json!({"token": white})).await;
+    assert_error(status, &v, 409, "not_allowed");
+
+    s.play_ok(id, &white, 0, "d6").await;
+    s.play_ok(id, &black, 1, "f4").await;
+    let (status, v) = s.post(&takeback, json!({"token": white})).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["ply"], 1);
+    assert_eq!(v["moves"], json!(["d6"]));
+    assert_eq!(v["turn"], "black");
+    assert_eq!(v["in_hand"], json!({"white": 8, "black": 9}));
+    let (status, v) = s.post(&takeback, json!({"token": black})).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["ply"], 0);
+    assert_eq!(v["turn"], "white");
+    let st = s.state(id).await;
+    assert_eq!(st["moves"], json!([]));
+
+    // Not after the game's end.
+    s.play_ok(id, &white, 0, "a1").await;
+    s.post(&format!("/api/games/{id}/resign"), json!({"token": black}))
+        .await;
+    let (status, v) = s.post(&takeback, json!({"token": white})).await;
+    assert_error(status, &v, 409, "game_over");
+    assert_eq!(s.state(id).await["ply"], 1);
+}
+
+#[tokio::test]
 async fn takeback_while_the_computer_thinks() {
     // The computer thinks 1.5 s here: the takeback comes while it thinks.
     let s = TestServer::start_with(1500).await;
@@ -720,6 +758,11 @@ async fn archive_record_and_import() {
             .to_str()
             .unwrap()
             .starts_with("text/plain")
+    );
+    // A Mühle record is a text file (a Dame record is PDN: tests/dame.rs).
+    assert_eq!(
+        r.headers()["content-disposition"].to_str().unwrap(),
+        format!("inline; filename=\"brett-{id}.txt\"")
     );
     let record = r.text().await.unwrap();
     assert!(record.contains("[Rules \"standard\"]"), "{record}");

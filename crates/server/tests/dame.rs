@@ -395,10 +395,13 @@ async fn records_and_analysis() {
         .await;
     let r = reqwest::get(s.url(&format!("/api/games/{id}/record")))
         .await
-        .unwrap()
-        .text()
-        .await
         .unwrap();
+    // A Dame record downloads as a PDN file.
+    assert_eq!(
+        r.headers()["content-disposition"].to_str().unwrap(),
+        format!("inline; filename=\"brett-{id}.pdn\"")
+    );
+    let r = r.text().await.unwrap();
     assert!(r.contains("[White \"Anna\"]"), "{r}");
     assert!(r.contains("[Rules \"dame\"]"), "{r}");
     assert!(r.contains("1. c3-d4 f6-e5 2. d4xf6 g7xe5"), "{r}");

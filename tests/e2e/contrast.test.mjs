@@ -1,0 +1,189 @@
+// Issue #12 §3 item 4: every visible text of the home page and the game page
+// (move list with the current move and a huff marker, player bars, status,
+// controls) has a contrast of at least 4.5:1 (WCAG AA) to its background, in
+// the light and in the dark colour scheme.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useServerAndBrowser, newPage, shot, api, waitMoves, logErrorsAfter } from './helpers.mjs';
+
+const suite = useServerAndBrowser('contrast');
+
+/**
+ * In the page: the texts whose contrast is below `min`, as
+ * [{text, where, fg, bg, ratio}]. The background is the element's own or its
+ * ancestors' (semi-transparent layers composed down to an opaque one), the
+ * text colour composed over it; opacity on the way dims the text.
+ */
+function lowContrast(min) {
+  const parse = (c) => {
+    let m = /^rgba?\(([^)]+)\)$/.exec(c);
+    if (m) {
+      const p = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+      return [p[0], p[1], p[2], p[3] ?? 1];
+    }
+    m = /^color\(srgb ([^)]+)\)$/.exec(c);
+    if (m) {
+      const p = m[1].split(/[\s/]+/).filter(Boolean).map(Number);
+      return [p[0] * 255, p[1] * 255, p[2] * 255, p[3] ?? 1];
+    }
+    return null;
+  };
+  const over = (top, below) => {
+    const a = top[3];
+    return [0, 1, 2].map((i) => top[i] * a + below[i] * (1 - a)).concat(1);
+  };
+  const lum = (c) => {
+    const [r, g, b] = c.slice(0, 3).map((v) => {
+      const x = v / 255;
+      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => {
+    const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  const canvas = getComputedStyle(document.documentElement).colorScheme.includes('dark') ? [0, 0, 0, 1] : [255, 255, 255, 1];
+  const background = (el) => {
+    const layers = [];
+    let opacity = 1;
+    for (let n = el; n; n = n.parentElement) {
+      const cs = getComputedStyle(n);
+      opacity *= Number(cs.opacity);
+      const bg = parse(cs.backgroundColor);
+      if (bg && bg[3] > 0) {
+        layers.push(bg);
+        if (bg[3] >= 1) break;
+      }
+    }
+    let c = canvas;
+    for (const l of layers.reverse()) c = over(l, c);
+    return { bg: c, opacity };
+  };
+  const visible = (el) => {
+    if (el.closest('svg, option, .visually-hidden, [hidden], [aria-hidden="true"]')) return false;
+    if (el.closest(':disabled')) return false; // inactive controls are exempt (WCAG 1.4.3)
+    const cs = getComputedStyle(el);
+    if (cs.visibility !== 'visible' || cs.display === 'none') return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const bad = [];
+  const seen = new Set();
+  const all = document.querySelectorAll('body *');
+  for (const el of all) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    const field = el.matches('input[type=text], input[type=number], textarea, select') && el.value;
+    if (!own && !field) continue;
+    if (!visible(el)) continue;
+    const { bg, opacity } = background(el);
+    const fgRaw = parse(getComputedStyle(el).color);
+    if (!fgRaw) continue;
+    const fg = over([fgRaw[0], fgRaw[1], fgRaw[2], fgRaw[3] * opacity], bg);
+    const r = ratio(fg, bg);
+    if (r < min) {
+      const text = (field ? el.value : el.textContent).trim().slice(0, 40);
+      const where = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
+      const key = `${where}|${text}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const hex = (c) => `#${c.slice(0, 3).map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
+      bad.push({ text, where, fg: hex(fg), bg: hex(bg), ratio: Math.round(r * 100) / 100 });
+    }
+  }
+  return bad;
+}
+
+async function check(page, what, failures) {
+  const bad = await page.evaluate(lowContrast, 4.5);
+  for (const b of bad) failures.push(`${what}: "${b.text}" ${b.where} ${b.fg} on ${b.bg} = ${b.ratio}:1`);
+}
+
+/** A local Dame game with huffing where Black's last move comes after a huff. */
+async function huffGame() {
+  const { data } = await api(suite.server.url, 'POST', '/api/games', {
+    game: 'dame', kind: 'local', options: { huffing: true }, position: 'W:Wa1,c3,g3:Bb8,d4,h8',
+  });
+  const { tokens, id } = data;
+  let r = await api(suite.server.url, 'POST', `/api/games/${id}/moves`, { move: 'g3-h4', token: tokens.white, ply: 0 });
+  assert.equal(r.status, 200, JSON.stringify(r.data));
+  r = await api(suite.server.url, 'POST', `/api/games/${id}/moves`, { move: 'Hc3 d4-c3', token: tokens.black, ply: 1 });
+  assert.equal(r.status, 200, JSON.stringify(r.data));
+  return data;
+}
+
+/** A local Mühle game with a mill and a few moves. */
+async function millGame() {
+  const { data } = await api(suite.server.url, 'POST', '/api/games', { game: 'muehle', kind: 'local' });
+  const { tokens, id } = data;
+  for (const [i, mv] of ['a7', 'b6', 'd7', 'd6', 'g7xb6', 'f4'].entries()) {
+    const r = await api(suite.server.url, 'POST', `/api/games/${id}/moves`, { move: mv, token: i % 2 ? tokens.black : tokens.white, ply: i });
+    assert.equal(r.status, 200, JSON.stringify(r.data));
+  }
+  return data;
+}
+
+async function openWithSeats(page, game) {
+  await page.goto(suite.server.url);
+  await page.evaluate(({ id, tokens }) => localStorage.setItem(`brett.seats.${id}`, JSON.stringify(tokens)), game);
+  await page.goto(`${suite.server.url}/game/${game.id}`);
+}
+
+for (const scheme of ['light', 'dark']) {
+  test(`text contrast is at least 4.5:1 on the home and game pages (${scheme})`, async (t) => {
+    const { page } = await newPage(suite.browser, { locale: 'de-DE' });
+    logErrorsAfter(t, page);
+    await page.emulateMedia({ colorScheme: scheme });
+    const failures = [];
+    const dame = await huffGame();
+    const mill = await millGame();
+
+    // The home page with both games' forms and the list of this browser's games.
+    await openWithSeats(page, mill);
+    await page.evaluate((g) => localStorage.setItem('brett.games', JSON.stringify([
+      { id: g.mill.id, kind: 'local', colors: ['white', 'black'], rules: 'standard' },
+      { id: g.dame.id, kind: 'local', colors: ['white', 'black'], rules: 'dame' },
+    ])), { mill, dame });
+    await page.goto(suite.server.url);
+    await page.waitForSelector('#start');
+    await check(page, 'home (Mühle)', failures);
+    await page.click('input[name=game][value=dame]');
+    await page.waitForSelector('h1:has-text("Dame")');
+    await check(page, 'home (Dame)', failures);
+
+    // A Mühle game: the move list with the current (last) move and a mill.
+    await openWithSeats(page, mill);
+    await waitMoves(page, 6);
+    await page.waitForSelector('#move-list button.move.current');
+    await check(page, 'Mühle game', failures);
+    // An error message (a refused typed move).
+    await page.fill('#move-input', 'a7');
+    await page.press('#move-input', 'Enter');
+    await page.waitForSelector('#toast.show.error');
+    await check(page, 'Mühle game, error message', failures);
+    // Replaying: another move is the current one.
+    await page.click('#move-list button.move[data-ply="5"]');
+    await page.waitForSelector('#move-list button.move[data-ply="5"].current');
+    await check(page, 'Mühle game, replay', failures);
+
+    // A Dame game whose last move carries a huff: the marker on the current move…
+    await openWithSeats(page, dame);
+    await waitMoves(page, 2);
+    await page.waitForSelector('#move-list button.move.current .huff');
+    await check(page, 'Dame game, huff on the current move', failures);
+    // … and on a move that is not the current one (an odd row).
+    await page.click('#move-list button.move[data-ply="1"]');
+    await page.waitForSelector('#move-list button.move[data-ply="1"].current');
+    await check(page, 'Dame game, huff on another move', failures);
+    await shot(page, `contrast-${scheme}`);
+
+    // The end of a game: the result in the status card.
+    await page.click('#nav-last');
+    await page.click('#resign');
+    await page.click('dialog .btn.primary');
+    await page.waitForSelector('.status-line.over');
+    await check(page, 'Dame game over', failures);
+
+    assert.deepEqual(failures, []);
+  });
+}

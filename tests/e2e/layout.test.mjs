@@ -1,0 +1,132 @@
+// Issue #12 §3: layout as players see it. (5) On a 390 px wide phone the
+// game cards of the home page fit in every language and are all aligned
+// alike; (10) the stones on the Mühle board's corners leave its coordinate
+// labels free; (12d) at 1280×800 the player's own bar under the board is on
+// the screen without scrolling.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useServerAndBrowser, newPage, shot, api, logErrorsAfter } from './helpers.mjs';
+
+const suite = useServerAndBrowser('layout');
+
+/** Elements of the page that reach past the viewport's right edge, and cards whose content overflows. */
+function overflows() {
+  const out = [];
+  const vw = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > vw) out.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${vw}`);
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.closest('.visually-hidden, [hidden]')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (r.right > vw + 0.5 || r.left < -0.5) out.push(`${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}" spans ${Math.round(r.left)}–${Math.round(r.right)}`);
+  }
+  for (const card of document.querySelectorAll('.game-choice .choice-body')) {
+    if (card.scrollWidth > card.clientWidth) out.push(`card "${card.textContent}" ${card.scrollWidth} > ${card.clientWidth}`);
+  }
+  return out;
+}
+
+/**
+ * How each game card's text lines sit in it: 'left' (every line starts at
+ * the content's left edge) or 'centre' (every line centred); lines as wide
+ * as the card tell nothing.
+ */
+function cardAlignments() {
+  return [...document.querySelectorAll('.game-choice .choice-body')].map((card) => {
+    const cs = getComputedStyle(card);
+    const box = card.getBoundingClientRect();
+    const left = box.left + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft);
+    const right = box.right - parseFloat(cs.borderRightWidth) - parseFloat(cs.paddingRight);
+    const kinds = new Set();
+    for (const child of card.children) {
+      const range = document.createRange();
+      range.selectNodeContents(child);
+      for (const line of range.getClientRects()) {
+        const atLeft = Math.abs(line.left - left) < 2;
+        const centred = Math.abs((line.left + line.right) / 2 - (left + right) / 2) < 2;
+        if (atLeft && centred) continue;
+        kinds.add(atLeft ? 'left' : centred ? 'centre' : `other (${Math.round(line.left - left)} px in)`);
+      }
+    }
+    return { card: card.querySelector('strong').textContent, kinds: [...kinds] };
+  });
+}
+
+for (const [width, height] of [[390, 844], [768, 1024], [1280, 800]]) {
+  test(`the game cards fit a ${width} px wide screen in every language and are aligned alike`, async (t) => {
+    await gameCards(t, width, height);
+  });
+}
+
+async function gameCards(t, width, height) {
+  const { page } = await newPage(suite.browser, { locale: 'de-DE', width, height });
+  logErrorsAfter(t, page);
+  await page.goto(suite.server.url);
+  const problems = [];
+  for (const lang of ['de', 'en', 'fr', 'it']) {
+    await page.selectOption('#lang-select', lang);
+    await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+    for (const game of ['muehle', 'international']) {
+      await page.click(`input[name=game][value=${game}]`);
+      for (const o of await page.evaluate(overflows)) problems.push(`${lang} ${game}: ${o}`);
+      const aligns = await page.evaluate(cardAlignments);
+      const kinds = new Set(aligns.flatMap((a) => a.kinds));
+      if (kinds.size !== 1) problems.push(`${lang} ${game}: cards aligned differently: ${JSON.stringify(aligns)}`);
+    }
+    await shot(page, `layout-home-${width}-${lang}`);
+  }
+  assert.deepEqual(problems, []);
+}
+
+/** Creates a local game through the API and opens it in the page with both seats. */
+async function openGame(page, body) {
+  const { status, data } = await api(suite.server.url, 'POST', '/api/games', body);
+  assert.equal(status, 201, JSON.stringify(data));
+  await page.goto(suite.server.url);
+  await page.evaluate(({ id, tokens }) => localStorage.setItem(`brett.seats.${id}`, JSON.stringify(tokens)), data);
+  await page.goto(`${suite.server.url}/game/${data.id}`);
+  return data;
+}
+
+test('stones on the Mühle board\'s corners leave the coordinate labels free', async (t) => {
+  const { page } = await newPage(suite.browser, { locale: 'de-DE' });
+  logErrorsAfter(t, page);
+  // Stones on all four corners: a7, g7 (White), a1, g1 (Black).
+  await openGame(page, { game: 'muehle', kind: 'local', position: 'W.W/.../.../....../.../.../B.B w 7 7 0 3' });
+  await page.waitForSelector('.board [data-point=a1].has-stone');
+  const overlaps = async () => page.evaluate(() => {
+    const boxes = (sel) => [...document.querySelectorAll(sel)].map((e) => ({ e, r: e.getBoundingClientRect() }));
+    const stones = boxes('.board .pt.has-stone .stone .body');
+    const labels = boxes('.board .labels text');
+    const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const out = [];
+    for (const l of labels) {
+      for (const s of stones) {
+        if (hit(l.r, s.r)) out.push(`label ${l.e.textContent} under the stone on ${s.e.closest('.pt').dataset.point}`);
+      }
+    }
+    if (stones.length !== 4 || labels.length !== 14) out.push(`${stones.length} stones, ${labels.length} labels`);
+    return out;
+  });
+  assert.deepEqual(await overlaps(), []);
+  await shot(page, 'layout-mill-labels');
+  // The same on the turned board.
+  await page.click('#flip');
+  assert.deepEqual(await overlaps(), []);
+});
+
+for (const game of ['muehle', 'dame', 'international']) {
+  test(`at 1280×800 the player's own bar under the board is on the screen (${game})`, async (t) => {
+    const { page } = await newPage(suite.browser, { locale: 'de-DE', width: 1280, height: 800 });
+    logErrorsAfter(t, page);
+    await openGame(page, { game, kind: 'local' });
+    await page.waitForSelector('.player-bar.bottom .name');
+    const where = await page.evaluate(() => {
+      const r = document.querySelector('.player-bar.bottom').getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, height: innerHeight, scrollY };
+    });
+    await shot(page, `layout-own-bar-${game}`);
+    assert.equal(where.scrollY, 0);
+    assert.ok(where.top >= 0 && where.bottom <= where.height, `the bar spans ${where.top}–${where.bottom} of ${where.height}`);
+  });
+}
