@@ -3,8 +3,13 @@
 //! looping 10-second analyses made a level-1 reply wait 39 s).
 //!
 //! ```sh
-//! cargo run --profile ci -p server --example fairness -- [REPLIES] [CLIENTS] [ANALYSIS_MS]
+//! cargo run --profile ci -p server --example fairness -- [REPLIES] [CLIENTS] [ANALYSIS_MS] [OPTIONS]
 //! ```
+//!
+//! OPTIONS change the server's analysis limits: `--analysis-slots=N`,
+//! `--analyses-per-ip=N`, `--analyses-per-client=N`, `--analysis-queue=N`
+//! (e.g. `--analysis-slots=2 --analyses-per-ip=0` on 2 cores: analyses may
+//! take every slot, so each computer move stops one early).
 //!
 //! The server runs in this process with its defaults (engine slots: one
 //! per core; the analysis limits of docs/API.md, "Engine time") on a fresh
@@ -39,26 +44,45 @@ struct Flood {
 }
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().collect();
+    let (options, args): (Vec<String>, Vec<String>) =
+        std::env::args().skip(1).partition(|a| a.starts_with("--"));
     let num = |i: usize, default: u64| -> u64 {
         args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default)
     };
-    let (replies, clients, analysis_ms) = (num(1, 50) as usize, num(2, 8) as usize, num(3, 10_000));
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(bench(replies, clients, analysis_ms))
-}
-
-async fn bench(replies: usize, clients: usize, analysis_ms: u64) -> anyhow::Result<()> {
-    let dir = tempfile::tempdir()?;
-    let db = dir.path().join("bench.db");
-    let config = server::ServerConfig {
+    let (replies, clients, analysis_ms) = (num(0, 50) as usize, num(1, 8) as usize, num(2, 10_000));
+    let mut config = server::ServerConfig {
         listen: "127.0.0.1:0".parse()?,
-        database_url: Some(format!("sqlite://{}", db.display())),
         games_per_minute: 0,
         ..server::ServerConfig::default()
     };
+    for o in &options {
+        let (key, value) = o
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("options are --key=value: {o}"))?;
+        let n: usize = value.parse()?;
+        match key {
+            "--analysis-slots" => config.analysis_slots = Some(n),
+            "--analyses-per-ip" => config.analyses_per_ip = n,
+            "--analyses-per-client" => config.analyses_per_client = n,
+            "--analysis-queue" => config.analysis_queue = n,
+            _ => anyhow::bail!("unknown option {key}"),
+        }
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(bench(config, replies, clients, analysis_ms))
+}
+
+async fn bench(
+    mut config: server::ServerConfig,
+    replies: usize,
+    clients: usize,
+    analysis_ms: u64,
+) -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    let db = dir.path().join("bench.db");
+    config.database_url = Some(format!("sqlite://{}", db.display()));
     let slots = std::thread::available_parallelism().map_or(2, |n| n.get());
     println!(
         "server: {slots} engine slot(s) (one per core), {} analysis slot(s); per browser {} analysis at once \
