@@ -1,10 +1,18 @@
 // The JSON API of docs/API.md, and the live game socket.
 
+import { clientId } from './store.js';
+
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  /**
+   * `retryAfter`: the seconds to wait (429 rate_limited, 503 engine_busy);
+   * `queuePosition`: an analysis's place in the engine's queue (engine_busy).
+   */
+  constructor(status, code, message, { retryAfter = null, queuePosition = null } = {}) {
     super(message || code || `HTTP ${status}`);
     this.status = status;
     this.code = code || 'network';
+    this.retryAfter = retryAfter;
+    this.queuePosition = queuePosition;
   }
 }
 
@@ -16,7 +24,12 @@ async function request(method, path, body) {
       method,
       // Every state-changing request is JSON: the server refuses other
       // bodies (415) so that no other web site can post to it.
-      headers: changes || body !== undefined ? { 'Content-Type': 'application/json' } : {},
+      // The browser's id: the server shares the engine's time fairly
+      // between browsers by it.
+      headers: {
+        'X-Brett-Client': clientId(),
+        ...(changes || body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      },
       body: body !== undefined ? JSON.stringify(body) : changes ? '{}' : undefined,
       cache: 'no-store',
     });
@@ -26,7 +39,12 @@ async function request(method, path, body) {
   const type = res.headers.get('content-type') || '';
   const data = type.includes('application/json') ? await res.json().catch(() => null) : await res.text();
   if (!res.ok) {
-    throw new ApiError(res.status, data && data.code, (data && data.error) || res.statusText);
+    const json = data && typeof data === 'object' ? data : {};
+    const header = Number(res.headers.get('retry-after'));
+    throw new ApiError(res.status, json.code, json.error || res.statusText, {
+      retryAfter: header > 0 ? header : (typeof json.retry_after === 'number' ? json.retry_after : null),
+      queuePosition: typeof json.queue_position === 'number' ? json.queue_position : null,
+    });
   }
   return data;
 }

@@ -57,6 +57,25 @@ export function rememberGame(entry) {
   write('games', list.slice(0, 30));
 }
 
+/**
+ * This browser's id for the server's fair share of engine time (the
+ * X-Brett-Client header, docs/API.md "Engine time"): 32 random hex digits,
+ * made once and kept. Not a secret and not a login.
+ */
+export function clientId() {
+  const kept = read('client', null);
+  if (typeof kept === 'string' && /^[0-9a-f]{32}$/.test(kept)) return kept;
+  const bytes = new Uint8Array(16);
+  try {
+    crypto.getRandomValues(bytes);
+  } catch {
+    for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  }
+  const id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  write('client', id);
+  return id;
+}
+
 export const lastSettings = () => read('settings', null);
 export const setLastSettings = (v) => write('settings', v);
 

@@ -41,6 +41,40 @@ pub struct Args {
     /// idle connection stays open [default: 10].
     #[arg(long, value_name = "SECS")]
     header_timeout: Option<u64>,
+    /// Engine searches running at once, computer moves and analyses
+    /// together [default: one per CPU core].
+    #[arg(long, value_name = "N")]
+    engine_slots: Option<usize>,
+    /// Analyses running at once, at most the engine slots [default: one
+    /// fewer than the engine slots, at least 1, so one is kept for computer
+    /// moves].
+    #[arg(long, value_name = "N")]
+    analysis_slots: Option<usize>,
+    /// Analyses one browser may have running or waiting at once (0: no
+    /// limit) [default: 1].
+    #[arg(long, value_name = "N")]
+    analyses_per_client: Option<usize>,
+    /// Analyses one client address may have running or waiting at once (0:
+    /// no limit) [default: 4].
+    #[arg(long, value_name = "N")]
+    analyses_per_ip: Option<usize>,
+    /// Engine seconds a minute one browser may use for analyses, also the
+    /// burst; an address gets --analyses-per-ip times as much (0: no limit)
+    /// [default: 60].
+    #[arg(long, value_name = "SECS")]
+    analysis_seconds_per_minute: Option<u64>,
+    /// Analyses waiting for an engine slot at most; further ones are
+    /// answered 503 engine_busy [default: 16].
+    #[arg(long, value_name = "N")]
+    analysis_queue: Option<usize>,
+    /// Seconds an analysis waits for an engine slot before it is answered
+    /// 503 engine_busy [default: 5].
+    #[arg(long, value_name = "SECS")]
+    analysis_wait: Option<u64>,
+    /// The longest an analysis may think in milliseconds, whatever the
+    /// request asks [default: as asked, at most 10000].
+    #[arg(long, value_name = "MS")]
+    max_analysis_time: Option<u64>,
     /// Seconds between the server's pings of an open WebSocket [default: 30].
     #[arg(long, value_name = "SECS")]
     ws_ping_interval: Option<u64>,
@@ -80,6 +114,33 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(secs) = args.header_timeout {
         anyhow::ensure!(secs > 0, "--header-timeout must be at least 1 second");
         config.header_timeout = std::time::Duration::from_secs(secs);
+    }
+    if let Some(n) = args.engine_slots {
+        anyhow::ensure!(n > 0, "--engine-slots must be at least 1");
+        config.engine_slots = Some(n);
+    }
+    if let Some(n) = args.analysis_slots {
+        anyhow::ensure!(n > 0, "--analysis-slots must be at least 1");
+        config.analysis_slots = Some(n);
+    }
+    if let Some(n) = args.analyses_per_client {
+        config.analyses_per_client = n;
+    }
+    if let Some(n) = args.analyses_per_ip {
+        config.analyses_per_ip = n;
+    }
+    if let Some(secs) = args.analysis_seconds_per_minute {
+        config.analysis_seconds_per_minute = secs;
+    }
+    if let Some(n) = args.analysis_queue {
+        config.analysis_queue = n;
+    }
+    if let Some(secs) = args.analysis_wait {
+        config.analysis_wait = std::time::Duration::from_secs(secs);
+    }
+    if let Some(ms) = args.max_analysis_time {
+        anyhow::ensure!(ms > 0, "--max-analysis-time must be at least 1 ms");
+        config.max_analysis_time = Some(std::time::Duration::from_millis(ms));
     }
     if let Some(secs) = args.ws_ping_interval {
         anyhow::ensure!(secs > 0, "--ws-ping-interval must be at least 1 second");

@@ -97,9 +97,21 @@ export function gameSelect(current) {
     }, ...ANALYSIS_GAMES.map((g) => h('option', { value: g, selected: g === current, text: gameName(g) }))));
 }
 
-/** Asks the engine (POST /api/analyze) for its best lines in `position`. */
-export async function requestAnalysis(view, game, position) {
+/** How often a busy engine is asked again by itself before the view gives up. */
+const BUSY_RETRIES = 3;
+
+/**
+ * Asks the engine (POST /api/analyze) for its best lines in `position`.
+ * When the engine is busy (503 engine_busy) or this browser is over its
+ * share (429 rate_limited), the view says so (view.busy) and asks again by
+ * itself after the seconds the server gives, while the position stays.
+ */
+export async function requestAnalysis(view, game, position, { retry = false } = {}) {
   if (view.running) return;
+  clearTimeout(view.busyTimer);
+  if (!retry) view.busyTries = 0;
+  const pos = view.pos;
+  view.busy = null;
   view.running = true;
   view.result = null;
   view.line = null;
@@ -111,7 +123,22 @@ export async function requestAnalysis(view, game, position) {
     if (view.dead) return;
     view.result = { ...res, position };
   } catch (e) {
-    toast(e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message }), 'error');
+    if (view.dead) return;
+    if ((e.code === 'engine_busy' || e.code === 'rate_limited') && e.retryAfter) {
+      const secs = Math.max(1, Math.min(Math.round(e.retryAfter), 120));
+      const again = view.busyTries < BUSY_RETRIES;
+      view.busy = { code: e.code, queue: e.queuePosition, secs: again ? secs : null, pos };
+      if (again) {
+        view.busyTries += 1;
+        view.busyTimer = setTimeout(() => {
+          if (!view.dead && !view.running && view.busy && view.pos === pos) {
+            requestAnalysis(view, game, position, { retry: true });
+          }
+        }, secs * 1000);
+      }
+    } else {
+      toast(e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message }), 'error');
+    }
   }
   view.running = false;
   view.update();
@@ -208,13 +235,20 @@ export function analyzeButton(view) {
 export function renderResults(view) {
   const el = view.els.results;
   const r = view.result;
-  el.hidden = !r && !view.running;
+  // A busy answer is about the position it was asked for.
+  const busy = view.busy && view.busy.pos === view.pos ? view.busy : null;
+  el.hidden = !r && !view.running && !busy;
   if (view.running) {
     mount(el, h('p', { class: 'thinking' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', { text: t('analysis.running') })));
+  } else if (busy) {
+    mount(el, h('div', { class: 'engine-busy', id: 'engine-busy', role: 'status' },
+      h('p', { text: busy.code === 'engine_busy' && busy.queue ? t('analysis.busy', { n: busy.queue }) : t('analysis.limited') }),
+      h('p', { class: 'muted small', text: busy.secs ? t('analysis.retrying', { s: busy.secs }) : t('analysis.tryLater') })));
   } else if (r) {
     mount(el,
       h('h2', { class: 'section-title', text: t('analysis.result') }),
       h('p', { class: 'muted small', text: t('analysis.stats', { depth: r.depth, nodes: fmtNumber(r.nodes), time: fmtNumber(r.time_ms / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }) }),
+      r.preempted ? h('p', { class: 'muted small', id: 'analysis-preempted', text: t('analysis.preempted') }) : null,
       r.lines.length === 0 ? h('p', { text: t('analysis.noMoves') }) : null,
       h('ol', { class: 'lines' }, ...r.lines.map((line, i) => h('li', { class: 'line' },
         h('div', { class: 'line-head' },

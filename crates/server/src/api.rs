@@ -14,6 +14,7 @@ use crate::AppState;
 use crate::board::{Board, GameType, Side};
 use crate::error::{ApiError, ApiJson, ApiQuery, GameId};
 use crate::games::{CreateGame, DrawAction, Kind};
+use crate::guard::Requester;
 use crate::util::clean_name;
 
 /// The `/api` routes.
@@ -376,6 +377,7 @@ struct AnalyzeRequest {
 
 async fn analyze(
     State(app): State<AppState>,
+    Requester(client): Requester,
     ApiJson(req): ApiJson<AnalyzeRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let time_ms = req.time_ms.unwrap_or(1000);
@@ -404,17 +406,21 @@ async fn analyze(
             other => other,
         })?;
     }
-    let probed = board.clone();
-    let database = tokio::task::spawn_blocking(move || crate::perfect::analysis(&probed))
-        .await
-        .map_err(ApiError::internal)?;
-    let analysis = app
+    let done = app
         .hub
-        .analyze(board, Duration::from_millis(time_ms), lines as usize)
+        .analyze(
+            client,
+            board,
+            Duration::from_millis(time_ms),
+            lines as usize,
+        )
         .await?;
-    let mut answer = serde_json::to_value(analysis).map_err(ApiError::internal)?;
-    if let (Some(db), Value::Object(m)) = (database, &mut answer) {
-        m.insert("database".into(), db);
+    let mut answer = serde_json::to_value(done.analysis).map_err(ApiError::internal)?;
+    if let Value::Object(m) = &mut answer {
+        m.insert("preempted".into(), json!(done.preempted));
+        if let Some(db) = done.database {
+            m.insert("database".into(), db);
+        }
     }
     Ok(Json(answer))
 }

@@ -50,6 +50,15 @@ pub enum ApiError {
     /// seconds given.
     #[error("{0}")]
     RateLimited(String, u64),
+    /// No engine slot for an analysis within the wait, or the queue of
+    /// analyses is full: it had place `queue_position` (1: next); try again
+    /// after `retry_after` seconds (an estimate).
+    #[error("{message}")]
+    EngineBusy {
+        message: String,
+        queue_position: usize,
+        retry_after: u64,
+    },
     /// The database cannot be written (or read) right now; the detail is
     /// logged, never sent.
     #[error("{0}")]
@@ -79,6 +88,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType(_) => "unsupported_media_type",
             ApiError::CrossOrigin(_) => "cross_origin",
             ApiError::RateLimited(..) => "rate_limited",
+            ApiError::EngineBusy { .. } => "engine_busy",
             ApiError::StorageUnavailable(_) => "storage_unavailable",
             ApiError::Internal(_) => "internal",
         }
@@ -101,9 +111,9 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::Unavailable(_) | ApiError::StorageUnavailable(_) => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            ApiError::Unavailable(_)
+            | ApiError::StorageUnavailable(_)
+            | ApiError::EngineBusy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -145,12 +155,27 @@ impl IntoResponse for ApiError {
             }
             other => other.to_string(),
         };
-        let body = serde_json::json!({"error": message, "code": self.code()});
+        let mut body = serde_json::json!({"error": message, "code": self.code()});
+        let retry_after = match &self {
+            ApiError::RateLimited(_, secs) => Some(*secs),
+            ApiError::EngineBusy {
+                queue_position,
+                retry_after,
+                ..
+            } => {
+                body["queue_position"] = (*queue_position).into();
+                Some(*retry_after)
+            }
+            _ => None,
+        };
+        if let Some(secs) = retry_after {
+            body["retry_after"] = secs.into();
+        }
         let mut response = (status, axum::Json(body)).into_response();
-        if let ApiError::RateLimited(_, secs) = &self {
+        if let Some(secs) = retry_after {
             response
                 .headers_mut()
-                .insert(axum::http::header::RETRY_AFTER, (*secs).into());
+                .insert(axum::http::header::RETRY_AFTER, secs.into());
         }
         response.extensions_mut().insert(ErrorCode(self.code()));
         response

@@ -13,10 +13,11 @@ use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use serde_json::{Map, Value, json};
-use tokio::sync::{Semaphore, broadcast, watch};
+use tokio::sync::{broadcast, watch};
 
 use crate::board::{Board, GameType, Side};
 use crate::error::ApiError;
+use crate::fair::{AnalysisLimits, Client, Refusal, Scheduler};
 use crate::storage::{
     GameMeta, GameSummary, MoveChange, NewGame, Seat, Seats, Storage, StoredGame,
 };
@@ -71,6 +72,9 @@ pub struct HubConfig {
     /// The longest an analysis may think, whatever the request asks;
     /// `None`: as asked (the API allows up to 10 s).
     pub max_analysis_time: Option<Duration>,
+    /// How analyses share the engine slots with computer moves and among
+    /// clients.
+    pub analysis: AnalysisLimits,
 }
 
 impl Default for HubConfig {
@@ -79,6 +83,7 @@ impl Default for HubConfig {
             computer_movetime: None,
             engine_slots: std::thread::available_parallelism().map_or(2, |n| n.get()),
             max_analysis_time: None,
+            analysis: AnalysisLimits::default(),
         }
     }
 }
@@ -299,12 +304,21 @@ pub enum DrawAction {
     Decline,
 }
 
+/// What an analysis gives: the engine's lines, the databases' values
+/// (Mühle, when installed and holding the position), and whether it was
+/// stopped early for a computer move.
+pub struct Analyzed {
+    pub analysis: crate::board::Analysis,
+    pub database: Option<Value>,
+    pub preempted: bool,
+}
+
 /// All live games, the storage and the engine slots.
 pub struct Hub {
     storage: Arc<dyn Storage>,
     config: HubConfig,
     registry: Arc<Mutex<HashMap<i64, Weak<Entry>>>>,
-    engine_slots: Arc<Semaphore>,
+    engine: Arc<Scheduler>,
     searches: Mutex<HashMap<u64, Arc<AtomicBool>>>,
     next_search: AtomicU64,
     versions: AtomicU64,
@@ -332,12 +346,12 @@ impl Drop for SearchGuard<'_> {
 
 impl Hub {
     pub fn new(storage: Arc<dyn Storage>, config: HubConfig) -> Arc<Hub> {
-        let slots = config.engine_slots.max(1);
+        let engine = Scheduler::new(config.engine_slots, config.analysis.clone());
         Arc::new(Hub {
             storage,
             config,
             registry: Arc::new(Mutex::new(HashMap::new())),
-            engine_slots: Arc::new(Semaphore::new(slots)),
+            engine,
             searches: Mutex::new(HashMap::new()),
             next_search: AtomicU64::new(0),
             versions: AtomicU64::new(1),
@@ -362,6 +376,7 @@ impl Hub {
     /// any more.
     pub fn shutdown(&self) {
         self.closing.send_replace(true);
+        self.engine.close();
         for stop in self
             .searches
             .lock()
@@ -370,6 +385,11 @@ impl Hub {
         {
             stop.store(true, Ordering::Relaxed);
         }
+    }
+
+    /// The engine pool (for tests and the benchmark).
+    pub fn engine(&self) -> &Arc<Scheduler> {
+        &self.engine
     }
 
     /// Number of games in memory (for tests and the benchmark).
@@ -516,15 +536,20 @@ impl Hub {
         movetime: Duration,
         stop: Arc<AtomicBool>,
     ) -> Option<String> {
-        let _permit = self.engine_slots.acquire().await.ok()?;
+        // Computer moves go before analyses (crate::fair).
+        let slot = self.engine.computer().await?;
         let _guard = self.register_search(stop.clone());
         if stop.load(Ordering::Relaxed) {
             return None;
         }
         let seed = fastrand::u64(..);
-        let result =
-            tokio::task::spawn_blocking(move || board.choose_move(level, seed, movetime, &stop))
-                .await;
+        // The slot is given back when the search has ended, not before.
+        let result = tokio::task::spawn_blocking(move || {
+            let mv = board.choose_move(level, seed, movetime, &stop);
+            drop(slot);
+            mv
+        })
+        .await;
         match result {
             Ok(mv) => mv,
             Err(e) => {
@@ -1045,28 +1070,58 @@ impl Hub {
         Ok(json!({"games": games, "total": total}))
     }
 
-    /// Analyse `board` (blocking work on a blocking thread; the search
-    /// stops if the request goes away).
+    /// Analyse `board` for `client`: the databases' values (Mühle) and the
+    /// engine's best `lines`, on a blocking thread once the engine pool
+    /// and the client's limits let it run (crate::fair). The search stops
+    /// if the request goes away, or early for a computer move.
     pub async fn analyze(
         &self,
+        client: Client,
         board: Board,
         time: Duration,
         lines: usize,
-    ) -> Result<crate::board::Analysis, ApiError> {
-        let _permit = self
-            .engine_slots
-            .acquire()
-            .await
-            .map_err(|_| ApiError::Unavailable("the server is shutting down".into()))?;
+    ) -> Result<Analyzed, ApiError> {
         let time = self
             .config
             .max_analysis_time
             .map_or(time, |max| time.min(max));
         let stop = Arc::new(AtomicBool::new(false));
         let guard = self.register_search(stop.clone());
-        let result = tokio::task::spawn_blocking(move || board.analyze(time, lines, &stop))
+        let slot = self
+            .engine
+            .analysis(client, time, stop.clone())
             .await
-            .map_err(ApiError::internal);
+            .map_err(|refusal| match refusal {
+                Refusal::Closed => ApiError::Unavailable("the server is shutting down".into()),
+                Refusal::Limit {
+                    message,
+                    retry_after,
+                } => ApiError::RateLimited(message, retry_after),
+                Refusal::Busy {
+                    queue_position,
+                    retry_after,
+                } => ApiError::EngineBusy {
+                    message: format!(
+                        "the engine is busy: your analysis was number {queue_position} in the \
+                         queue; try again in {retry_after} s"
+                    ),
+                    queue_position,
+                    retry_after,
+                },
+            })?;
+        let result = tokio::task::spawn_blocking(move || {
+            let database = crate::perfect::analysis(&board);
+            let analysis = board.analyze(time, lines, &stop);
+            let preempted = slot.preempted();
+            drop(slot);
+            Analyzed {
+                analysis,
+                database,
+                preempted,
+            }
+        })
+        .await
+        .map_err(ApiError::internal);
         drop(guard);
         result
     }

@@ -7,13 +7,15 @@ use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
+use crate::fair::Client;
 
 /// A bad `--allowed-origin` value.
 #[derive(Debug, thiserror::Error)]
@@ -187,8 +189,13 @@ fn kind(method: &Method, path: &str, query: Option<&str>) -> Kind {
 
 /// The client a request counts against: its IP address (IPv6: its /64).
 fn client(req: &Request) -> IpAddr {
-    let ip = req
-        .extensions()
+    client_ip(req.extensions())
+}
+
+/// The address of the connection (IPv6: its /64; an IPv4-mapped address
+/// as IPv4).
+fn client_ip(extensions: &axum::http::Extensions) -> IpAddr {
+    let ip = extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip())
         .unwrap_or(IpAddr::from([0, 0, 0, 0]));
@@ -201,6 +208,38 @@ fn client(req: &Request) -> IpAddr {
             }
         },
         v4 => v4,
+    }
+}
+
+/// The header a browser names itself with: a random id the web UI makes
+/// once and keeps (docs/API.md, "Engine time").
+pub const CLIENT_HEADER: &str = "x-brett-client";
+
+/// The longest browser id taken.
+const MAX_BROWSER_ID: usize = 64;
+
+/// The browser id of a request: 1–64 characters of `A–Z a–z 0–9 - _`;
+/// anything else counts as none.
+fn browser_id(headers: &HeaderMap) -> Option<String> {
+    let v = headers.get(CLIENT_HEADER)?.to_str().ok()?.trim();
+    (!v.is_empty()
+        && v.len() <= MAX_BROWSER_ID
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
+    .then(|| v.to_string())
+}
+
+/// Who asks, for the analysis limits: the address and the browser id.
+pub struct Requester(pub Client);
+
+impl<S: Send + Sync> FromRequestParts<S> for Requester {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(Requester(Client {
+            ip: client_ip(&parts.extensions),
+            browser: browser_id(&parts.headers),
+        }))
     }
 }
 
@@ -378,6 +417,23 @@ mod tests {
         );
         assert!(g.origin_allowed("null", Some("127.0.0.1:8080")).is_err());
         assert!(Guard::new(&["not an origin".into()], 0, 0).is_err());
+    }
+
+    #[test]
+    fn browser_ids() {
+        let id = |v: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(CLIENT_HEADER, v.parse().unwrap());
+            browser_id(&h)
+        };
+        assert_eq!(id("k3J-9_x").as_deref(), Some("k3J-9_x"));
+        assert_eq!(id(" abc ").as_deref(), Some("abc"));
+        assert_eq!(id(""), None);
+        assert_eq!(id("a b"), None);
+        assert_eq!(id("a/b"), None);
+        assert_eq!(id(&"a".repeat(64)).as_deref(), Some(&*"a".repeat(64)));
+        assert_eq!(id(&"a".repeat(65)), None);
+        assert_eq!(browser_id(&HeaderMap::new()), None);
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod assets;
 pub mod board;
 mod conn;
 pub mod error;
+pub mod fair;
 pub mod games;
 mod guard;
 pub mod perfect;
@@ -47,6 +48,25 @@ pub struct ServerConfig {
     /// Engine searches running at once (computer moves and analyses);
     /// `None`: one per CPU core.
     pub engine_slots: Option<usize>,
+    /// Analyses running at once; `None`: one fewer than the engine slots
+    /// (at least 1), so one is kept for computer moves.
+    pub analysis_slots: Option<usize>,
+    /// Analyses one browser (`X-Brett-Client` header; without it, the
+    /// address) may have running or waiting at once; 0: no limit.
+    pub analyses_per_client: usize,
+    /// Analyses one address (IPv6: /64) may have running or waiting at
+    /// once; 0: no limit.
+    pub analyses_per_ip: usize,
+    /// Engine seconds a minute one browser may use for analyses (also the
+    /// burst); an address gets `analyses_per_ip` times as much; 0: no
+    /// limit.
+    pub analysis_seconds_per_minute: u64,
+    /// Analyses waiting for an engine slot at most; further ones are
+    /// answered `503 engine_busy`.
+    pub analysis_queue: usize,
+    /// The longest an analysis waits for an engine slot before it is
+    /// answered `503 engine_busy`.
+    pub analysis_wait: Duration,
     /// Further origins (`https://brett.example.org`) whose pages may change
     /// state; requests from the server's own origin (an IP address or
     /// `localhost`) are always allowed.
@@ -75,11 +95,18 @@ pub struct ServerConfig {
 
 impl Default for ServerConfig {
     fn default() -> ServerConfig {
+        let limits = fair::AnalysisLimits::default();
         ServerConfig {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             database_url: None,
             computer_movetime_ms: None,
             engine_slots: None,
+            analysis_slots: limits.analysis_slots,
+            analyses_per_client: limits.per_client,
+            analyses_per_ip: limits.per_ip,
+            analysis_seconds_per_minute: limits.seconds_per_minute,
+            analysis_queue: limits.queue,
+            analysis_wait: limits.wait,
             allowed_origins: Vec::new(),
             games_per_minute: 60,
             wrong_tokens_per_minute: 30,
@@ -105,6 +132,14 @@ impl ServerConfig {
         let mut c = HubConfig {
             computer_movetime: self.computer_movetime_ms.map(Duration::from_millis),
             max_analysis_time: self.max_analysis_time,
+            analysis: fair::AnalysisLimits {
+                analysis_slots: self.analysis_slots,
+                per_client: self.analyses_per_client,
+                per_ip: self.analyses_per_ip,
+                seconds_per_minute: self.analysis_seconds_per_minute,
+                queue: self.analysis_queue,
+                wait: self.analysis_wait,
+            },
             ..HubConfig::default()
         };
         if let Some(n) = self.engine_slots {
