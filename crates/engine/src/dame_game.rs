@@ -89,6 +89,13 @@ fn sacrifices(pos: &Position, moves: &mut Vec<Move>) {
     }
 }
 
+/// Reverse futility margin of the Dame search per ply of depth (hundredths
+/// of a man; never with a capture pending, see `search::Game`).
+const DAME_REVERSE_FUTILITY: i32 = 60;
+
+/// Late-move reductions by the logarithms of depth and move number.
+const DAME_LOG_REDUCTIONS: bool = true;
+
 macro_rules! impl_game {
     ($ty:ty, databases) => {
         impl_game!($ty, {
@@ -108,6 +115,8 @@ macro_rules! impl_game {
         impl Game for $ty {
             type Move = Move;
             const HISTORY_SIZE: usize = 64 * 64;
+            const REVERSE_FUTILITY: i32 = DAME_REVERSE_FUTILITY;
+            const LOG_REDUCTIONS: bool = DAME_LOG_REDUCTIONS;
 
             fn legal_moves(&self, moves: &mut Vec<Move>) {
                 if self.pos().outcome().is_none() {

@@ -672,7 +672,12 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
         let tt_move = entry.and_then(|e| e.move_index);
-        if G::REVERSE_FUTILITY > 0 && !pv_node && !critical && depth <= 3 && beta.abs() < MATE_BOUND
+        if G::REVERSE_FUTILITY > 0
+            && !pv_node
+            && !critical
+            && depth <= 3
+            && beta.abs() < MATE_BOUND
+            && !pos.must_play_noisy()
         {
             let eval = pos.evaluate();
             if eval - G::REVERSE_FUTILITY * depth >= beta {

@@ -137,7 +137,9 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Reverse futility pruning: at depth 1–3 outside the principal
     /// variation, a position whose evaluation beats beta by this margin per
-    /// ply of depth is not searched (never a critical one). 0: off.
+    /// ply of depth is not searched (never a critical one, nor one where
+    /// [`Game::must_play_noisy`]: a pending capture makes the evaluation
+    /// meaningless). 0: off.
     const REVERSE_FUTILITY: i32 = 0;
 
     /// Late-move reductions growing with the logarithms of depth and move
