@@ -59,6 +59,10 @@ test('a game at one screen takes back its last move, whoever made it', async (t)
   // An online game has no take-back button.
   const { data: online } = await api(suite.server.url, 'POST', '/api/games', { game: 'muehle', kind: 'online', color: 'white' });
   await openWithSeats(page, { id: online.id, tokens: online.tokens });
+  // (The game waits for the invited player: no resign or draw either.)
+  await page.waitForFunction(() => /Warte auf den Gegner/.test(document.getElementById('status')?.textContent || ''));
+  assert.equal(await page.isVisible('#takeback'), false);
+  await api(suite.server.url, 'POST', `/api/games/${online.id}/join`, { token: online.invite.token });
   await page.waitForSelector('#resign');
   assert.equal(await page.isVisible('#takeback'), false);
 });
