@@ -2,7 +2,7 @@
 // replay of the imported game, and the analysis board with the engine's lines.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, newPage, shot, api, waitMoves, gameIdOf } from './helpers.mjs';
+import { useServerAndBrowser, newPage, shot, api, waitMoves, gameIdOf, logErrorsAfter } from './helpers.mjs';
 
 const suite = useServerAndBrowser('archive');
 
@@ -94,4 +94,29 @@ test('analysis board: set up, analyse, follow a line', async () => {
   await page.waitForSelector('.board [data-point=b6]:not(.has-stone)');
   assert.equal(await page.inputValue('#position-text'), 'WWW/..B/.../....../.../.../... b 6 7 0 1');
   assert.deepEqual(page.errors, []);
+});
+
+test('the analysis explains its lines in the player\'s language (#12 §3.3)', async (t) => {
+  const { page } = await newPage(suite.browser, { locale: 'de-DE' });
+  logErrorsAfter(t, page);
+  await page.goto(`${suite.server.url}/analysis`);
+  await page.waitForSelector('svg.board');
+  // Black a7 and d7 threaten g7: White's best move blocks it.
+  for (const p of ['a7', 'a7', 'd7', 'd7', 'b6', 'f2']) await page.click(`.board [data-point=${p}]`);
+  await page.fill('#hand-white', '7');
+  await page.press('#hand-white', 'Tab');
+  await page.fill('#hand-black', '7');
+  await page.press('#hand-black', 'Tab');
+  assert.match(await page.inputValue('#position-text'), / w 7 7 /);
+  await page.selectOption('#analysis-time', '300');
+  await page.click('#analyze-btn');
+  try {
+    await page.waitForSelector('.lines .line .why li', { timeout: 30000 });
+  } catch (e) {
+    await shot(page, 'analysis-reasons-FAILED');
+    throw e;
+  }
+  const reasons = await page.$$eval('.lines .why li', (els) => els.map((e) => e.textContent));
+  assert.ok(reasons.some((r) => r === 'verhindert die Mühle von Schwarz auf g7'), JSON.stringify(reasons));
+  for (const r of reasons) assert.doesNotMatch(r, /\b(blocks|closes|improves|threatens|wins by force)\b/, r);
 });

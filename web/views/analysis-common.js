@@ -6,7 +6,7 @@
 // analyze.
 
 import { h, mount, toast } from '../dom.js';
-import { t, colorName, fmtNumber } from '../i18n.js';
+import { t, tn, colorName, fmtNumber } from '../i18n.js';
 import { api } from '../api.js';
 import { navigate } from '../nav.js';
 import { gameName } from '../rules.js';
@@ -232,6 +232,26 @@ export function analyzeButton(view) {
 }
 
 /** The results card: a spinner while the engine thinks, then its lines (a click on a move shows it). */
+/**
+ * A reason of the engine in the player's language: the server sends each
+ * with a code and parameters (docs/API.md); its English text is the
+ * fallback for a code this page does not know.
+ */
+function reasonText(r) {
+  const key = `why.${r.code}`;
+  const params = { ...(r.params || {}) };
+  if (params.color) params.color = colorName(params.color);
+  if (params.kings !== undefined) params.kings = fmtNumber(Number(params.kings));
+  const text = params.n !== undefined ? tn(key, Number(params.n), params) : t(key, params);
+  return text === key ? r.text : text;
+}
+
+/** The reasons of an analysis line as a list (none: nothing). */
+function whyList(line) {
+  const items = line.reasons && line.reasons.length ? line.reasons.map(reasonText) : line.why || [];
+  return items.length ? h('ul', { class: 'why small' }, ...items.map((w) => h('li', { text: w }))) : null;
+}
+
 export function renderResults(view) {
   const el = view.els.results;
   const r = view.result;
@@ -257,7 +277,7 @@ export function renderResults(view) {
             type: 'button', class: ['move', view.line && view.line.index === i && view.line.step === k ? 'current' : ''],
             onclick: () => { view.line = { index: i, step: k }; view.update(); }, text: mv,
           })))),
-        line.why && line.why.length ? h('ul', { class: 'why small' }, ...line.why.map((w) => h('li', { text: w }))) : null))),
+        whyList(line)))),
       view.line ? h('button', { class: 'btn', type: 'button', onclick: () => { view.line = null; view.update(); }, text: t('analysis.back') }) : null);
   } else {
     mount(el);

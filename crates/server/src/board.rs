@@ -154,7 +154,11 @@ pub struct AnalysisLine {
     pub score: Value,
     pub score_text: String,
     pub pv: Vec<String>,
+    /// The reasons in English (the command line's words).
     pub why: Vec<String>,
+    /// The same reasons as codes and parameters, for the UI to word in the
+    /// player's language (docs/API.md).
+    pub reasons: Vec<engine::explain::Reason>,
 }
 
 /// The engine's answer to an analysis request.
@@ -948,7 +952,7 @@ impl Board {
                     stop,
                     |pv, score| {
                         pv.first()
-                            .map(|mv| engine::explain::explain_move(&pos, *mv, Some(score)))
+                            .map(|mv| engine::explain::reasons(&pos, *mv, Some(score)))
                             .unwrap_or_default()
                     },
                 )
@@ -961,7 +965,7 @@ impl Board {
                     time,
                     lines,
                     stop,
-                    |pv, score| engine::explain_dame::explain_dame_move(&pos, pv, Some(score)),
+                    |pv, score| engine::explain_dame::dame_reasons(&pos, pv, Some(score)),
                 )
             }
             _ => Analysis {
@@ -982,7 +986,7 @@ fn analyze_root<G: search::Game>(
     time: Duration,
     lines: usize,
     stop: &AtomicBool,
-    why: impl Fn(&[G::Move], search::Score) -> Vec<String>,
+    why: impl Fn(&[G::Move], search::Score) -> Vec<engine::explain::Reason>,
 ) -> Analysis {
     let engine = search::Engine::new(32, 1);
     let result = engine.search(
@@ -998,12 +1002,14 @@ fn analyze_root<G: search::Game>(
         .iter()
         .filter_map(|(score, pv)| {
             let mv = pv.first()?;
+            let reasons = why(pv, *score);
             Some(AnalysisLine {
                 mv: mv.to_string(),
                 score: score_json(*score),
                 score_text: score.to_string(),
                 pv: pv.iter().map(|m| m.to_string()).collect(),
-                why: why(pv, *score),
+                why: reasons.iter().map(|r| r.text.clone()).collect(),
+                reasons,
             })
         })
         .collect();

@@ -844,6 +844,25 @@ async fn analyze() {
             .any(|w| w.as_str().unwrap().contains("blocks")),
         "{v}"
     );
+    // The same reasons as codes with parameters (for the UI's languages).
+    for l in lines {
+        let texts: Vec<&Value> = l["reasons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| &r["text"])
+            .collect();
+        let why: Vec<&Value> = l["why"].as_array().unwrap().iter().collect();
+        assert_eq!(texts, why, "{l}");
+    }
+    assert!(
+        lines[0]["reasons"].as_array().unwrap().contains(&json!({
+            "code": "blocks_mill",
+            "params": {"color": "white", "square": "g7"},
+            "text": "blocks White's mill on g7"
+        })),
+        "{v}"
+    );
 
     let (status, v) = s
         .post(

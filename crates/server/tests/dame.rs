@@ -450,6 +450,10 @@ async fn records_and_analysis() {
     assert_eq!(a["lines"][0]["move"], "c3xe5xg7");
     let why = a["lines"][0]["why"].to_string();
     assert!(why.contains("captures 2 pieces"), "{why}");
+    assert_eq!(
+        a["lines"][0]["reasons"][0],
+        json!({"code": "captures", "params": {"n": "2"}, "text": "captures 2 pieces"})
+    );
     let (status, a) = s
         .post(
             "/api/analyze",
