@@ -4,7 +4,7 @@
 // the light and in the dark colour scheme.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, newPage, shot, api, waitMoves, logErrorsAfter } from './helpers.mjs';
+import { useServerAndBrowser, newPage, shot, api, waitMoves, logErrorsAfter, openWithSeats } from './helpers.mjs';
 
 const suite = useServerAndBrowser('contrast');
 
@@ -123,12 +123,6 @@ async function millGame() {
   return data;
 }
 
-async function openWithSeats(page, game) {
-  await page.goto(suite.server.url);
-  await page.evaluate(({ id, tokens }) => localStorage.setItem(`brett.seats.${id}`, JSON.stringify(tokens)), game);
-  await page.goto(`${suite.server.url}/game/${game.id}`);
-}
-
 for (const scheme of ['light', 'dark']) {
   test(`text contrast is at least 4.5:1 on the home and game pages (${scheme})`, async (t) => {
     const { page } = await newPage(suite.browser, { locale: 'de-DE' });
@@ -139,7 +133,7 @@ for (const scheme of ['light', 'dark']) {
     const mill = await millGame();
 
     // The home page with both games' forms and the list of this browser's games.
-    await openWithSeats(page, mill);
+    await openWithSeats(page, suite.server.url, mill);
     await page.evaluate((g) => localStorage.setItem('brett.games', JSON.stringify([
       { id: g.mill.id, kind: 'local', colors: ['white', 'black'], rules: 'standard' },
       { id: g.dame.id, kind: 'local', colors: ['white', 'black'], rules: 'dame' },
@@ -152,7 +146,7 @@ for (const scheme of ['light', 'dark']) {
     await check(page, 'home (Dame)', failures);
 
     // A Mühle game: the move list with the current (last) move and a mill.
-    await openWithSeats(page, mill);
+    await openWithSeats(page, suite.server.url, mill);
     await waitMoves(page, 6);
     await page.waitForSelector('#move-list button.move.current');
     await check(page, 'Mühle game', failures);
@@ -167,7 +161,7 @@ for (const scheme of ['light', 'dark']) {
     await check(page, 'Mühle game, replay', failures);
 
     // A Dame game whose last move carries a huff: the marker on the current move…
-    await openWithSeats(page, dame);
+    await openWithSeats(page, suite.server.url, dame);
     await waitMoves(page, 2);
     await page.waitForSelector('#move-list button.move.current .huff');
     await check(page, 'Dame game, huff on the current move', failures);

@@ -3,15 +3,9 @@
 // record downloads as .pdn, a Mühle record as .txt.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, newPage, api, getState, waitMoves, shownMoves, logErrorsAfter, fillNewGame, startGame, shot } from './helpers.mjs';
+import { useServerAndBrowser, newPage, api, getState, waitMoves, shownMoves, logErrorsAfter, fillNewGame, startGame, shot, openWithSeats } from './helpers.mjs';
 
 const suite = useServerAndBrowser('controls');
-
-async function openWithSeats(page, game) {
-  await page.goto(suite.server.url);
-  await page.evaluate(({ id, tokens }) => localStorage.setItem(`brett.seats.${id}`, JSON.stringify(tokens)), game);
-  await page.goto(`${suite.server.url}/game/${game.id}`);
-}
 
 test('a game at one screen takes back its last move, whoever made it', async (t) => {
   const { page } = await newPage(suite.browser, { locale: 'de-DE' });
@@ -49,7 +43,7 @@ test('a game at one screen takes back its last move, whoever made it', async (t)
   // A Dame game at one screen, too.
   const { data: dame } = await api(suite.server.url, 'POST', '/api/games', { game: 'dame', kind: 'local' });
   await api(suite.server.url, 'POST', `/api/games/${dame.id}/moves`, { move: 'c3-d4', token: dame.tokens.white, ply: 0 });
-  await openWithSeats(page, dame);
+  await openWithSeats(page, suite.server.url, dame);
   await waitMoves(page, 1);
   await page.waitForSelector('#takeback:not([disabled])');
   await page.click('#takeback');
@@ -58,7 +52,7 @@ test('a game at one screen takes back its last move, whoever made it', async (t)
 
   // An online game has no take-back button.
   const { data: online } = await api(suite.server.url, 'POST', '/api/games', { game: 'muehle', kind: 'online', color: 'white' });
-  await openWithSeats(page, { id: online.id, tokens: online.tokens });
+  await openWithSeats(page, suite.server.url, { id: online.id, tokens: online.tokens });
   // (The game waits for the invited player: no resign or draw either.)
   await page.waitForFunction(() => /Warte auf den Gegner/.test(document.getElementById('status')?.textContent || ''));
   assert.equal(await page.isVisible('#takeback'), false);
@@ -99,10 +93,10 @@ test('a Dame record downloads as .pdn, a Mühle record as .txt', async (t) => {
   };
   const { data: dame } = await api(suite.server.url, 'POST', '/api/games', { game: 'international', kind: 'local' });
   const { data: mill } = await api(suite.server.url, 'POST', '/api/games', { game: 'muehle', kind: 'local' });
-  await openWithSeats(page, dame);
+  await openWithSeats(page, suite.server.url, dame);
   await page.waitForSelector('.dame-board');
   assert.match(await download('#export'), /\.pdn$/);
-  await openWithSeats(page, mill);
+  await openWithSeats(page, suite.server.url, mill);
   await page.waitForSelector('svg.board');
   assert.match(await download('#export'), /\.txt$/);
   await page.goto(`${suite.server.url}/archive`);

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import {
   useServerAndBrowser, newPage, shot, api, getState, waitState, gameIdOf, waitMoves, shownMoves,
   logErrorsAfter, fillNewGame, startGame,
+  openNewGame,
 } from './helpers.mjs';
 
 const suite = useServerAndBrowser('dame');
@@ -16,13 +17,9 @@ const sq = (s) => `.dame-board [data-square="${s}"]`;
 const pieces = (page) => page.$$eval('.dame-board .sq.has-piece', (els) => els.map((e) => e.dataset.square).sort());
 const squaresWith = (page, cls) => page.$$eval(`.dame-board .sq.${cls}`, (els) => els.map((e) => e.dataset.square).sort());
 
-/** Creates a game through the API and opens it in the page with its seats. */
+/** Creates a game through the API and opens it in the page with its seats; its id. */
 async function openGame(page, body) {
-  const { status, data } = await api(suite.server.url, 'POST', '/api/games', body);
-  assert.equal(status, 201, JSON.stringify(data));
-  await page.goto(suite.server.url);
-  await page.evaluate(({ id, tokens }) => localStorage.setItem(`brett.seats.${id}`, JSON.stringify(tokens)), data);
-  await page.goto(`${suite.server.url}/game/${data.id}`);
+  const data = await openNewGame(page, suite.server.url, body);
   await page.waitForSelector('.dame-board');
   return data.id;
 }

@@ -203,6 +203,21 @@ export async function startGame(page) {
   return gameIdOf(page);
 }
 
+/** Opens game `game` ({id, tokens}) in the page with the seats of its tokens. */
+export async function openWithSeats(page, base, game) {
+  await page.goto(base);
+  await page.evaluate(({ id, tokens }) => localStorage.setItem(`brett.seats.${id}`, JSON.stringify(tokens)), game);
+  await page.goto(`${base}/game/${game.id}`);
+}
+
+/** Creates a game through the API (`body` of POST /api/games) and opens it with its seats; returns the answer. */
+export async function openNewGame(page, base, body) {
+  const { status, data } = await api(base, 'POST', '/api/games', body);
+  if (status !== 201) throw new Error(`POST /api/games ${status}: ${JSON.stringify(data)}`);
+  await openWithSeats(page, base, data);
+  return data;
+}
+
 export async function getState(base, id) {
   const { status, data } = await api(base, 'GET', `/api/games/${id}`);
   if (status !== 200) throw new Error(`GET state ${status}`);

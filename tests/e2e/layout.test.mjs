@@ -5,7 +5,7 @@
 // the screen without scrolling.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, newPage, shot, api, logErrorsAfter } from './helpers.mjs';
+import { useServerAndBrowser, newPage, shot, api, logErrorsAfter, openNewGame } from './helpers.mjs';
 
 const suite = useServerAndBrowser('layout');
 
@@ -78,15 +78,8 @@ async function gameCards(t, width, height) {
   assert.deepEqual(problems, []);
 }
 
-/** Creates a local game through the API and opens it in the page with both seats. */
-async function openGame(page, body) {
-  const { status, data } = await api(suite.server.url, 'POST', '/api/games', body);
-  assert.equal(status, 201, JSON.stringify(data));
-  await page.goto(suite.server.url);
-  await page.evaluate(({ id, tokens }) => localStorage.setItem(`brett.seats.${id}`, JSON.stringify(tokens)), data);
-  await page.goto(`${suite.server.url}/game/${data.id}`);
-  return data;
-}
+/** Creates a game through the API and opens it in the page with its seats. */
+const openGame = (page, body) => openNewGame(page, suite.server.url, body);
 
 test('stones on the Mühle board\'s corners leave the coordinate labels free', async (t) => {
   const { page } = await newPage(suite.browser, { locale: 'de-DE' });

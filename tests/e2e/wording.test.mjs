@@ -5,7 +5,7 @@
 // ("1 perdu"), and a finished game's player bars no longer say "placing".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, newPage, api, waitMoves, logErrorsAfter, shot } from './helpers.mjs';
+import { useServerAndBrowser, newPage, api, waitMoves, logErrorsAfter, shot, openWithSeats } from './helpers.mjs';
 
 const suite = useServerAndBrowser('wording');
 
@@ -22,12 +22,6 @@ async function playedGame(body, moves) {
   return data;
 }
 
-async function openWithSeats(page, game) {
-  await page.goto(suite.server.url);
-  await page.evaluate(({ id, tokens }) => localStorage.setItem(`brett.seats.${id}`, JSON.stringify(tokens)), game);
-  await page.goto(`${suite.server.url}/game/${game.id}`);
-}
-
 async function setLang(page, lang) {
   await page.selectOption('#lang-select', lang);
   await page.waitForFunction((l) => document.documentElement.lang === l, lang);
@@ -37,7 +31,7 @@ test('a replayed position is named by its move number and move, not by the count
   const game = await playedGame({ game: 'muehle' }, ['a7', 'b6', 'd7', 'd6', 'a1']);
   const { page } = await newPage(suite.browser, { locale: 'de-DE' });
   logErrorsAfter(t, page);
-  await openWithSeats(page, game);
+  await openWithSeats(page, suite.server.url, game);
   await waitMoves(page, 5);
   // The fourth ply is Black's second move.
   await page.click('#move-list button.move[data-ply="4"]');
@@ -57,7 +51,7 @@ test('a replayed position is named by its move number and move, not by the count
 
   // A Dame game begun at move 10 with Black to move: its first ply is 10… .
   const dame = await playedGame({ game: 'dame', position: 'B:Wc3,e3:Bb6,h6:F10' }, ['b6-a5', 'e3-d4']);
-  await openWithSeats(page, dame);
+  await openWithSeats(page, suite.server.url, dame);
   await waitMoves(page, 2);
   await page.click('#move-list button.move[data-ply="1"]');
   await page.waitForSelector('#move-list button.move[data-ply="1"].current');
@@ -125,7 +119,7 @@ test('counts agree with their number', async (t) => {
   const mill = await playedGame({ game: 'muehle' }, ['a7', 'b6', 'd7', 'd6', 'g7xb6']);
   const { page } = await newPage(suite.browser, { locale: 'fr-FR' });
   logErrorsAfter(t, page);
-  await openWithSeats(page, mill);
+  await openWithSeats(page, suite.server.url, mill);
   await waitMoves(page, 5);
   const count = (c) => page.textContent(`.player-bar[data-color=${c}] .count`);
   const lostTitle = (c) => page.getAttribute(`.player-bar[data-color=${c}] .lost`, 'title');
@@ -141,7 +135,7 @@ test('counts agree with their number', async (t) => {
 
   // Dame: one man lost, one king.
   const dame = await playedGame({ game: 'dame', position: 'W:Wc3,Ka1:Bd4,b8,Kh8' }, ['c3xe5']);
-  await openWithSeats(page, dame);
+  await openWithSeats(page, suite.server.url, dame);
   await waitMoves(page, 1);
   await setLang(page, 'fr');
   assert.equal(await count('black'), '1 pion · 1 dame · 1 perdu');
@@ -157,7 +151,7 @@ test('the phase of a finished game is no longer shown', async (t) => {
   const game = await playedGame({ game: 'muehle' }, ['a7', 'b6']);
   const { page } = await newPage(suite.browser, { locale: 'de-DE' });
   logErrorsAfter(t, page);
-  await openWithSeats(page, game);
+  await openWithSeats(page, suite.server.url, game);
   await waitMoves(page, 2);
   const phases = () => page.$$eval('.player-bar .phase', (els) => els.map((e) => e.textContent));
   assert.deepEqual((await phases()).sort(), ['Schwarz setzt', 'Weiß setzt']);

@@ -20,6 +20,24 @@ fn analysis_body(time_ms: u64) -> Value {
     json!({"game": "dame", "time_ms": time_ms, "lines": 1})
 }
 
+/// An analysis of `time_ms` as browser `browser` (none: no browser id)
+/// sent in the background; resolves to its status.
+fn spawn_analysis(
+    s: &TestServer,
+    http: &reqwest::Client,
+    browser: Option<&'static str>,
+    time_ms: u64,
+) -> tokio::task::JoinHandle<u16> {
+    let (url, http) = (s.url("/api/analyze"), http.clone());
+    tokio::spawn(async move {
+        let mut req = http.post(url).json(&analysis_body(time_ms));
+        if let Some(b) = browser {
+            req = req.header(CLIENT, b);
+        }
+        req.send().await.unwrap().status().as_u16()
+    })
+}
+
 /// An analysis as browser `browser`: the status, the body and the
 /// `Retry-After` header.
 async fn analyze_as(
@@ -174,19 +192,7 @@ async fn a_computer_move_stops_an_analysis_when_no_slot_is_free() {
 async fn one_analysis_at_a_time_per_browser() {
     let s = TestServer::start_config(|c| c.engine_slots = Some(3)).await;
     let http = reqwest::Client::new();
-    let first = {
-        let (url, http) = (s.url("/api/analyze"), http.clone());
-        tokio::spawn(async move {
-            http.post(url)
-                .header(CLIENT, "browser-a")
-                .json(&analysis_body(3000))
-                .send()
-                .await
-                .unwrap()
-                .status()
-                .as_u16()
-        })
-    };
+    let first = spawn_analysis(&s, &http, Some("browser-a"), 3000);
     tokio::time::sleep(Duration::from_millis(300)).await;
     let (status, v, retry) = analyze_as(&s, &http, "browser-a", 100).await;
     assert_error(
@@ -210,18 +216,7 @@ async fn one_analysis_at_a_time_per_browser() {
 #[tokio::test]
 async fn requests_without_a_browser_id_share_their_address() {
     let s = TestServer::start_config(|c| c.engine_slots = Some(3)).await;
-    let first = {
-        let (url, http) = (s.url("/api/analyze"), s.client.clone());
-        tokio::spawn(async move {
-            http.post(url)
-                .json(&analysis_body(3000))
-                .send()
-                .await
-                .unwrap()
-                .status()
-                .as_u16()
-        })
-    };
+    let first = spawn_analysis(&s, &s.client, None, 3000);
     tokio::time::sleep(Duration::from_millis(300)).await;
     let (status, v) = s.post("/api/analyze", analysis_body(100)).await;
     assert_error(status, &v, 429, "rate_limited");
@@ -239,19 +234,7 @@ async fn analyses_are_limited_per_address() {
     let http = reqwest::Client::new();
     let running: Vec<_> = ["a", "b"]
         .into_iter()
-        .map(|b| {
-            let (url, http) = (s.url("/api/analyze"), http.clone());
-            tokio::spawn(async move {
-                http.post(url)
-                    .header(CLIENT, b)
-                    .json(&analysis_body(2000))
-                    .send()
-                    .await
-                    .unwrap()
-                    .status()
-                    .as_u16()
-            })
-        })
+        .map(|b| spawn_analysis(&s, &http, Some(b), 2000))
         .collect();
     tokio::time::sleep(Duration::from_millis(300)).await;
     let (status, v, retry) = analyze_as(&s, &http, "c", 100).await;
@@ -309,19 +292,8 @@ async fn a_full_queue_answers_engine_busy() {
     })
     .await;
     let http = reqwest::Client::new();
-    let spawn = |browser: &'static str, time_ms: u64| {
-        let (url, http) = (s.url("/api/analyze"), http.clone());
-        tokio::spawn(async move {
-            http.post(url)
-                .header(CLIENT, browser)
-                .json(&analysis_body(time_ms))
-                .send()
-                .await
-                .unwrap()
-                .status()
-                .as_u16()
-        })
-    };
+    let spawn =
+        |browser: &'static str, time_ms: u64| spawn_analysis(&s, &http, Some(browser), time_ms);
     let running = spawn("a", 2000);
     tokio::time::sleep(Duration::from_millis(200)).await;
     let waiting = spawn("b", 100);
@@ -354,19 +326,7 @@ async fn an_analysis_waits_a_bounded_time() {
     })
     .await;
     let http = reqwest::Client::new();
-    let running = {
-        let (url, http) = (s.url("/api/analyze"), http.clone());
-        tokio::spawn(async move {
-            http.post(url)
-                .header(CLIENT, "a")
-                .json(&analysis_body(4000))
-                .send()
-                .await
-                .unwrap()
-                .status()
-                .as_u16()
-        })
-    };
+    let running = spawn_analysis(&s, &http, Some("a"), 4000);
     tokio::time::sleep(Duration::from_millis(300)).await;
     let asked = Instant::now();
     let (status, v, retry) = analyze_as(&s, &http, "b", 1000).await;
