@@ -211,6 +211,14 @@ impl<'a> PlacingSolver<'a> {
         Ok(out)
     }
 
+    /// Whether the side to move holds at least a draw in `pos`: a null
+    /// window at the draw, far cheaper than [`PlacingSolver::solve`] in a
+    /// drawn position (one move that holds against every reply proves it;
+    /// no winning try has to be refuted).
+    pub fn not_lost(&mut self, pos: &Position) -> Result<bool, Unsolved> {
+        Ok(self.search(pos, -1, 0)? >= 0)
+    }
+
     /// Whether `m` keeps `value`, the value of `pos` for the side to move
     /// (a move that is not a mistake).
     pub fn keeps(&mut self, pos: &Position, m: Move, value: Wdl) -> Result<bool, Unsolved> {
@@ -368,12 +376,19 @@ const SHARED_CAPACITY: usize = 4_000_000;
 /// time of a move.
 pub const SOLVE_IN_HAND: u32 = 12;
 
-/// Moves of a placing position that keep its exact value (a draw or a win),
-/// found by the solver within `budget` on the databases `tb`: the solver
-/// finds the value (and with it one such move), then proves further moves
-/// in its order of promise until the budget ends. `None` when the value is
-/// not found in time, when the position is lost anyway (every move keeps
-/// that), outside placing, or when `tb` is for other rules.
+/// Moves of a placing position that keep its value (a draw or a win),
+/// found by the solver within `budget` on the databases `tb`.
+///
+/// The cheaper question comes first: is the position lost? A null window
+/// at the draw (value ≥ 0?) needs one move that holds the draw against
+/// every reply, not a refutation of every winning try, so it is proven in a
+/// fraction of the time of the exact value. Then the solver asks whether
+/// the position is won; if that is not answered in time, the value kept is
+/// the draw it has proven. Last it proves further moves in its order of
+/// promise until the budget ends, so the search can choose among them.
+/// `None` when not even the draw is proven in time, when the position is
+/// lost anyway (every move keeps that), outside placing, or when `tb` is
+/// for other rules.
 pub fn sound_moves(tb: &Tablebase, pos: &Position, budget: &SolveBudget) -> Option<Vec<Move>> {
     let in_hand = u32::from(pos.in_hand(Color::White)) + u32::from(pos.in_hand(Color::Black));
     if in_hand == 0
@@ -384,14 +399,43 @@ pub fn sound_moves(tb: &Tablebase, pos: &Position, budget: &SolveBudget) -> Opti
         return None;
     }
     let mut solver = PlacingSolver::with_budget(tb, shared_table(), budget);
-    let value = solver.solve(pos).ok()?;
-    if value < 0 {
+    if !solver.not_lost(pos).ok()? {
         return None;
     }
-    // The table's move first: the solve just proved it.
-    let first = shared_table().get(key(pos)).and_then(|e| e.best);
+    // The move that held the draw (the table's best after a fail high).
+    let drawing = shared_table().get(key(pos)).and_then(|e| e.best);
+    // Is it won? Half of what is left, so that a draw leaves time to prove
+    // more than one move.
+    let half = SolveBudget {
+        deadline: budget.deadline.map(|d| {
+            let now = std::time::Instant::now();
+            now + d.saturating_duration_since(now) / 2
+        }),
+        nodes: budget.nodes.saturating_sub(solver.nodes()) / 2,
+        stop: budget.stop,
+    };
+    let mut win_check = PlacingSolver::with_budget(tb, shared_table(), &half);
+    let value = match win_check.search(pos, 0, 1) {
+        Ok(v) if v > 0 => 1,
+        _ => 0,
+    };
+    solver.nodes += win_check.nodes();
+    let first = if value > 0 {
+        shared_table().get(key(pos)).and_then(|e| e.best)
+    } else {
+        drawing
+    };
     let mut sound = Vec::new();
+    if value == 0
+        && let Some(m) = drawing
+    {
+        // Proven by the first search: kept even if the budget is spent.
+        sound.push(m);
+    }
     for m in solver.ordered(pos, first) {
+        if sound.contains(&m) {
+            continue;
+        }
         match solver.keeps(pos, m, value) {
             Ok(true) => sound.push(m),
             Ok(false) => {}
