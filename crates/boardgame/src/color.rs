@@ -35,6 +35,14 @@ impl Color {
         }
     }
 
+    /// `"White"` or `"Black"`, as in sentences about the game.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Color::White => "White",
+            Color::Black => "Black",
+        }
+    }
+
     /// `"white"` or `"black"`.
     pub const fn name(self) -> &'static str {
         match self {

@@ -48,6 +48,34 @@ pub fn set_tag(tags: &mut Tags, name: &str, value: String) {
     }
 }
 
+/// The value of tag `name` in `tags`.
+pub fn find_tag<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    tags.iter()
+        .find(|(key, _)| key == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// A whole record: the game's `tags` with `updates` applied in order (a
+/// value sets the tag, `None` removes it), a blank line, the move text and
+/// a line break.
+pub fn write_record(
+    tags: &[(String, String)],
+    updates: &[(&str, Option<String>)],
+    movetext: &str,
+) -> String {
+    let mut tags = tags.to_vec();
+    for (name, value) in updates {
+        match value {
+            Some(v) => set_tag(&mut tags, name, v.clone()),
+            None => remove_tag(&mut tags, name),
+        }
+    }
+    let mut out = header(&tags);
+    out.push_str(movetext);
+    out.push('\n');
+    out
+}
+
 /// Remove tag `name` from `tags`.
 pub fn remove_tag(tags: &mut Tags, name: &str) {
     tags.retain(|(key, _)| key != name);
@@ -161,6 +189,26 @@ mod tests {
                 text: "[B 2]".into()
             })
         );
+    }
+
+    #[test]
+    fn a_record_gets_its_tags_updated_in_order() {
+        let tags = vec![
+            ("Event".to_string(), "Club".to_string()),
+            ("FEN".to_string(), "x".to_string()),
+            ("Result".to_string(), "*".to_string()),
+        ];
+        let updates = [
+            ("Rules", Some("standard".to_string())),
+            ("FEN", None),
+            ("Result", Some("1-0".to_string())),
+        ];
+        assert_eq!(
+            write_record(&tags, &updates, "1. d6 1-0"),
+            "[Event \"Club\"]\n[Result \"1-0\"]\n[Rules \"standard\"]\n\n1. d6 1-0\n"
+        );
+        assert_eq!(find_tag(&tags, "FEN"), Some("x"));
+        assert_eq!(find_tag(&tags, "Date"), None);
     }
 
     #[test]

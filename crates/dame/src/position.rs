@@ -102,50 +102,45 @@ impl EndReason {
     }
 }
 
-/// The end of a game: the winner (`None` for a draw) and why.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub struct Outcome {
-    pub winner: Option<Color>,
-    pub reason: EndReason,
-}
+/// The end of a game of Dame: the winner (`None` for a draw) and why.
+pub type Outcome = boardgame::Outcome<EndReason>;
 
-impl Outcome {
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub const fn result_str(&self) -> &'static str {
-        match self.winner {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }
+impl boardgame::Reason for EndReason {
+    const BLOCKED: EndReason = EndReason::Blocked;
+    const REPETITION: EndReason = EndReason::Repetition;
+    const AGREEMENT: EndReason = EndReason::Agreement;
+    const RESIGNATION: EndReason = EndReason::Resignation;
+
+    fn code(self) -> &'static str {
+        EndReason::code(self)
     }
 
-    /// The outcome in English words, e.g. "Black cannot move: White wins".
-    pub fn describe(&self) -> String {
-        let name = |c: Color| match c {
-            Color::White => "White",
-            Color::Black => "Black",
-        };
-        match (self.winner, self.reason) {
+    fn from_code(code: &str) -> Option<EndReason> {
+        EndReason::from_code(code)
+    }
+
+    fn describe(self, winner: Option<Color>) -> Option<String> {
+        let words = match (winner, self) {
             (Some(w), EndReason::NoPieces) => {
-                format!("{} has no pieces left: {} wins", name(!w), name(w))
+                return Some(format!(
+                    "{} has no pieces left: {} wins",
+                    (!w).title(),
+                    w.title()
+                ));
             }
-            (Some(w), EndReason::Blocked) => format!("{} cannot move: {} wins", name(!w), name(w)),
-            (Some(w), EndReason::Resignation) => format!("{} resigns: {} wins", name(!w), name(w)),
-            (Some(w), r) => format!("{} wins ({})", name(w), r.code()),
-            (None, EndReason::Repetition) => "Draw by repetition of the position".to_string(),
             (None, EndReason::KingMoves) => {
-                "Draw: only kings moved and nothing was captured for too long".to_string()
+                "Draw: only kings moved and nothing was captured for too long"
             }
-            (None, EndReason::OneKingEach) => "Draw: each side has just one king".to_string(),
+            (None, EndReason::OneKingEach) => "Draw: each side has just one king",
             (None, EndReason::KingVsThree) => {
-                "Draw: three pieces did not beat the lone king within the moves allowed".to_string()
+                "Draw: three pieces did not beat the lone king within the moves allowed"
             }
             (None, EndReason::KingVsTwo) => {
-                "Draw: the lone king was not beaten within the moves allowed".to_string()
+                "Draw: the lone king was not beaten within the moves allowed"
             }
-            (None, EndReason::Agreement) => "Draw by agreement".to_string(),
-            (None, r) => format!("Draw ({})", r.code()),
-        }
+            _ => return None,
+        };
+        Some(words.to_string())
     }
 }
 
@@ -1343,5 +1338,51 @@ impl FromStr for Position {
             BoardSize::Ten => RuleSet::DAME_100,
         };
         Ok(Position::from_setup(setup, rules)?)
+    }
+}
+
+impl boardgame::Rules for Position {
+    type Move = Move;
+    type MoveError = MoveError;
+    type Reason = EndReason;
+
+    fn turn(&self) -> Color {
+        Position::turn(self)
+    }
+
+    fn move_number(&self) -> u16 {
+        Position::move_number(self)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        Position::parse_move(self, text)
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        Position::legal_moves(self).iter().copied().collect()
+    }
+
+    fn play(&self, m: &Move) -> Result<Position, MoveError> {
+        Position::play(self, m)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Position::outcome(self)
+    }
+
+    fn position_string(&self) -> String {
+        self.fen()
+    }
+
+    fn hash(&self) -> u64 {
+        Position::hash(self)
+    }
+
+    fn same_position(&self, other: &Position) -> bool {
+        Position::same_position(self, other)
+    }
+
+    fn repetition_draw(&self) -> Option<u8> {
+        self.rules().repetition_draw
     }
 }

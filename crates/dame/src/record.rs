@@ -25,7 +25,7 @@
 //! `Termination` holds the reason code of [`EndReason`]. A huff is written
 //! as `H` and the removed square before the move it precedes: `H28 19-23`.
 
-use boardgame::record;
+use boardgame::{DeclaredError, record};
 
 use crate::{
     BoardSize, Color, EndReason, Game, GameError, Outcome, ParseFenError, ParseRulesError,
@@ -127,31 +127,22 @@ impl Game {
     /// The PDN record (tags, a blank line, the numbered moves and the
     /// result).
     pub fn to_pdn(&self) -> String {
-        let mut tags = self.tags().to_vec();
-        let upsert = record::set_tag;
-        let remove = record::remove_tag;
-        upsert(&mut tags, "GameType", game_type(self.rules()).to_string());
-        upsert(&mut tags, "Rules", self.rules().to_string());
-        if self.start().fen() == Position::new(*self.rules()).fen() {
-            remove(&mut tags, "SetUp");
-            remove(&mut tags, "FEN");
-        } else {
-            upsert(&mut tags, "SetUp", "1".to_string());
-            upsert(&mut tags, "FEN", self.start().fen());
-        }
-        upsert(
-            &mut tags,
-            "Result",
-            result_token(self.rules(), self.outcome()).to_string(),
-        );
-        match self.outcome() {
-            Some(o) => upsert(&mut tags, "Termination", o.reason.code().to_string()),
-            None => remove(&mut tags, "Termination"),
-        }
-        let mut out = record::header(&tags);
-        out.push_str(&self.movetext());
-        out.push('\n');
-        out
+        let usual_start = self.start().fen() == Position::new(*self.rules()).fen();
+        let updates = [
+            ("GameType", Some(game_type(self.rules()).to_string())),
+            ("Rules", Some(self.rules().to_string())),
+            ("SetUp", (!usual_start).then(|| "1".to_string())),
+            ("FEN", (!usual_start).then(|| self.start().fen())),
+            (
+                "Result",
+                Some(result_token(self.rules(), self.outcome()).to_string()),
+            ),
+            (
+                "Termination",
+                self.outcome().map(|o| o.reason.code().to_string()),
+            ),
+        ];
+        record::write_record(self.tags(), &updates, &self.movetext())
     }
 
     /// The game record: the same as [`Game::to_pdn`] (named like the Mühle
@@ -209,11 +200,7 @@ impl Game {
             movetext.push('\n');
         }
         let clean = strip_comments(&movetext)?;
-        let tag = |k: &str| {
-            tags.iter()
-                .find(|(key, _)| key == k)
-                .map(|(_, v)| v.clone())
-        };
+        let tag = |k: &str| record::find_tag(&tags, k).map(str::to_string);
         let rules: RuleSet = match (tag("Rules"), tag("GameType")) {
             (Some(r), _) => r.parse()?,
             (None, Some(gt)) => rules_of_game_type(&gt)?,
@@ -265,41 +252,25 @@ impl Game {
         }
         let termination = tag("Termination");
         let claimed = result.or_else(|| tag("Result"));
-        match game.outcome() {
-            Some(actual) => {
-                if let Some(c) = &claimed
-                    && let Some(w) = result_winner(c)
-                    && w != actual.winner
-                {
-                    return Err(RecordError::ResultMismatch {
-                        claimed: c.clone(),
-                        actual: actual.describe(),
-                    });
-                }
-            }
-            None => {
-                let reason = match termination.as_deref() {
-                    Some(t) => Some(
-                        EndReason::from_code(t)
-                            .ok_or_else(|| RecordError::BadTermination(t.to_string()))?,
-                    ),
-                    None => None,
-                };
-                if let Some(winner) = claimed.as_deref().and_then(result_winner) {
-                    let reason = match (winner, reason) {
-                        (None, Some(EndReason::Agreement) | None) => EndReason::Agreement,
-                        (Some(_), Some(EndReason::Resignation) | None) => EndReason::Resignation,
-                        (_, Some(r)) => {
-                            return Err(RecordError::ResultMismatch {
-                                claimed: format!("{} by {}", claimed.unwrap_or_default(), r.code()),
-                                actual: "a game that has not ended that way".to_string(),
-                            });
-                        }
-                    };
-                    game.set_declared_outcome(Outcome { winner, reason });
-                }
-            }
+        if let Some(actual) = game.outcome()
+            && let Some(c) = &claimed
+            && let Some(w) = result_winner(c)
+            && w != actual.winner
+        {
+            return Err(RecordError::ResultMismatch {
+                claimed: c.clone(),
+                actual: actual.describe(),
+            });
         }
+        let winner = claimed.as_deref().and_then(result_winner);
+        game.session_mut()
+            .declare_from_record(claimed.as_deref(), winner, termination.as_deref())
+            .map_err(|e| match e {
+                DeclaredError::BadTermination(t) => RecordError::BadTermination(t),
+                DeclaredError::Mismatch { claimed, actual } => {
+                    RecordError::ResultMismatch { claimed, actual }
+                }
+            })?;
         for (k, v) in tags {
             game.set_tag(&k, &v);
         }

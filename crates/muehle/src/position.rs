@@ -91,42 +91,34 @@ impl EndReason {
     }
 }
 
-/// The end of a game: the winner (`None` for a draw) and why.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub struct Outcome {
-    pub winner: Option<Color>,
-    pub reason: EndReason,
-}
+/// The end of a game of Mühle: the winner (`None` for a draw) and why.
+pub type Outcome = boardgame::Outcome<EndReason>;
 
-impl Outcome {
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub const fn result_str(&self) -> &'static str {
-        match self.winner {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }
+impl boardgame::Reason for EndReason {
+    const BLOCKED: EndReason = EndReason::Blocked;
+    const REPETITION: EndReason = EndReason::Repetition;
+    const AGREEMENT: EndReason = EndReason::Agreement;
+    const RESIGNATION: EndReason = EndReason::Resignation;
+
+    fn code(self) -> &'static str {
+        EndReason::code(self)
     }
 
-    /// The outcome in English words, e.g. "Black cannot move: White wins".
-    pub fn describe(&self) -> String {
-        let name = |c: Color| match c {
-            Color::White => "White",
-            Color::Black => "Black",
-        };
-        match (self.winner, self.reason) {
-            (Some(w), EndReason::TwoStonesLeft) => {
-                format!("{} has only two stones left: {} wins", name(!w), name(w))
-            }
-            (Some(w), EndReason::Blocked) => format!("{} cannot move: {} wins", name(!w), name(w)),
-            (Some(w), EndReason::Resignation) => format!("{} resigns: {} wins", name(!w), name(w)),
-            (Some(w), r) => format!("{} wins ({})", name(w), r.code()),
-            (None, EndReason::Repetition) => "Draw by repetition of the position".to_string(),
+    fn from_code(code: &str) -> Option<EndReason> {
+        EndReason::from_code(code)
+    }
+
+    fn describe(self, winner: Option<Color>) -> Option<String> {
+        match (winner, self) {
+            (Some(w), EndReason::TwoStonesLeft) => Some(format!(
+                "{} has only two stones left: {} wins",
+                (!w).title(),
+                w.title()
+            )),
             (None, EndReason::NoMill) => {
-                "Draw: no mill closed for too long (no-mill rule)".to_string()
+                Some("Draw: no mill closed for too long (no-mill rule)".to_string())
             }
-            (None, EndReason::Agreement) => "Draw by agreement".to_string(),
-            (None, r) => format!("Draw ({})", r.code()),
+            _ => None,
         }
     }
 }
@@ -891,5 +883,53 @@ impl FromStr for Position {
     /// A position string under the standard rules.
     fn from_str(s: &str) -> Result<Position, ParsePositionError> {
         Position::from_fen(s, RuleSet::STANDARD)
+    }
+}
+
+impl boardgame::Rules for Position {
+    type Move = Move;
+    type MoveError = MoveError;
+    type Reason = EndReason;
+
+    fn turn(&self) -> Color {
+        Position::turn(self)
+    }
+
+    fn move_number(&self) -> u16 {
+        Position::move_number(self)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        Position::parse_move(self, text)
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.legal_moves_into(&mut moves);
+        moves
+    }
+
+    fn play(&self, m: &Move) -> Result<Position, MoveError> {
+        Position::play(self, *m)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Position::outcome(self)
+    }
+
+    fn position_string(&self) -> String {
+        self.fen()
+    }
+
+    fn hash(&self) -> u64 {
+        Position::hash(self)
+    }
+
+    fn same_position(&self, other: &Position) -> bool {
+        Position::same_position(self, other)
+    }
+
+    fn repetition_draw(&self) -> Option<u8> {
+        self.rules.repetition_draw
     }
 }

@@ -15,11 +15,10 @@
 //! position when it is not the usual start, `Result` one of `1-0`, `0-1`,
 //! `1/2-1/2`, `*`, and `Termination` the reason code of [`EndReason`].
 
-use boardgame::record;
+use boardgame::{DeclaredError, record};
 
 use crate::{
-    Color, EndReason, Game, GameError, Outcome, ParsePositionError, ParseRulesError, Position,
-    RuleSet,
+    Color, Game, GameError, Outcome, ParsePositionError, ParseRulesError, Position, RuleSet,
 };
 
 /// Error for a game record that cannot be read.
@@ -56,28 +55,17 @@ fn result_token(outcome: Option<Outcome>) -> &'static str {
 impl Game {
     /// The game record (tags, a blank line, the numbered moves and the result).
     pub fn to_record(&self) -> String {
-        let mut tags = self.tags().to_vec();
-        let upsert = record::set_tag;
-        let remove = record::remove_tag;
-        upsert(&mut tags, "Rules", self.rules().to_string());
-        if self.start().fen() == Position::new(*self.rules()).fen() {
-            remove(&mut tags, "FEN");
-        } else {
-            upsert(&mut tags, "FEN", self.start().fen());
-        }
-        upsert(
-            &mut tags,
-            "Result",
-            result_token(self.outcome()).to_string(),
-        );
-        match self.outcome() {
-            Some(o) => upsert(&mut tags, "Termination", o.reason.code().to_string()),
-            None => remove(&mut tags, "Termination"),
-        }
-        let mut out = record::header(&tags);
-        out.push_str(&self.movetext());
-        out.push('\n');
-        out
+        let usual_start = self.start().fen() == Position::new(*self.rules()).fen();
+        let updates = [
+            ("Rules", Some(self.rules().to_string())),
+            ("FEN", (!usual_start).then(|| self.start().fen())),
+            ("Result", Some(result_token(self.outcome()).to_string())),
+            (
+                "Termination",
+                self.outcome().map(|o| o.reason.code().to_string()),
+            ),
+        ];
+        record::write_record(self.tags(), &updates, &self.movetext())
     }
 
     /// The numbered moves and the result token, wrapped at 80 columns.
@@ -125,11 +113,7 @@ impl Game {
         if depth > 0 {
             return Err(RecordError::UnclosedComment);
         }
-        let tag = |k: &str| {
-            tags.iter()
-                .find(|(key, _)| key == k)
-                .map(|(_, v)| v.clone())
-        };
+        let tag = |k: &str| record::find_tag(&tags, k).map(str::to_string);
         let rules: RuleSet = match tag("Rules") {
             Some(r) => r.parse()?,
             None => RuleSet::STANDARD,
@@ -188,47 +172,30 @@ impl Game {
                 c
             }
         });
-        match game.outcome() {
-            Some(actual) => {
-                if let Some(c) = &claimed
-                    && c != "*"
-                    && c != actual.result_str()
-                {
-                    return Err(RecordError::ResultMismatch {
-                        claimed: c.clone(),
-                        actual: actual.describe(),
-                    });
-                }
-            }
-            None => {
-                let reason = match termination.as_deref() {
-                    Some(t) => Some(
-                        EndReason::from_code(t)
-                            .ok_or_else(|| RecordError::BadTermination(t.to_string()))?,
-                    ),
-                    None => None,
-                };
-                let winner = match claimed.as_deref() {
-                    Some("1-0") => Some(Some(Color::White)),
-                    Some("0-1") => Some(Some(Color::Black)),
-                    Some("1/2-1/2") => Some(None),
-                    _ => None,
-                };
-                if let Some(winner) = winner {
-                    let reason = match (winner, reason) {
-                        (None, Some(EndReason::Agreement) | None) => EndReason::Agreement,
-                        (Some(_), Some(EndReason::Resignation) | None) => EndReason::Resignation,
-                        (_, Some(r)) => {
-                            return Err(RecordError::ResultMismatch {
-                                claimed: format!("{} by {}", claimed.unwrap_or_default(), r.code()),
-                                actual: "a game that has not ended that way".to_string(),
-                            });
-                        }
-                    };
-                    game.set_declared_outcome(Outcome { winner, reason });
-                }
-            }
+        if let Some(actual) = game.outcome()
+            && let Some(c) = &claimed
+            && c != "*"
+            && c != actual.result_str()
+        {
+            return Err(RecordError::ResultMismatch {
+                claimed: c.clone(),
+                actual: actual.describe(),
+            });
         }
+        let winner = match claimed.as_deref() {
+            Some("1-0") => Some(Some(Color::White)),
+            Some("0-1") => Some(Some(Color::Black)),
+            Some("1/2-1/2") => Some(None),
+            _ => None,
+        };
+        game.session_mut()
+            .declare_from_record(claimed.as_deref(), winner, termination.as_deref())
+            .map_err(|e| match e {
+                DeclaredError::BadTermination(t) => RecordError::BadTermination(t),
+                DeclaredError::Mismatch { claimed, actual } => {
+                    RecordError::ResultMismatch { claimed, actual }
+                }
+            })?;
         for (k, v) in tags {
             game.set_tag(&k, &v);
         }
