@@ -1,6 +1,6 @@
 //! Mühle's opening book: a move for early placing positions (standard
 //! removal and flying rules), computed by brett — the search's choice,
-//! proven by the placing solver ([`crate::placing`]) not to lose where the
+//! proven by the placing solver ([`crate::muehle::placing`]) not to lose where the
 //! proof fits its budget — and stored compactly (11 bytes a position).
 //!
 //! Positions are stored by symmetry class; a lookup maps the stored move
@@ -32,7 +32,7 @@ const RECORD: usize = 11;
 pub const PROVEN: u8 = 1;
 
 /// The book built into brett.
-static BUILT_IN: &[u8] = include_bytes!("../data/muehle-book.bin");
+static BUILT_IN: &[u8] = include_bytes!("../../data/muehle-book.bin");
 
 static ENABLED: AtomicBool = AtomicBool::new(true);
 
@@ -321,11 +321,11 @@ pub struct BuildOptions {
 fn choose(
     engine: &search::Engine,
     tb: &tablebase::Tablebase,
-    table: &crate::placing::PlacingTable,
+    table: &crate::muehle::placing::PlacingTable,
     pos: &Position,
     options: &BuildOptions,
 ) -> (Move, u8, u64) {
-    use crate::placing::PlacingSolver;
+    use crate::muehle::placing::PlacingSolver;
     let stop = AtomicBool::new(false);
     let result = engine.search(
         &crate::MuehleState(*pos),
@@ -403,7 +403,7 @@ pub struct Step {
 pub fn extend(
     book: &mut Book,
     tb: &tablebase::Tablebase,
-    table: &crate::placing::PlacingTable,
+    table: &crate::muehle::placing::PlacingTable,
     start: &Position,
     options: &BuildOptions,
     after_each: &mut dyn FnMut(&Book, Step) -> bool,
