@@ -4,7 +4,9 @@ use std::ops::Not;
 /// The two sides. White moves first.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Color {
+    /// White, who moves first.
     White = 0,
+    /// Black.
     Black = 1,
 }
 

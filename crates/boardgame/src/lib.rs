@@ -8,6 +8,8 @@
 //! The rules crates re-export [`Color`] (`muehle::Color`, `dame::Color` are
 //! this type) and build their `Game` on [`Session`].
 
+#![warn(missing_docs)]
+
 mod color;
 pub mod record;
 mod rules;

@@ -117,7 +117,9 @@ pub fn parse_tag(line: &str) -> Option<(String, String)> {
 /// A header line that is not a tag: its line number (from 1) and text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadTag {
+    /// The line number, from 1.
     pub line: usize,
+    /// The line (its first 80 characters, trimmed).
     pub text: String,
 }
 

@@ -10,16 +10,26 @@ use crate::{
 /// Error for an action that a game does not allow now.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
+    /// The move cannot be played.
     #[error(transparent)]
     Move(#[from] MoveError),
+    /// The game is over (the outcome in words).
     #[error("the game is over: {0}")]
     Over(String),
+    /// The side has no draw offer from the opponent to accept or decline.
     #[error("{0} has no draw offer from the opponent to accept")]
     NoDrawOffer(Color),
+    /// Nothing has been played.
     #[error("there is nothing to take back")]
     NothingToUndo,
+    /// The piece cannot be huffed.
     #[error("cannot huff {square}: {why}")]
-    HuffNotAllowed { square: String, why: String },
+    HuffNotAllowed {
+        /// The square as given.
+        square: String,
+        /// Why it cannot be huffed.
+        why: String,
+    },
 }
 
 impl From<boardgame::GameError<MoveError>> for GameError {

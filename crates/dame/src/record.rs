@@ -35,28 +35,50 @@ use crate::{
 /// Error for a game record that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
+    /// A header line is not a tag.
     #[error("line {line}: a header tag looks like [Name \"value\"], found: {text}")]
-    BadTag { line: usize, text: String },
+    BadTag {
+        /// The line number, from 1.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// The `Rules` tag is not a rule set.
     #[error("the Rules tag: {0}")]
     Rules(#[from] ParseRulesError),
+    /// The `GameType` tag is no game this program plays.
     #[error(
         "GameType '{0}' is not a game this program plays (20 international, 42 dame, 43 dame-fr, 44 dame-100)"
     )]
     UnsupportedGameType(String),
+    /// The `FEN` tag is not a position.
     #[error("the FEN tag: {0}")]
     Fen(#[from] ParseFenError),
+    /// A move or huff cannot be played.
     #[error("move {number} ('{text}'): {error}")]
     Move {
+        /// The move number before it in the record.
         number: String,
+        /// The move as written.
         text: String,
+        /// Why it cannot be played.
         error: GameError,
     },
+    /// The `Termination` tag is not a reason code of Dame.
     #[error("unknown Termination '{0}' (known: {codes})", codes = EndReason::all_codes())]
     BadTermination(String),
+    /// The result does not fit how the moves end the game.
     #[error("the record says {claimed} but the moves lead to {actual}")]
-    ResultMismatch { claimed: String, actual: String },
+    ResultMismatch {
+        /// The result (and reason) the record gives.
+        claimed: String,
+        /// How the moves end the game, in words.
+        actual: String,
+    },
+    /// Text follows the result token.
     #[error("'{0}' after the result")]
     TrailingText(String),
+    /// A comment or variation is not closed.
     #[error("unclosed comment or variation")]
     Unclosed,
 }

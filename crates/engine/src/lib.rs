@@ -2,6 +2,8 @@
 //! [`muehle`] and [`dame`]), the playing levels, the explanation of moves
 //! and the fitting of evaluation weights.
 
+#![warn(missing_docs)]
+
 pub mod dame;
 pub mod explain;
 pub mod level;

@@ -24,26 +24,47 @@ use crate::{
 /// Error for a game record that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
+    /// A header line is not a tag.
     #[error("line {line}: a header tag looks like [Name \"value\"]: {text}")]
-    BadTag { line: usize, text: String },
+    BadTag {
+        /// The line number, from 1.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// The `Rules` tag is not a rule set.
     #[error("the Rules tag: {0}")]
     Rules(#[from] ParseRulesError),
+    /// The `FEN` tag is not a position.
     #[error("the FEN tag: {0}")]
     Position(#[from] ParsePositionError),
+    /// A move cannot be played.
     #[error("move {number} ('{text}'): {error}")]
     Move {
+        /// The move number before it in the record.
         number: String,
+        /// The move as written.
         text: String,
+        /// Why it cannot be played.
         error: GameError,
     },
+    /// The `Termination` tag is not a reason code of Mühle.
     #[error(
         "unknown Termination '{0}' (known: two-stones, blocked, repetition, no-mill, agreement, resignation)"
     )]
     BadTermination(String),
+    /// The result does not fit how the moves end the game.
     #[error("the record says {claimed} but the moves lead to {actual}")]
-    ResultMismatch { claimed: String, actual: String },
+    ResultMismatch {
+        /// The result (and reason) the record gives.
+        claimed: String,
+        /// How the moves end the game, in words.
+        actual: String,
+    },
+    /// Text follows the result token.
     #[error("'{0}' after the result")]
     TrailingText(String),
+    /// A `{` comment is not closed.
     #[error("unclosed comment")]
     UnclosedComment,
 }

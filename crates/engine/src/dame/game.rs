@@ -18,7 +18,9 @@ pub struct DameState(pub Position);
 /// A Dame position evaluated with other weights (for self-play tuning).
 #[derive(Clone, Copy, Debug)]
 pub struct WeightedDame {
+    /// The position.
     pub pos: Position,
+    /// The weights it is evaluated with.
     pub weights: &'static Weights,
 }
 

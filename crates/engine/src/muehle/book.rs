@@ -49,21 +49,28 @@ pub fn enabled() -> bool {
 /// A book entry: the move (in the class's smallest image) and flags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The move, in the class's smallest image.
     pub mv: Move,
+    /// The flags ([`PROVEN`]).
     pub flags: u8,
 }
 
 /// Why a book file is refused.
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
+    /// The file does not start with the magic `BRETTBK1` (the file).
     #[error("{0}: not a brett book (wrong magic)")]
     Magic(String),
+    /// The file is truncated or of the wrong length (the file).
     #[error("{0}: truncated or of the wrong length")]
     Length(String),
+    /// A record holds no move (the file, the record).
     #[error("{0}: record {1} holds no move")]
     BadMove(String, usize),
+    /// The keys are not sorted (the file, the record).
     #[error("{0}: keys are not sorted at record {1}")]
     Unsorted(String, usize),
+    /// The file cannot be read or written (the file, the error).
     #[error("{0}: {1}")]
     Io(String, std::io::Error),
 }
@@ -385,9 +392,11 @@ fn choose(
 /// One position done by [`extend`].
 #[derive(Clone, Copy, Debug)]
 pub struct Step {
+    /// The ply of the positions being done.
     pub ply: u32,
     /// Positions of this ply done so far, and in all.
     pub done: usize,
+    /// The positions of this ply in all.
     pub total: usize,
     /// Whether the move was proven not to lose.
     pub proven: bool,

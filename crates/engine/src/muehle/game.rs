@@ -13,7 +13,9 @@ pub struct MuehleState(pub Position);
 /// A Mühle position evaluated with other weights (for self-play tuning).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WeightedMuehle {
+    /// The position.
     pub pos: Position,
+    /// The weights it is evaluated with.
     pub weights: &'static Weights,
 }
 
