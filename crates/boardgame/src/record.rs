@@ -145,6 +145,20 @@ pub fn split_record(text: &str, blank: impl Fn(&str) -> bool) -> Result<(Tags, V
     Ok((tags, moves))
 }
 
+/// A move-text token without the move number before it: `12.d6` gives
+/// `d6`, `12...` gives an empty token, and either sets `number` to `12`; a
+/// token without a number (`d6`, `32-28`) is returned as it is.
+pub fn strip_move_number<'a>(token: &'a str, number: &mut String) -> &'a str {
+    let digits = token.chars().take_while(|c| c.is_ascii_digit()).count();
+    let rest = &token[digits..];
+    if digits > 0 && rest.starts_with('.') {
+        *number = token[..digits].to_string();
+        rest.trim_start_matches('.')
+    } else {
+        token
+    }
+}
+
 /// The tokens joined by spaces, wrapped at [`LINE_WIDTH`] columns (a token
 /// longer than a line stands on its own line).
 pub fn wrap_tokens<S: AsRef<str>>(tokens: impl IntoIterator<Item = S>) -> String {
@@ -211,6 +225,18 @@ mod tests {
         );
         assert_eq!(find_tag(&tags, "FEN"), Some("x"));
         assert_eq!(find_tag(&tags, "Date"), None);
+    }
+
+    #[test]
+    fn move_numbers_are_stripped_and_kept() {
+        let mut number = String::new();
+        assert_eq!(strip_move_number("12.d6", &mut number), "d6");
+        assert_eq!(number, "12");
+        assert_eq!(strip_move_number("13...", &mut number), "");
+        assert_eq!(number, "13");
+        assert_eq!(strip_move_number("32-28", &mut number), "32-28");
+        assert_eq!(strip_move_number("f4", &mut number), "f4");
+        assert_eq!(number, "13");
     }
 
     #[test]

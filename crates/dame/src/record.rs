@@ -249,14 +249,7 @@ impl Game {
             if raw.starts_with('$') {
                 continue; // a numeric annotation glyph
             }
-            let digits = raw.chars().take_while(|c| c.is_ascii_digit()).count();
-            let rest = &raw[digits..];
-            let tok = if digits > 0 && rest.starts_with('.') {
-                number = raw[..digits].to_string();
-                rest.trim_start_matches('.')
-            } else {
-                raw
-            };
+            let tok = record::strip_move_number(raw, &mut number);
             let tok = tok.trim_end_matches(['!', '?', '+']);
             if tok.is_empty() {
                 continue;

@@ -156,14 +156,7 @@ impl Game {
                 result = Some(raw);
                 continue;
             }
-            let digits = raw.chars().take_while(|c| c.is_ascii_digit()).count();
-            let rest = &raw[digits..];
-            let tok = if digits > 0 && rest.starts_with('.') {
-                number = raw[..digits].to_string();
-                rest.trim_start_matches('.')
-            } else {
-                raw
-            };
+            let tok = record::strip_move_number(raw, &mut number);
             if !tok.is_empty() {
                 move_tokens.push((number.clone(), tok));
             }
