@@ -75,16 +75,16 @@ enum Command {
 
 fn main() -> Result<()> {
     let cli = Cli::parse();
-    engine::book::set_enabled(!cli.no_book);
+    engine::muehle::book::set_enabled(!cli.no_book);
     if let Some(path) = &cli.book {
-        engine::book::install(Some(engine::book::Book::read(path)?));
+        engine::muehle::book::install(Some(engine::muehle::book::Book::read(path)?));
     }
     if !cli.no_tablebase {
         let dir = cli
             .tablebase_dir
             .clone()
             .unwrap_or_else(tablebase::default_dir);
-        engine::databases::install(Some(&dir));
+        engine::muehle::databases::install(Some(&dir));
         tablebase::set_wdl_cache_limit(cli.tablebase_cache << 20);
         if cli.tablebase_cache > 0
             && matches!(
@@ -94,7 +94,7 @@ fn main() -> Result<()> {
                 )
             )
         {
-            engine::databases::warm_in_background();
+            engine::muehle::databases::warm_in_background();
         }
     }
     match cli.command {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use engine::MuehleState;
-use engine::explain::explain_move;
+use engine::muehle::explain::explain_move;
 use search::{Engine, Limits};
 
 /// Arguments of `brett analyze`.
@@ -69,13 +69,13 @@ pub fn run(args: Args) -> Result<()> {
     let history: Vec<u64> = (0..game.ply())
         .filter_map(|i| game.position_at(i).map(|p| p.hash()))
         .collect();
-    if let Some(tb) = engine::databases::for_rules(&rules)
+    if let Some(tb) = engine::muehle::databases::for_rules(&rules)
         && let Ok(Some(value)) = tb.probe(&pos)
         && let Ok(Some(moves)) = tb.probe_moves(&pos)
     {
         println!(
             "\nPerfect play: {}",
-            engine::databases::verdict(pos.turn(), value)
+            engine::muehle::databases::verdict(pos.turn(), value)
         );
         println!("Every move (value for the side to move):");
         for (m, v) in moves {
@@ -118,7 +118,7 @@ fn run_dame(args: Args) -> Result<()> {
         &engine::DameState(pos),
         &history,
         white,
-        |pv, score| engine::explain_dame::explain_dame_move(&pos, pv, Some(score)),
+        |pv, score| engine::dame::explain::explain_move(&pos, pv, Some(score)),
     );
     Ok(())
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use dame::{Color, Game, Move, Undone};
-use engine::dame_game::best_huff;
+use engine::dame::best_huff;
 use engine::{DameState, LevelPlayer};
 use search::{Engine, Limits};
 

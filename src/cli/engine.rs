@@ -12,7 +12,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use engine::dame_game::best_huff;
+use engine::dame::best_huff;
 use engine::{DameState, LevelPlayer, MuehleState};
 
 use muehle::perft::perft_divide;
@@ -219,14 +219,14 @@ impl Protocol {
                     &self.out,
                     &format!(
                         "option name Book type check default {}",
-                        engine::book::enabled()
+                        engine::muehle::book::enabled()
                     ),
                 );
                 say(
                     &self.out,
                     &format!(
                         "option name TablebaseDir type string default {}",
-                        engine::databases::installed()
+                        engine::muehle::databases::installed()
                             .map(|d| d.dir().to_path_buf())
                             .unwrap_or_else(tablebase::default_dir)
                             .display()
@@ -237,7 +237,7 @@ impl Protocol {
             "isready" => {
                 // Ready once the databases' warm-up has ended (a fresh
                 // engine's first moves would otherwise read them from disk).
-                engine::databases::wait_warm();
+                engine::muehle::databases::wait_warm();
                 say(&self.out, "readyok")
             }
             "quit" => {
@@ -407,8 +407,8 @@ impl Protocol {
                 Err(e) => self.error(&e),
             },
             "book" => match value.to_ascii_lowercase().as_str() {
-                "true" | "on" | "1" => engine::book::set_enabled(true),
-                "false" | "off" | "0" => engine::book::set_enabled(false),
+                "true" | "on" | "1" => engine::muehle::book::set_enabled(true),
+                "false" | "off" | "0" => engine::muehle::book::set_enabled(false),
                 _ => self.error("option Book needs true or false"),
             },
             "tablebase" => match value.to_ascii_lowercase().as_str() {
@@ -418,10 +418,10 @@ impl Protocol {
             },
             "tablebasedir" => {
                 if value.is_empty() {
-                    engine::databases::install(None);
+                    engine::muehle::databases::install(None);
                 } else {
-                    engine::databases::install(Some(std::path::Path::new(value)));
-                    engine::databases::warm_in_background();
+                    engine::muehle::databases::install(Some(std::path::Path::new(value)));
+                    engine::muehle::databases::warm_in_background();
                 }
             }
             "seed" => match value.parse::<u64>() {
@@ -484,14 +484,14 @@ impl Protocol {
         let mut limits = limits;
         limits.no_databases = !self.tablebase;
         if self.tablebase
-            && let Some(tb) = engine::databases::for_rules(pos.rules())
+            && let Some(tb) = engine::muehle::databases::for_rules(pos.rules())
         {
             match tb.probe(&pos) {
                 Ok(Some(v)) => say(
                     &self.out,
                     &format!(
                         "info string tablebase {v} ({})",
-                        engine::databases::verdict(pos.turn(), v)
+                        engine::muehle::databases::verdict(pos.turn(), v)
                     ),
                 ),
                 Ok(None) => {}
@@ -525,13 +525,14 @@ impl Protocol {
         limits.no_databases = !self.tablebase;
         let pos = *game.position();
         if self.tablebase
-            && let Some(v) = engine::dame_databases::installed().and_then(|tb| tb.probe_value(&pos))
+            && let Some(v) =
+                engine::dame::databases::installed().and_then(|tb| tb.probe_value(&pos))
         {
             say(
                 &self.out,
                 &format!(
                     "info string tablebase {v} ({})",
-                    engine::dame_databases::verdict(v)
+                    engine::dame::databases::verdict(v)
                 ),
             );
         }

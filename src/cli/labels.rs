@@ -51,7 +51,7 @@ fn one_game(tb: &Tablebase, options: &MakeOptions, i: usize) -> Labelled {
     for ply in 0.. {
         let in_hand = pos.in_hand(Color::White) + pos.in_hand(Color::Black);
         if in_hand <= 2
-            && let Some(v) = engine::databases::exact_value(tb, &pos, 2)
+            && let Some(v) = engine::muehle::databases::exact_value(tb, &pos, 2)
         {
             out.push((pos, v));
         }

@@ -256,7 +256,7 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Player>> {
     } else if let Some(cmd) = spec.strip_prefix("cmd:") {
         Ok(Box::new(CommandSide::spawn(cmd)?))
     } else if spec == "perfect" {
-        if engine::databases::installed().is_none() {
+        if engine::muehle::databases::installed().is_none() {
             bail!("'perfect' plays from the databases: run without --no-tablebase");
         }
         Ok(Box::new(PerfectSide(LevelSide {
@@ -287,14 +287,14 @@ impl Player for PerfectSide {
         if game.is_over() {
             return Ok(None);
         }
-        if let Some(mut moves) = engine::databases::probe_moves(pos) {
+        if let Some(mut moves) = engine::muehle::databases::probe_moves(pos) {
             moves.sort_by_key(|&(_, e, pref)| std::cmp::Reverse((e.rank(), pref)));
             return Ok(moves.first().map(|m| m.0));
         }
         // The no-mill counter may make a database distance unreachable
         // (the engine then does not take it as exact): the databases' best
         // move all the same, as Malom plays.
-        let held = engine::databases::for_rules(pos.rules())
+        let held = engine::muehle::databases::for_rules(pos.rules())
             .and_then(|tb| tb.probe_moves(pos).ok().flatten());
         match held {
             Some(moves) => Ok(moves.first().map(|m| m.0)),
@@ -729,7 +729,7 @@ pub fn run(args: Args) -> Result<()> {
         args.game.name()
     );
     // The first games would otherwise read the databases from disk.
-    engine::databases::wait_warm();
+    engine::muehle::databases::wait_warm();
     let next = Arc::new(Mutex::new(0usize));
     let results = Arc::new(Mutex::new(Vec::<Played>::new()));
     let concurrency = args.concurrency.clamp(1, 64).min(args.games.max(1));

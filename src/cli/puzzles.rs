@@ -64,7 +64,7 @@ pub fn run(args: Args) -> Result<()> {
             Variant::of(&rules)
         );
     }
-    let puzzles = engine::puzzles::generate(&tb, rules, &sectors, count, seed);
+    let puzzles = engine::muehle::puzzles::generate(&tb, rules, &sectors, count, seed);
     if puzzles.len() < count {
         eprintln!(
             "found {} puzzles of {count} asked for (build more sectors for more)",

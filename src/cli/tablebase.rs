@@ -236,7 +236,7 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
             threads,
             prove_from_ply,
         } => {
-            let options = engine::book::BuildOptions {
+            let options = engine::muehle::book::BuildOptions {
                 roots_ply,
                 max_ply,
                 depth,
@@ -254,7 +254,7 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
 fn book(
     common: &Common,
     out: &std::path::Path,
-    options: &engine::book::BuildOptions,
+    options: &engine::muehle::book::BuildOptions,
     table: usize,
     minutes: Option<u64>,
 ) -> Result<()> {
@@ -263,12 +263,12 @@ fn book(
         bail!("the opening book is for the standard removal and flying rules");
     }
     let dir = common.dir();
-    engine::databases::install(Some(&dir));
+    engine::muehle::databases::install(Some(&dir));
     let tb = Tablebase::new(&dir, Variant::STANDARD);
     let mut book = if out.exists() {
-        engine::book::Book::read(out)?
+        engine::muehle::book::Book::read(out)?
     } else {
-        engine::book::Book::new()
+        engine::muehle::book::Book::new()
     };
     let at_start = book.len();
     eprintln!(
@@ -277,20 +277,20 @@ fn book(
     );
     let stop = std::sync::atomic::AtomicBool::new(false);
     let t = Instant::now();
-    tb.warm_wdl(engine::databases::WARM_STONES, &stop);
+    tb.warm_wdl(engine::muehle::databases::WARM_STONES, &stop);
     eprintln!(
         "  {} MB in {:.0} s",
         tablebase::wdl_cache_bytes() >> 20,
         t.elapsed().as_secs_f64()
     );
-    let table = engine::placing::PlacingTable::new(table);
+    let table = engine::muehle::placing::PlacingTable::new(table);
     let start = Instant::now();
     let deadline = minutes.map(|m| start + std::time::Duration::from_secs(60 * m));
     let mut last_save = Instant::now();
     let mut last_report = Instant::now();
     let (mut added, mut proven, mut nodes) = (0u64, 0u64, 0u64);
     let mut result = Ok(());
-    engine::book::extend(
+    engine::muehle::book::extend(
         &mut book,
         &tb,
         &table,
@@ -326,7 +326,7 @@ fn book(
     book.write(out)?;
     let proven_all = book
         .entries()
-        .filter(|(_, e)| e.flags & engine::book::PROVEN != 0)
+        .filter(|(_, e)| e.flags & engine::muehle::book::PROVEN != 0)
         .count();
     println!(
         "book {}: {} positions ({} proven not to lose), {} new in {:.0} s",

@@ -485,7 +485,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     if let Some(path) = &args.make_labels {
         let rules = muehle::RuleSet::STANDARD;
-        let tb = engine::databases::for_rules(&rules)
+        let tb = engine::muehle::databases::for_rules(&rules)
             .filter(|tb| !tb.installed().is_empty())
             .ok_or_else(|| {
                 anyhow::anyhow!(

@@ -4,7 +4,9 @@ use std::ops::Not;
 /// The two sides. White moves first.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Color {
+    /// White, who moves first.
     White = 0,
+    /// Black.
     Black = 1,
 }
 
@@ -32,6 +34,14 @@ impl Color {
         match self {
             Color::White => 'w',
             Color::Black => 'b',
+        }
+    }
+
+    /// `"White"` or `"Black"`, as in sentences about the game.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Color::White => "White",
+            Color::Black => "Black",
         }
     }
 

@@ -1,11 +1,20 @@
-//! What brett's two games, Mühle and Dame, share: the [`Color`] of a side
-//! and the syntax of game records ([`record`]: `[Tag "value"]` header lines
-//! and wrapped move text, as in PGN and PDN).
+//! What brett's games, Mühle and Dame, share: the [`Color`] of a side, the
+//! [`Rules`] a position answers to (moves, their notation, the
+//! [`Outcome`] with its [`Reason`]), the [`Session`] of a game being
+//! played (history, undo, draw offers, resignation, tags) and the syntax
+//! of game records ([`record`]: `[Tag "value"]` header lines and wrapped
+//! move text, as in PGN and PDN).
 //!
 //! The rules crates re-export [`Color`] (`muehle::Color`, `dame::Color` are
-//! this type).
+//! this type) and build their `Game` on [`Session`].
+
+#![warn(missing_docs)]
 
 mod color;
 pub mod record;
+mod rules;
+mod session;
 
 pub use color::Color;
+pub use rules::{Outcome, Reason, Rules};
+pub use session::{DeclaredError, GameError, Session};

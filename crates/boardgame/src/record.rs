@@ -48,6 +48,34 @@ pub fn set_tag(tags: &mut Tags, name: &str, value: String) {
     }
 }
 
+/// The value of tag `name` in `tags`.
+pub fn find_tag<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    tags.iter()
+        .find(|(key, _)| key == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// A whole record: the game's `tags` with `updates` applied in order (a
+/// value sets the tag, `None` removes it), a blank line, the move text and
+/// a line break.
+pub fn write_record(
+    tags: &[(String, String)],
+    updates: &[(&str, Option<String>)],
+    movetext: &str,
+) -> String {
+    let mut tags = tags.to_vec();
+    for (name, value) in updates {
+        match value {
+            Some(v) => set_tag(&mut tags, name, v.clone()),
+            None => remove_tag(&mut tags, name),
+        }
+    }
+    let mut out = header(&tags);
+    out.push_str(movetext);
+    out.push('\n');
+    out
+}
+
 /// Remove tag `name` from `tags`.
 pub fn remove_tag(tags: &mut Tags, name: &str) {
     tags.retain(|(key, _)| key != name);
@@ -89,7 +117,9 @@ pub fn parse_tag(line: &str) -> Option<(String, String)> {
 /// A header line that is not a tag: its line number (from 1) and text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadTag {
+    /// The line number, from 1.
     pub line: usize,
+    /// The line (its first 80 characters, trimmed).
     pub text: String,
 }
 
@@ -113,6 +143,20 @@ pub fn split_record(text: &str, blank: impl Fn(&str) -> bool) -> Result<(Tags, V
         }
     }
     Ok((tags, moves))
+}
+
+/// A move-text token without the move number before it: `12.d6` gives
+/// `d6`, `12...` gives an empty token, and either sets `number` to `12`; a
+/// token without a number (`d6`, `32-28`) is returned as it is.
+pub fn strip_move_number<'a>(token: &'a str, number: &mut String) -> &'a str {
+    let digits = token.chars().take_while(|c| c.is_ascii_digit()).count();
+    let rest = &token[digits..];
+    if digits > 0 && rest.starts_with('.') {
+        *number = token[..digits].to_string();
+        rest.trim_start_matches('.')
+    } else {
+        token
+    }
 }
 
 /// The tokens joined by spaces, wrapped at [`LINE_WIDTH`] columns (a token
@@ -161,6 +205,38 @@ mod tests {
                 text: "[B 2]".into()
             })
         );
+    }
+
+    #[test]
+    fn a_record_gets_its_tags_updated_in_order() {
+        let tags = vec![
+            ("Event".to_string(), "Club".to_string()),
+            ("FEN".to_string(), "x".to_string()),
+            ("Result".to_string(), "*".to_string()),
+        ];
+        let updates = [
+            ("Rules", Some("standard".to_string())),
+            ("FEN", None),
+            ("Result", Some("1-0".to_string())),
+        ];
+        assert_eq!(
+            write_record(&tags, &updates, "1. d6 1-0"),
+            "[Event \"Club\"]\n[Result \"1-0\"]\n[Rules \"standard\"]\n\n1. d6 1-0\n"
+        );
+        assert_eq!(find_tag(&tags, "FEN"), Some("x"));
+        assert_eq!(find_tag(&tags, "Date"), None);
+    }
+
+    #[test]
+    fn move_numbers_are_stripped_and_kept() {
+        let mut number = String::new();
+        assert_eq!(strip_move_number("12.d6", &mut number), "d6");
+        assert_eq!(number, "12");
+        assert_eq!(strip_move_number("13...", &mut number), "");
+        assert_eq!(number, "13");
+        assert_eq!(strip_move_number("32-28", &mut number), "32-28");
+        assert_eq!(strip_move_number("f4", &mut number), "f4");
+        assert_eq!(number, "13");
     }
 
     #[test]

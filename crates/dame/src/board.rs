@@ -186,10 +186,13 @@ pub struct Square {
 /// Error for text that names no square.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseSquareError {
+    /// The text names no dark square of the 8×8 board.
     #[error("'{0}' is not a dark square of the 8×8 board (squares a1, c1, … h8 with a1 dark)")]
     NotOn8x8(String),
+    /// The text names no square of the 10×10 board.
     #[error("'{0}' is not a square of the 10×10 board (squares are numbered 1 to 50)")]
     NotOn10x10(String),
+    /// The text names no square of either board.
     #[error("'{0}' is not a square: 8×8 squares are named a1 … h8, 10×10 squares 1 … 50")]
     Unknown(String),
 }

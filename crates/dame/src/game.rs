@@ -1,6 +1,8 @@
 //! A game: a start position, the moves played (with huffs), and how the game
 //! ended.
 
+use boardgame::Session;
+
 use crate::{
     Bitboard, Color, EndReason, Move, MoveError, MoveList, Outcome, Position, RuleSet, Square,
 };
@@ -8,16 +10,37 @@ use crate::{
 /// Error for an action that a game does not allow now.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
+    /// The move cannot be played.
     #[error(transparent)]
     Move(#[from] MoveError),
+    /// The game is over (the outcome in words).
     #[error("the game is over: {0}")]
     Over(String),
+    /// The side has no draw offer from the opponent to accept or decline.
     #[error("{0} has no draw offer from the opponent to accept")]
     NoDrawOffer(Color),
+    /// Nothing has been played.
     #[error("there is nothing to take back")]
     NothingToUndo,
+    /// The piece cannot be huffed.
     #[error("cannot huff {square}: {why}")]
-    HuffNotAllowed { square: String, why: String },
+    HuffNotAllowed {
+        /// The square as given.
+        square: String,
+        /// Why it cannot be huffed.
+        why: String,
+    },
+}
+
+impl From<boardgame::GameError<MoveError>> for GameError {
+    fn from(e: boardgame::GameError<MoveError>) -> GameError {
+        match e {
+            boardgame::GameError::Move(m) => GameError::Move(m),
+            boardgame::GameError::Over(o) => GameError::Over(o),
+            boardgame::GameError::NoDrawOffer(c) => GameError::NoDrawOffer(c),
+            boardgame::GameError::NothingToUndo => GameError::NothingToUndo,
+        }
+    }
 }
 
 /// What [`Game::undo`] took back.
@@ -39,19 +62,20 @@ pub enum Undone {
 /// before moving, remove one of the pieces that could have captured
 /// ([`Game::huffable`], [`Game::huff`]). The removal is not a move: the same
 /// player then moves. The right lapses with that move.
+///
+/// The bookkeeping of moves, draw offers, resignation and tags is
+/// [`boardgame::Session`]'s; this type adds the huffs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
-    /// positions[i]: the position after i moves (0 = the start).
-    positions: Vec<Position>,
-    moves: Vec<Move>,
+    /// The moves, the positions after them, the outcome, the draw offer and
+    /// the tags.
+    session: Session<Position>,
     /// huffs[i]: the piece huffed before moves[i], if any.
     huffs: Vec<Option<Square>>,
     /// A huff made this turn, already applied to `current`.
     pending_huff: Option<Square>,
+    /// The position now: after the last move and the huff made since.
     current: Position,
-    outcome: Option<Outcome>,
-    draw_offer: Option<Color>,
-    tags: Vec<(String, String)>,
 }
 
 impl Default for Game {
@@ -69,16 +93,12 @@ impl Game {
     /// A new game from any legal position.
     pub fn from_position(start: Position) -> Game {
         let mut g = Game {
-            positions: vec![start],
-            moves: Vec::new(),
+            session: Session::new(start),
             huffs: Vec::new(),
             pending_huff: None,
             current: start,
-            outcome: None,
-            draw_offer: None,
-            tags: Vec::new(),
         };
-        g.outcome = g.automatic_outcome();
+        g.session.set_outcome(g.automatic_outcome());
         g
     }
 
@@ -87,37 +107,22 @@ impl Game {
         self.start().rules()
     }
 
-    /// The start position.
-    pub fn start(&self) -> &Position {
-        &self.positions[0]
-    }
-
     /// The current position (after a huff made this turn, if any).
     pub fn position(&self) -> &Position {
         &self.current
     }
 
-    /// The position after `ply` moves (0 = the start).
-    pub fn position_at(&self, ply: usize) -> Option<&Position> {
-        self.positions.get(ply)
-    }
-
     /// The position in which move `ply` (0-based) was played: the position
     /// before it, after the huff that preceded it, if any.
     pub fn position_before_move(&self, ply: usize) -> Option<Position> {
-        let before = *self.positions.get(ply)?;
-        if ply >= self.moves.len() {
+        let before = *self.session.position_at(ply)?;
+        if ply >= self.ply() {
             return None;
         }
         match self.huffs[ply] {
             Some(sq) => before.huffed(sq),
             None => Some(before),
         }
-    }
-
-    /// The moves played.
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
     }
 
     /// For each move, the piece huffed before it, if any.
@@ -128,26 +133,6 @@ impl Game {
     /// The piece huffed this turn, if any (before the move that follows).
     pub fn pending_huff(&self) -> Option<Square> {
         self.pending_huff
-    }
-
-    /// Number of moves played (plies).
-    pub fn ply(&self) -> usize {
-        self.moves.len()
-    }
-
-    /// How the game ended, if it has.
-    pub fn outcome(&self) -> Option<Outcome> {
-        self.outcome
-    }
-
-    /// Whether the game is over.
-    pub fn is_over(&self) -> bool {
-        self.outcome.is_some()
-    }
-
-    /// The side whose draw offer stands, if any.
-    pub fn draw_offer(&self) -> Option<Color> {
-        self.draw_offer
     }
 
     /// Legal moves now (none when the game is over).
@@ -163,12 +148,7 @@ impl Game {
     /// counting itself (positions after a move, with the same pieces and
     /// side to move).
     pub fn repetition_count(&self) -> usize {
-        let now = &self.current;
-        let h = now.hash();
-        self.positions
-            .iter()
-            .filter(|p| p.hash() == h && p.same_position(now))
-            .count()
+        self.session.occurrences(&self.current)
     }
 
     /// The pieces the player to move may huff now, ignoring whether the
@@ -177,13 +157,13 @@ impl Game {
         if !self.rules().huffing || self.pending_huff.is_some() {
             return Bitboard::EMPTY;
         }
-        let Some(last) = self.moves.last() else {
+        let Some(last) = self.moves().last() else {
             return Bitboard::EMPTY;
         };
         if last.is_capture() {
             return Bitboard::EMPTY;
         }
-        let Some(before) = self.position_before_move(self.moves.len() - 1) else {
+        let Some(before) = self.position_before_move(self.ply() - 1) else {
             return Bitboard::EMPTY;
         };
         let should = before.capturing_pieces();
@@ -243,7 +223,7 @@ impl Game {
             .ok_or_else(|| not("there is no opponent piece there".to_string()))?;
         self.current = next;
         self.pending_huff = Some(sq);
-        self.outcome = self.automatic_outcome();
+        self.session.set_outcome(self.automatic_outcome());
         Ok(())
     }
 
@@ -268,42 +248,34 @@ impl Game {
             .any(|p| !matches!(p.outcome(), Some(o) if o.reason == EndReason::Blocked))
     }
 
+    /// The outcome with `current` as the position now: the session's (a
+    /// win by the position, a repetition, a draw by the position) — without
+    /// the repetition while a huff is pending, and not the blocked player's
+    /// loss when a huff would give them a move.
     fn automatic_outcome(&self) -> Option<Outcome> {
-        let pos = &self.current;
-        let intrinsic = pos.outcome();
-        if let Some(o) = intrinsic
-            && o.winner.is_some()
-        {
-            // A blocked player who may huff a piece that frees a move plays on.
-            if !(o.reason == EndReason::Blocked && self.huff_can_free()) {
-                return Some(o);
+        let outcome = if self.pending_huff.is_some() {
+            self.current.outcome()
+        } else {
+            self.session.automatic_outcome(&self.current)
+        };
+        match outcome {
+            Some(o)
+                if o.winner.is_some() && o.reason == EndReason::Blocked && self.huff_can_free() =>
+            {
+                None
             }
-            return None;
+            o => o,
         }
-        if self.pending_huff.is_none()
-            && let Some(n) = pos.rules().repetition_draw
-            && self.repetition_count() >= usize::from(n)
-        {
-            return Some(Outcome {
-                winner: None,
-                reason: EndReason::Repetition,
-            });
-        }
-        intrinsic
     }
 
     fn ensure_running(&self) -> Result<(), GameError> {
-        match self.outcome {
-            Some(o) => Err(GameError::Over(o.describe())),
-            None => Ok(()),
-        }
+        Ok(self.session.ensure_running::<MoveError>()?)
     }
 
     /// Play a move, checked against the rules.
     pub fn play(&mut self, m: &Move) -> Result<(), GameError> {
         self.ensure_running()?;
         let next = self.current.play(m)?;
-        let mover = self.current.turn();
         // Keep the path as generated (the caller's may be another path of
         // the same move).
         let m = self
@@ -313,15 +285,10 @@ impl Game {
             .find(|l| *l == m)
             .copied()
             .unwrap_or(*m);
-        self.positions.push(next);
-        self.moves.push(m);
+        self.session.record_move(m, next);
         self.huffs.push(self.pending_huff.take());
         self.current = next;
-        if self.draw_offer == Some(mover.other()) {
-            // Moving instead of accepting declines the opponent's offer.
-            self.draw_offer = None;
-        }
-        self.outcome = self.automatic_outcome();
+        self.session.set_outcome(self.automatic_outcome());
         Ok(())
     }
 
@@ -338,97 +305,29 @@ impl Game {
     /// again). A game ended by agreement or resignation is reopened; the
     /// draw offer is withdrawn.
     pub fn undo(&mut self) -> Result<Undone, GameError> {
-        if let Some(sq) = self.pending_huff.take() {
-            self.current = *self.positions.last().expect("a game has a start position");
-            self.draw_offer = None;
-            self.outcome = self.automatic_outcome();
-            return Ok(Undone::Huff(sq));
+        let undone = if let Some(sq) = self.pending_huff.take() {
+            self.session.withdraw_draw_offer();
+            Undone::Huff(sq)
+        } else {
+            let m = self.session.take_back().ok_or(GameError::NothingToUndo)?;
+            self.pending_huff = self.huffs.pop().flatten();
+            Undone::Move(m)
+        };
+        self.current = *self.session.position();
+        if let Some(sq) = self.pending_huff {
+            match self.current.huffed(sq) {
+                Some(p) => self.current = p,
+                None => self.pending_huff = None,
+            }
         }
-        let m = self.moves.pop().ok_or(GameError::NothingToUndo)?;
-        self.positions.pop();
-        let huff = self.huffs.pop().flatten();
-        self.current = *self.positions.last().expect("a game has a start position");
-        if let Some(sq) = huff
-            && let Some(p) = self.current.huffed(sq)
-        {
-            self.current = p;
-            self.pending_huff = Some(sq);
-        }
-        self.draw_offer = None;
-        self.outcome = self.automatic_outcome();
-        Ok(Undone::Move(m))
+        self.session.set_outcome(self.automatic_outcome());
+        Ok(undone)
     }
 
-    /// `by` offers a draw. If the opponent's offer already stands, the
-    /// game is drawn by agreement. Returns whether the game is now drawn.
-    pub fn offer_draw(&mut self, by: Color) -> Result<bool, GameError> {
-        self.ensure_running()?;
-        if self.draw_offer == Some(by.other()) {
-            self.declare(None, EndReason::Agreement);
-            return Ok(true);
-        }
-        self.draw_offer = Some(by);
-        Ok(false)
-    }
-
-    /// `by` accepts the opponent's standing draw offer.
-    pub fn accept_draw(&mut self, by: Color) -> Result<(), GameError> {
-        self.ensure_running()?;
-        if self.draw_offer != Some(by.other()) {
-            return Err(GameError::NoDrawOffer(by));
-        }
-        self.declare(None, EndReason::Agreement);
-        Ok(())
-    }
-
-    /// `by` declines the opponent's standing draw offer.
-    pub fn decline_draw(&mut self, by: Color) -> Result<(), GameError> {
-        self.ensure_running()?;
-        if self.draw_offer != Some(by.other()) {
-            return Err(GameError::NoDrawOffer(by));
-        }
-        self.draw_offer = None;
-        Ok(())
-    }
-
-    /// `by` resigns.
-    pub fn resign(&mut self, by: Color) -> Result<(), GameError> {
-        self.ensure_running()?;
-        self.declare(Some(by.other()), EndReason::Resignation);
-        Ok(())
-    }
-
-    fn declare(&mut self, winner: Option<Color>, reason: EndReason) {
-        self.outcome = Some(Outcome { winner, reason });
-        self.draw_offer = None;
-    }
-
-    /// Set the outcome from a game record (agreement or resignation; an
-    /// automatic outcome is kept as it is).
-    pub(crate) fn set_declared_outcome(&mut self, outcome: Outcome) {
-        if self.outcome.is_none() {
-            self.declare(outcome.winner, outcome.reason);
-        }
-    }
-
-    /// The header tags of the game record, in order.
-    pub fn tags(&self) -> &[(String, String)] {
-        &self.tags
-    }
-
-    /// The value of a header tag.
-    pub fn tag(&self, key: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// Set a header tag (replacing its value, or adding it at the end).
-    pub fn set_tag(&mut self, key: &str, value: &str) {
-        match self.tags.iter_mut().find(|(k, _)| k == key) {
-            Some(entry) => entry.1 = value.to_string(),
-            None => self.tags.push((key.to_string(), value.to_string())),
-        }
+    /// The game's session: moves, positions, outcome, draw offer, tags.
+    pub(crate) fn session_mut(&mut self) -> &mut Session<Position> {
+        &mut self.session
     }
 }
+
+boardgame::session_methods!(Game, session, Position, GameError);

@@ -19,6 +19,8 @@
 //! assert_eq!(game.position().fen(), "B:W19,31,33-50:B1-18,20:F2");
 //! ```
 
+#![warn(missing_docs)]
+
 mod board;
 pub mod eval;
 mod game;

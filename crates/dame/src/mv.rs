@@ -220,17 +220,25 @@ impl fmt::Debug for Move {
 /// Error for text that is not a move in our notation.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseMoveError {
+    /// The text is empty.
     #[error("empty move")]
     Empty,
+    /// The text is not in the move notation.
     #[error("'{text}' is not a move: {why} (examples: {examples})")]
     Syntax {
+        /// The text (shortened).
         text: String,
+        /// What is wrong with it.
         why: String,
+        /// Moves written in the board's notation.
         examples: &'static str,
     },
+    /// A square of the move is not on the board.
     #[error("'{text}': {error}")]
     Square {
+        /// The text.
         text: String,
+        /// Why the square is not on the board.
         error: ParseSquareError,
     },
 }

@@ -24,14 +24,18 @@ macro_rules! on_board {
 /// A man or a king.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum PieceKind {
+    /// A man (not crowned).
     Man,
+    /// A king: a crowned man.
     King,
 }
 
 /// A piece: its colour and kind.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Piece {
+    /// The piece's side.
     pub color: Color,
+    /// Man or king.
     pub kind: PieceKind,
 }
 
@@ -102,50 +106,45 @@ impl EndReason {
     }
 }
 
-/// The end of a game: the winner (`None` for a draw) and why.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub struct Outcome {
-    pub winner: Option<Color>,
-    pub reason: EndReason,
-}
+/// The end of a game of Dame: the winner (`None` for a draw) and why.
+pub type Outcome = boardgame::Outcome<EndReason>;
 
-impl Outcome {
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub const fn result_str(&self) -> &'static str {
-        match self.winner {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }
+impl boardgame::Reason for EndReason {
+    const BLOCKED: EndReason = EndReason::Blocked;
+    const REPETITION: EndReason = EndReason::Repetition;
+    const AGREEMENT: EndReason = EndReason::Agreement;
+    const RESIGNATION: EndReason = EndReason::Resignation;
+
+    fn code(self) -> &'static str {
+        EndReason::code(self)
     }
 
-    /// The outcome in English words, e.g. "Black cannot move: White wins".
-    pub fn describe(&self) -> String {
-        let name = |c: Color| match c {
-            Color::White => "White",
-            Color::Black => "Black",
-        };
-        match (self.winner, self.reason) {
+    fn from_code(code: &str) -> Option<EndReason> {
+        EndReason::from_code(code)
+    }
+
+    fn describe(self, winner: Option<Color>) -> Option<String> {
+        let words = match (winner, self) {
             (Some(w), EndReason::NoPieces) => {
-                format!("{} has no pieces left: {} wins", name(!w), name(w))
+                return Some(format!(
+                    "{} has no pieces left: {} wins",
+                    (!w).title(),
+                    w.title()
+                ));
             }
-            (Some(w), EndReason::Blocked) => format!("{} cannot move: {} wins", name(!w), name(w)),
-            (Some(w), EndReason::Resignation) => format!("{} resigns: {} wins", name(!w), name(w)),
-            (Some(w), r) => format!("{} wins ({})", name(w), r.code()),
-            (None, EndReason::Repetition) => "Draw by repetition of the position".to_string(),
             (None, EndReason::KingMoves) => {
-                "Draw: only kings moved and nothing was captured for too long".to_string()
+                "Draw: only kings moved and nothing was captured for too long"
             }
-            (None, EndReason::OneKingEach) => "Draw: each side has just one king".to_string(),
+            (None, EndReason::OneKingEach) => "Draw: each side has just one king",
             (None, EndReason::KingVsThree) => {
-                "Draw: three pieces did not beat the lone king within the moves allowed".to_string()
+                "Draw: three pieces did not beat the lone king within the moves allowed"
             }
             (None, EndReason::KingVsTwo) => {
-                "Draw: the lone king was not beaten within the moves allowed".to_string()
+                "Draw: the lone king was not beaten within the moves allowed"
             }
-            (None, EndReason::Agreement) => "Draw by agreement".to_string(),
-            (None, r) => format!("Draw ({})", r.code()),
-        }
+            _ => return None,
+        };
+        Some(words.to_string())
     }
 }
 
@@ -487,31 +486,49 @@ impl FromStr for Setup {
 /// Error for a FEN that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseFenError {
+    /// The FEN is empty.
     #[error("empty FEN (expected e.g. W:W31-50:B1-20)")]
     Empty,
+    /// The FEN does not start with `W` or `B`.
     #[error("the FEN starts with the side to move, 'W' or 'B', found '{0}'")]
     BadSide(String),
+    /// A field starts with no letter the FEN knows.
     #[error(
         "'{0}' is not a FEN field: fields start with W or B (a colour's pieces), H (king-move counter), E (ending counter) or F (move number)"
     )]
     BadField(String),
+    /// A colour's pieces are listed twice.
     #[error("the FEN lists {0}'s pieces twice")]
     DuplicateColor(Color),
+    /// A colour's pieces are not listed.
     #[error("the FEN has no field for {0}'s pieces (write e.g. ':W' for none)")]
     MissingColor(Color),
+    /// A piece names no square.
     #[error("FEN piece '{item}': {error}")]
     Square {
+        /// The piece as written.
         item: String,
+        /// Why it is no square.
         error: ParseSquareError,
     },
+    /// A range of squares on the 8×8 board (ranges are for square numbers).
     #[error("FEN piece '{0}': ranges like 31-50 are only for square numbers (10×10)")]
     BadRange(String),
+    /// A counter field is not a number.
     #[error("FEN field {field} must be a number, found '{value}'")]
-    BadNumber { field: &'static str, value: String },
+    BadNumber {
+        /// The field.
+        field: &'static str,
+        /// What it holds.
+        value: String,
+    },
+    /// The FEN names no square, so its board is unknown.
     #[error("the FEN names no square, so it does not say which board it is for")]
     UnknownBoard,
+    /// The FEN mixes 8×8 and 10×10 squares.
     #[error("the FEN mixes algebraic squares (8×8) and square numbers (10×10)")]
     MixedBoards,
+    /// The FEN is read but the position is not legal.
     #[error("invalid position: {0}")]
     Invalid(#[from] PositionError),
 }
@@ -519,25 +536,47 @@ pub enum ParseFenError {
 /// Why a [`Setup`] is not a legal position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
+    /// Pieces stand off the dark squares of the board.
     #[error("the pieces must stand on the dark squares of the board")]
     OffBoard,
+    /// A square holds pieces of both colours.
     #[error("{0} has both a white and a black piece")]
     Overlap(Square),
+    /// A square is marked as a king but holds no piece.
     #[error("{0} is marked as a king but has no piece")]
     KingWithoutPiece(Square),
+    /// A side has more pieces than fit the board.
     #[error("{color} has {count} pieces; at most {max} fit this board")]
-    TooManyPieces { color: Color, count: u32, max: u32 },
+    TooManyPieces {
+        /// The side.
+        color: Color,
+        /// Its pieces.
+        count: u32,
+        /// The most that fit.
+        max: u32,
+    },
+    /// A man stands on the row where it would have been crowned.
     #[error(
         "the {color} man on {square} stands on the row where it would have been crowned; make it a king"
     )]
-    ManOnPromotionRow { color: Color, square: Square },
+    ManOnPromotionRow {
+        /// The man's side.
+        color: Color,
+        /// Its square.
+        square: Square,
+    },
+    /// The board has no pieces.
     #[error("the board is empty")]
     Empty,
+    /// The move number is 0.
     #[error("the move number must be at least 1")]
     MoveNumberZero,
+    /// The position is for another board than the rules.
     #[error("the position is for the {found} board but the rules are for {expected}")]
     BoardMismatch {
+        /// The rules' board.
         expected: BoardSize,
+        /// The position's board.
         found: BoardSize,
     },
 }
@@ -545,14 +584,28 @@ pub enum PositionError {
 /// Error for a move that cannot be played in a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
+    /// The move text cannot be read.
     #[error(transparent)]
     Parse(#[from] ParseMoveError),
+    /// The position ends the game (the outcome in words).
     #[error("the game is over: {0}")]
     GameOver(String),
+    /// The move breaks the rules here.
     #[error("{mv} is not legal here: {why}")]
-    Illegal { mv: String, why: String },
+    Illegal {
+        /// The move.
+        mv: String,
+        /// Which rule it breaks.
+        why: String,
+    },
+    /// The text fits more than one legal move.
     #[error("{mv} is ambiguous: it could be {candidates}; give every landing square")]
-    Ambiguous { mv: String, candidates: String },
+    Ambiguous {
+        /// The move as written.
+        mv: String,
+        /// The moves it could be.
+        candidates: String,
+    },
 }
 
 /// A legal position under a [`RuleSet`]: the pieces, whose turn it is and
@@ -1343,5 +1396,51 @@ impl FromStr for Position {
             BoardSize::Ten => RuleSet::DAME_100,
         };
         Ok(Position::from_setup(setup, rules)?)
+    }
+}
+
+impl boardgame::Rules for Position {
+    type Move = Move;
+    type MoveError = MoveError;
+    type Reason = EndReason;
+
+    fn turn(&self) -> Color {
+        Position::turn(self)
+    }
+
+    fn move_number(&self) -> u16 {
+        Position::move_number(self)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        Position::parse_move(self, text)
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        Position::legal_moves(self).iter().copied().collect()
+    }
+
+    fn play(&self, m: &Move) -> Result<Position, MoveError> {
+        Position::play(self, m)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Position::outcome(self)
+    }
+
+    fn position_string(&self) -> String {
+        self.fen()
+    }
+
+    fn hash(&self) -> u64 {
+        Position::hash(self)
+    }
+
+    fn same_position(&self, other: &Position) -> bool {
+        Position::same_position(self, other)
+    }
+
+    fn repetition_draw(&self) -> Option<u8> {
+        self.rules().repetition_draw
     }
 }

@@ -25,7 +25,7 @@
 //! `Termination` holds the reason code of [`EndReason`]. A huff is written
 //! as `H` and the removed square before the move it precedes: `H28 19-23`.
 
-use boardgame::record;
+use boardgame::{DeclaredError, record};
 
 use crate::{
     BoardSize, Color, EndReason, Game, GameError, Outcome, ParseFenError, ParseRulesError,
@@ -35,28 +35,50 @@ use crate::{
 /// Error for a game record that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
+    /// A header line is not a tag.
     #[error("line {line}: a header tag looks like [Name \"value\"], found: {text}")]
-    BadTag { line: usize, text: String },
+    BadTag {
+        /// The line number, from 1.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// The `Rules` tag is not a rule set.
     #[error("the Rules tag: {0}")]
     Rules(#[from] ParseRulesError),
+    /// The `GameType` tag is no game this program plays.
     #[error(
         "GameType '{0}' is not a game this program plays (20 international, 42 dame, 43 dame-fr, 44 dame-100)"
     )]
     UnsupportedGameType(String),
+    /// The `FEN` tag is not a position.
     #[error("the FEN tag: {0}")]
     Fen(#[from] ParseFenError),
+    /// A move or huff cannot be played.
     #[error("move {number} ('{text}'): {error}")]
     Move {
+        /// The move number before it in the record.
         number: String,
+        /// The move as written.
         text: String,
+        /// Why it cannot be played.
         error: GameError,
     },
+    /// The `Termination` tag is not a reason code of Dame.
     #[error("unknown Termination '{0}' (known: {codes})", codes = EndReason::all_codes())]
     BadTermination(String),
+    /// The result does not fit how the moves end the game.
     #[error("the record says {claimed} but the moves lead to {actual}")]
-    ResultMismatch { claimed: String, actual: String },
+    ResultMismatch {
+        /// The result (and reason) the record gives.
+        claimed: String,
+        /// How the moves end the game, in words.
+        actual: String,
+    },
+    /// Text follows the result token.
     #[error("'{0}' after the result")]
     TrailingText(String),
+    /// A comment or variation is not closed.
     #[error("unclosed comment or variation")]
     Unclosed,
 }
@@ -127,31 +149,22 @@ impl Game {
     /// The PDN record (tags, a blank line, the numbered moves and the
     /// result).
     pub fn to_pdn(&self) -> String {
-        let mut tags = self.tags().to_vec();
-        let upsert = record::set_tag;
-        let remove = record::remove_tag;
-        upsert(&mut tags, "GameType", game_type(self.rules()).to_string());
-        upsert(&mut tags, "Rules", self.rules().to_string());
-        if self.start().fen() == Position::new(*self.rules()).fen() {
-            remove(&mut tags, "SetUp");
-            remove(&mut tags, "FEN");
-        } else {
-            upsert(&mut tags, "SetUp", "1".to_string());
-            upsert(&mut tags, "FEN", self.start().fen());
-        }
-        upsert(
-            &mut tags,
-            "Result",
-            result_token(self.rules(), self.outcome()).to_string(),
-        );
-        match self.outcome() {
-            Some(o) => upsert(&mut tags, "Termination", o.reason.code().to_string()),
-            None => remove(&mut tags, "Termination"),
-        }
-        let mut out = record::header(&tags);
-        out.push_str(&self.movetext());
-        out.push('\n');
-        out
+        let usual_start = self.start().fen() == Position::new(*self.rules()).fen();
+        let updates = [
+            ("GameType", Some(game_type(self.rules()).to_string())),
+            ("Rules", Some(self.rules().to_string())),
+            ("SetUp", (!usual_start).then(|| "1".to_string())),
+            ("FEN", (!usual_start).then(|| self.start().fen())),
+            (
+                "Result",
+                Some(result_token(self.rules(), self.outcome()).to_string()),
+            ),
+            (
+                "Termination",
+                self.outcome().map(|o| o.reason.code().to_string()),
+            ),
+        ];
+        record::write_record(self.tags(), &updates, &self.movetext())
     }
 
     /// The game record: the same as [`Game::to_pdn`] (named like the Mühle
@@ -209,11 +222,7 @@ impl Game {
             movetext.push('\n');
         }
         let clean = strip_comments(&movetext)?;
-        let tag = |k: &str| {
-            tags.iter()
-                .find(|(key, _)| key == k)
-                .map(|(_, v)| v.clone())
-        };
+        let tag = |k: &str| record::find_tag(&tags, k).map(str::to_string);
         let rules: RuleSet = match (tag("Rules"), tag("GameType")) {
             (Some(r), _) => r.parse()?,
             (None, Some(gt)) => rules_of_game_type(&gt)?,
@@ -240,14 +249,7 @@ impl Game {
             if raw.starts_with('$') {
                 continue; // a numeric annotation glyph
             }
-            let digits = raw.chars().take_while(|c| c.is_ascii_digit()).count();
-            let rest = &raw[digits..];
-            let tok = if digits > 0 && rest.starts_with('.') {
-                number = raw[..digits].to_string();
-                rest.trim_start_matches('.')
-            } else {
-                raw
-            };
+            let tok = record::strip_move_number(raw, &mut number);
             let tok = tok.trim_end_matches(['!', '?', '+']);
             if tok.is_empty() {
                 continue;
@@ -265,41 +267,25 @@ impl Game {
         }
         let termination = tag("Termination");
         let claimed = result.or_else(|| tag("Result"));
-        match game.outcome() {
-            Some(actual) => {
-                if let Some(c) = &claimed
-                    && let Some(w) = result_winner(c)
-                    && w != actual.winner
-                {
-                    return Err(RecordError::ResultMismatch {
-                        claimed: c.clone(),
-                        actual: actual.describe(),
-                    });
-                }
-            }
-            None => {
-                let reason = match termination.as_deref() {
-                    Some(t) => Some(
-                        EndReason::from_code(t)
-                            .ok_or_else(|| RecordError::BadTermination(t.to_string()))?,
-                    ),
-                    None => None,
-                };
-                if let Some(winner) = claimed.as_deref().and_then(result_winner) {
-                    let reason = match (winner, reason) {
-                        (None, Some(EndReason::Agreement) | None) => EndReason::Agreement,
-                        (Some(_), Some(EndReason::Resignation) | None) => EndReason::Resignation,
-                        (_, Some(r)) => {
-                            return Err(RecordError::ResultMismatch {
-                                claimed: format!("{} by {}", claimed.unwrap_or_default(), r.code()),
-                                actual: "a game that has not ended that way".to_string(),
-                            });
-                        }
-                    };
-                    game.set_declared_outcome(Outcome { winner, reason });
-                }
-            }
+        if let Some(actual) = game.outcome()
+            && let Some(c) = &claimed
+            && let Some(w) = result_winner(c)
+            && w != actual.winner
+        {
+            return Err(RecordError::ResultMismatch {
+                claimed: c.clone(),
+                actual: actual.describe(),
+            });
         }
+        let winner = claimed.as_deref().and_then(result_winner);
+        game.session_mut()
+            .declare_from_record(claimed.as_deref(), winner, termination.as_deref())
+            .map_err(|e| match e {
+                DeclaredError::BadTermination(t) => RecordError::BadTermination(t),
+                DeclaredError::Mismatch { claimed, actual } => {
+                    RecordError::ResultMismatch { claimed, actual }
+                }
+            })?;
         for (k, v) in tags {
             game.set_tag(&k, &v);
         }

@@ -112,16 +112,22 @@ pub const PRESETS: [&str; 4] = ["dame", "dame-100", "dame-fr", "international"];
 /// Error for a rule-set string that cannot be understood.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseRulesError {
+    /// The text names no preset.
     #[error("unknown rule preset '{0}' (presets: dame, dame-100, dame-fr, international)")]
     UnknownPreset(String),
+    /// An option the rules do not have.
     #[error(
         "unknown rule option '{0}' (options: board=8|10, men-capture-backward=on|off, majority=on|off, king-landing=behind|anywhere, king-capture=long|short, promotion=immediate|end-of-move, huffing=on|off, king-moves=N|off, repetition=N|off, one-king-each=on|off, king-vs-three=N|off, king-vs-two=N|off)"
     )]
     UnknownOption(String),
+    /// An option has a value it cannot take.
     #[error("bad value '{value}' for rule option '{option}': expected {expected}")]
     BadValue {
+        /// The option.
         option: String,
+        /// The value given.
         value: String,
+        /// The values it can take.
         expected: &'static str,
     },
 }

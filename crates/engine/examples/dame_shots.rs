@@ -9,7 +9,7 @@
 //! plies, then a 3-ply search that plays a random move one time in four
 //! (8×8) or six (10×10), up to 160 plies. From ply 10 on, every position is
 //! screened at SCREEN_DEPTH and the candidates are verified at VERIFY_DEPTH
-//! ([`engine::dame_shots::verify`]); a shot is kept when a MISS_DEPTH search
+//! ([`engine::dame::shots::verify`]); a shot is kept when a MISS_DEPTH search
 //! plays another move (a shallow search misses it), at most PER_GAME
 //! (default 2) per game, until COUNT shots are found. The suite lines go to
 //! stdout, progress to stderr.
@@ -18,7 +18,7 @@ use std::collections::HashSet;
 use std::time::Instant;
 
 use dame::RuleSet;
-use engine::dame_shots::{check, random_game, screen, search_lines, suite_entry};
+use engine::dame::shots::{check, random_game, screen, search_lines, suite_entry};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -6,7 +6,7 @@
 //! sectors that end placing into memory first.
 use std::time::Instant;
 
-use engine::placing::{PlacingSolver, PlacingTable};
+use engine::muehle::placing::{PlacingSolver, PlacingTable};
 use muehle::{Color, Position, RuleSet};
 use tablebase::{Tablebase, Variant};
 

@@ -1,4 +1,4 @@
-use engine::muehle_game::MuehleState;
+use engine::muehle::game::MuehleState;
 use muehle::Position;
 use search::{Engine, Limits};
 use std::sync::atomic::AtomicBool;

@@ -26,6 +26,7 @@ use search::{Engine, Game, Limits, Score, SearchInfo};
 /// What a level does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LevelSpec {
+    /// The level, 1 to 10.
     pub level: u8,
     /// Depth limit (None: only the time limit).
     pub depth: Option<u32>,
@@ -39,6 +40,7 @@ pub struct LevelSpec {
 
 /// The weakest and strongest level.
 pub const MIN_LEVEL: u8 = 1;
+/// The strongest level (full strength).
 pub const MAX_LEVEL: u8 = 10;
 
 /// The specification of `level` (clamped to 1..=10).
@@ -78,17 +80,24 @@ fn comparable(s: Score) -> i32 {
 /// The move chosen at a level, with the engine's score for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choice<M> {
+    /// The move.
     pub mv: M,
+    /// The engine's score for it.
     pub score: Score,
+    /// The line the move starts.
     pub pv: Vec<M>,
+    /// The depth the search completed.
     pub depth: u32,
+    /// The nodes the search visited.
     pub nodes: u64,
 }
 
 /// A player at a level, with its own random numbers.
 #[derive(Clone, Debug)]
 pub struct LevelPlayer {
+    /// The level, 1 to 10.
     pub level: u8,
+    /// The random numbers of its mistakes.
     pub rng: fastrand::Rng,
 }
 

@@ -1,16 +1,16 @@
-pub mod book;
-pub mod dame_databases;
-pub mod dame_game;
-pub mod dame_shots;
-pub mod databases;
+//! brett's engine: both games made searchable for [`search`] (laid out as
+//! [`muehle`] and [`dame`]), the playing levels, the explanation of moves
+//! and the fitting of evaluation weights.
+
+#![warn(missing_docs)]
+
+pub mod dame;
 pub mod explain;
-pub mod explain_dame;
 pub mod level;
-pub mod muehle_game;
-pub mod placing;
-pub mod puzzles;
+pub mod muehle;
+mod searchable;
 pub mod texel;
 
-pub use dame_game::{DameState, WeightedDame};
+pub use self::dame::{DameState, WeightedDame};
+pub use self::muehle::{MuehleState, WeightedMuehle};
 pub use level::{Choice, LevelPlayer, LevelSpec};
-pub use muehle_game::{MuehleState, WeightedMuehle};

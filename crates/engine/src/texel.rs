@@ -12,7 +12,9 @@ use muehle::eval::{FEATURES, Weights};
 /// for the side to move (1, 0.5 or 0).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
+    /// The features of the position, for the side to move.
     pub features: [i32; FEATURES],
+    /// The result for the side to move: 1, 0.5 or 0.
     pub target: f64,
 }
 

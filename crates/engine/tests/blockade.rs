@@ -101,7 +101,7 @@ fn engine_avoids_and_finds_blockades_while_placing() {
 
 /// The exact value of `pos` (at most 4 placements are left in the suite).
 fn exact(tb: &Tablebase, pos: &Position) -> Option<Value> {
-    engine::databases::exact_value(tb, pos, 4)
+    engine::muehle::databases::exact_value(tb, pos, 4)
 }
 
 /// Follow best play from `pos` to the end (at most 80 plies): how the game

@@ -5,8 +5,8 @@
 
 use std::sync::atomic::AtomicBool;
 
-use engine::book::{self, Book, BuildOptions, PROVEN};
-use engine::placing::{PlacingSolver, PlacingTable};
+use engine::muehle::book::{self, Book, BuildOptions, PROVEN};
+use engine::muehle::placing::{PlacingSolver, PlacingTable};
 use engine::{LevelPlayer, MuehleState};
 use muehle::{Bitboard, Color, Position, RuleSet, Setup, Symmetry};
 use search::{Engine, Limits};
@@ -99,7 +99,7 @@ fn extend_covers_proves_and_resumes() {
         &NoProgress,
     )
     .unwrap();
-    engine::databases::install(Some(dir.path()));
+    engine::muehle::databases::install(Some(dir.path()));
     let tb = Tablebase::new(dir.path(), Variant::STANDARD);
     let table = PlacingTable::new(1_000_000);
     let options = BuildOptions {

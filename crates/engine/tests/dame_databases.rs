@@ -34,8 +34,8 @@ fn dame_databases_score_exactly_and_guide_the_root() {
     let km: Material = "KM-K".parse().unwrap();
     let kk: Material = "KK-K".parse().unwrap();
     build_dame(dir.path(), &RuleSet::DAME, &[km, kk], &mut |_| {}).unwrap();
-    engine::databases::install(Some(dir.path()));
-    let tb = engine::dame_databases::installed().unwrap();
+    engine::muehle::databases::install(Some(dir.path()));
+    let tb = engine::dame::databases::installed().unwrap();
 
     for pos in positions_with(tb, kk, Value::Win(7), 3) {
         // Without the databases a shallow search sees no win.
@@ -53,13 +53,21 @@ fn dame_databases_score_exactly_and_guide_the_root() {
         let mut next = pos;
         next.play_unchecked(&with.best.unwrap());
         assert_eq!(tb.probe_value(&next), Some(Value::Loss(6)), "{}", pos.fen());
-        assert_eq!(engine::dame_databases::probe(&pos), Some(Exact::Win(7)));
+        assert_eq!(engine::dame::databases::probe(&pos), Some(Exact::Win(7)));
         // 45 plies of king moves already: 7 more would reach the draw by
         // the king-move counter first, so the value is refused.
         let late = Position::from_fen(&format!("{}:H45", pos.fen()), RuleSet::DAME).unwrap();
-        assert_eq!(engine::dame_databases::probe(&late), None, "{}", late.fen());
+        assert_eq!(
+            engine::dame::databases::probe(&late),
+            None,
+            "{}",
+            late.fen()
+        );
         let in_time = Position::from_fen(&format!("{}:H43", pos.fen()), RuleSet::DAME).unwrap();
-        assert_eq!(engine::dame_databases::probe(&in_time), Some(Exact::Win(7)));
+        assert_eq!(
+            engine::dame::databases::probe(&in_time),
+            Some(Exact::Win(7))
+        );
     }
 
     // Inside the search (not at the root): a held child is scored exactly.

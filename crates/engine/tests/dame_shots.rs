@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use common::{Case, cases, search};
 use dame::{Position, RuleSet};
 use engine::DameState;
-use engine::dame_shots::is_sacrifice;
+use engine::dame::shots::is_sacrifice;
 
 const SUITE_8: &str = include_str!("dame_shots_8.txt");
 const SUITE_10: &str = include_str!("dame_shots_10.txt");

@@ -63,8 +63,8 @@ fn databases_agree_with_search_and_guide_the_root() {
         &NoProgress,
     )
     .unwrap();
-    engine::databases::install(Some(dir.path()));
-    let tb = engine::databases::for_rules(&RuleSet::STANDARD).unwrap();
+    engine::muehle::databases::install(Some(dir.path()));
+    let tb = engine::muehle::databases::for_rules(&RuleSet::STANDARD).unwrap();
 
     // Short forced wins: the search alone finds the same distance.
     for plies in [1u16, 3, 5] {
@@ -102,7 +102,7 @@ fn databases_agree_with_search_and_guide_the_root() {
         next.play_unchecked(r.best.unwrap());
         assert_eq!(tb.probe(&next).unwrap(), Some(Value::Draw), "{}", pos.fen());
         // Among the drawing moves it takes one with the most losing replies.
-        let list = engine::databases::probe_moves(&pos).unwrap();
+        let list = engine::muehle::databases::probe_moves(&pos).unwrap();
         let best_pref = list
             .iter()
             .filter(|(_, e, _)| *e == search::Exact::Draw)
@@ -129,7 +129,7 @@ fn databases_agree_with_search_and_guide_the_root() {
         for b in a.legal_moves() {
             let mut leaf = a;
             leaf.play_unchecked(b);
-            let v = engine::databases::probe(&leaf).unwrap();
+            let v = engine::muehle::databases::probe(&leaf).unwrap();
             worst = worst.min(v.score(2));
         }
         expected = expected.max(worst);
@@ -153,6 +153,6 @@ fn databases_agree_with_search_and_guide_the_root() {
         .unwrap();
     assert!(c.depth >= 1 && c.nodes > 10, "level 5 searched: {c:?}");
 
-    engine::databases::install(None);
-    assert!(engine::databases::for_rules(&RuleSet::STANDARD).is_none());
+    engine::muehle::databases::install(None);
+    assert!(engine::muehle::databases::for_rules(&RuleSet::STANDARD).is_none());
 }

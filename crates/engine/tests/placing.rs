@@ -6,7 +6,9 @@
 use std::sync::atomic::AtomicBool;
 
 use engine::MuehleState;
-use engine::placing::{PlacingSolver, PlacingTable, Unsolved, all_sound_moves, sound_moves};
+use engine::muehle::placing::{
+    PlacingSolver, PlacingTable, Unsolved, all_sound_moves, sound_moves,
+};
 use muehle::{Bitboard, Color, Position, RuleSet, Setup, Square};
 use search::{Engine, Limits, SolveBudget};
 use tablebase::{BuildOptions, NoProgress, Tablebase, Variant};
@@ -74,7 +76,7 @@ fn databases() -> (tempfile::TempDir, Tablebase) {
 
 /// Plain minimax over every placement, the databases at the end.
 fn minimax(tb: &Tablebase, pos: &Position) -> i8 {
-    engine::databases::exact_value(tb, pos, 4)
+    engine::muehle::databases::exact_value(tb, pos, 4)
         .expect("the databases hold every end of placing")
         .wdl()
         .signum()
@@ -173,7 +175,7 @@ fn the_solver_stops_within_its_budget() {
 #[test]
 fn the_search_plays_only_sound_moves_where_it_solves_the_root() {
     let (dir, tb) = databases();
-    engine::databases::install(Some(dir.path()));
+    engine::muehle::databases::install(Some(dir.path()));
     let engine = Engine::new(16, 1);
     let stop = AtomicBool::new(false);
     let mut checked = 0;

@@ -15,6 +15,8 @@
 //! assert_eq!(game.position().fen(), ".../.W./.../....B./.../.../... w 8 8 0 2");
 //! ```
 
+#![warn(missing_docs)]
+
 mod bitboard;
 pub mod eval;
 mod game;

@@ -16,10 +16,17 @@ pub struct Move(u16);
 /// Error for text that is not a move in our notation.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseMoveError {
+    /// The text is empty.
     #[error("empty move")]
     Empty,
+    /// The text is not in the move notation.
     #[error("'{text}' is not a move: {why} (examples: d6, g7-g4, d6xb4, f2-f4xd5)")]
-    Syntax { text: String, why: String },
+    Syntax {
+        /// The text, trimmed.
+        text: String,
+        /// What is wrong with it.
+        why: String,
+    },
 }
 
 impl Move {

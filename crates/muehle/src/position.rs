@@ -91,42 +91,34 @@ impl EndReason {
     }
 }
 
-/// The end of a game: the winner (`None` for a draw) and why.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub struct Outcome {
-    pub winner: Option<Color>,
-    pub reason: EndReason,
-}
+/// The end of a game of Mühle: the winner (`None` for a draw) and why.
+pub type Outcome = boardgame::Outcome<EndReason>;
 
-impl Outcome {
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub const fn result_str(&self) -> &'static str {
-        match self.winner {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }
+impl boardgame::Reason for EndReason {
+    const BLOCKED: EndReason = EndReason::Blocked;
+    const REPETITION: EndReason = EndReason::Repetition;
+    const AGREEMENT: EndReason = EndReason::Agreement;
+    const RESIGNATION: EndReason = EndReason::Resignation;
+
+    fn code(self) -> &'static str {
+        EndReason::code(self)
     }
 
-    /// The outcome in English words, e.g. "Black cannot move: White wins".
-    pub fn describe(&self) -> String {
-        let name = |c: Color| match c {
-            Color::White => "White",
-            Color::Black => "Black",
-        };
-        match (self.winner, self.reason) {
-            (Some(w), EndReason::TwoStonesLeft) => {
-                format!("{} has only two stones left: {} wins", name(!w), name(w))
-            }
-            (Some(w), EndReason::Blocked) => format!("{} cannot move: {} wins", name(!w), name(w)),
-            (Some(w), EndReason::Resignation) => format!("{} resigns: {} wins", name(!w), name(w)),
-            (Some(w), r) => format!("{} wins ({})", name(w), r.code()),
-            (None, EndReason::Repetition) => "Draw by repetition of the position".to_string(),
+    fn from_code(code: &str) -> Option<EndReason> {
+        EndReason::from_code(code)
+    }
+
+    fn describe(self, winner: Option<Color>) -> Option<String> {
+        match (winner, self) {
+            (Some(w), EndReason::TwoStonesLeft) => Some(format!(
+                "{} has only two stones left: {} wins",
+                (!w).title(),
+                w.title()
+            )),
             (None, EndReason::NoMill) => {
-                "Draw: no mill closed for too long (no-mill rule)".to_string()
+                Some("Draw: no mill closed for too long (no-mill rule)".to_string())
             }
-            (None, EndReason::Agreement) => "Draw by agreement".to_string(),
-            (None, r) => format!("Draw ({})", r.code()),
+            _ => None,
         }
     }
 }
@@ -185,24 +177,39 @@ const ROWS: [&[&str]; 7] = [
 /// Error for a position string that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParsePositionError {
+    /// The string does not have six fields separated by spaces (the number found).
     #[error(
         "a position string has 6 fields '<board> <side> <white in hand> <black in hand> <plies since mill> <move number>', found {0}"
     )]
     FieldCount(usize),
+    /// The board does not have seven rows (the number found).
     #[error("the board needs 7 rows separated by '/', found {0}")]
     RowCount(usize),
+    /// A board row has the wrong number of points.
     #[error("board row {row} (from the top) needs {expected} points, found {found}")]
     RowLength {
+        /// The row, from 1 at the top.
         row: usize,
+        /// The points the row needs.
         expected: usize,
+        /// The points found.
         found: usize,
     },
+    /// A board character is not `W`, `B` or `.`.
     #[error("'{0}' on the board is not W (white), B (black) or . (empty)")]
     BadPoint(char),
+    /// The side to move is not `w` or `b`.
     #[error("side to move must be 'w' or 'b', found '{0}'")]
     BadSide(String),
+    /// A counter field is not a number.
     #[error("{field} must be a number, found '{value}'")]
-    BadNumber { field: &'static str, value: String },
+    BadNumber {
+        /// The field.
+        field: &'static str,
+        /// What it holds.
+        value: String,
+    },
+    /// The string is read but the position is not legal.
     #[error("invalid position: {0}")]
     Invalid(#[from] PositionError),
 }
@@ -292,18 +299,36 @@ impl fmt::Display for Setup {
 /// Why a [`Setup`] is not a legal position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
+    /// A point holds stones of both colours.
     #[error("{0} has both a white and a black stone")]
     Overlap(Square),
+    /// Stones lie outside the 24 points.
     #[error("the stones must fit on the 24 points")]
     OffBoard,
+    /// A side has more than nine stones on the board and in hand.
     #[error("{color} has {count} stones on the board and in hand; at most 9 are allowed")]
-    TooManyStones { color: Color, count: u32 },
+    TooManyStones {
+        /// The side.
+        color: Color,
+        /// Its stones, on the board and in hand.
+        count: u32,
+    },
+    /// The stones in hand do not fit the side to move (White places first).
     #[error(
         "stones in hand do not fit the side to move: White places first, so with White to move both hands hold the same number, and with Black to move Black holds one more (or both are empty); found white {white}, black {black}, {turn} to move"
     )]
-    HandMismatch { white: u8, black: u8, turn: Color },
+    HandMismatch {
+        /// White's stones in hand.
+        white: u8,
+        /// Black's stones in hand.
+        black: u8,
+        /// The side to move.
+        turn: Color,
+    },
+    /// The side that has just moved has fewer than three stones: the game would be over.
     #[error("{0} has fewer than three stones but has just moved: the game would already be over")]
     MoverLost(Color),
+    /// The move number is 0.
     #[error("the move number must be at least 1")]
     MoveNumberZero,
 }
@@ -350,18 +375,30 @@ impl Setup {
 /// Error for a move that cannot be played in a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
+    /// The move text cannot be read.
     #[error(transparent)]
     Parse(#[from] crate::ParseMoveError),
+    /// The position ends the game (the outcome in words).
     #[error("the game is over: {0}")]
     GameOver(String),
+    /// The move breaks the rules here.
     #[error("{mv} is not legal here: {why}")]
-    Illegal { mv: String, why: String },
+    Illegal {
+        /// The move.
+        mv: String,
+        /// Which rule it breaks.
+        why: String,
+    },
+    /// The move closes a mill but names no stone to remove.
     #[error(
         "{mv} closes a mill: say which stone to remove, e.g. {example} (removable: {removable})"
     )]
     RemovalRequired {
+        /// The move.
         mv: String,
+        /// The move with a stone to remove, as an example.
         example: String,
+        /// The stones that may be removed.
         removable: String,
     },
 }
@@ -891,5 +928,53 @@ impl FromStr for Position {
     /// A position string under the standard rules.
     fn from_str(s: &str) -> Result<Position, ParsePositionError> {
         Position::from_fen(s, RuleSet::STANDARD)
+    }
+}
+
+impl boardgame::Rules for Position {
+    type Move = Move;
+    type MoveError = MoveError;
+    type Reason = EndReason;
+
+    fn turn(&self) -> Color {
+        Position::turn(self)
+    }
+
+    fn move_number(&self) -> u16 {
+        Position::move_number(self)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        Position::parse_move(self, text)
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.legal_moves_into(&mut moves);
+        moves
+    }
+
+    fn play(&self, m: &Move) -> Result<Position, MoveError> {
+        Position::play(self, *m)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Position::outcome(self)
+    }
+
+    fn position_string(&self) -> String {
+        self.fen()
+    }
+
+    fn hash(&self) -> u64 {
+        Position::hash(self)
+    }
+
+    fn same_position(&self, other: &Position) -> bool {
+        Position::same_position(self, other)
+    }
+
+    fn repetition_draw(&self) -> Option<u8> {
+        self.rules.repetition_draw
     }
 }

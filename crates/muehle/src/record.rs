@@ -15,36 +15,56 @@
 //! position when it is not the usual start, `Result` one of `1-0`, `0-1`,
 //! `1/2-1/2`, `*`, and `Termination` the reason code of [`EndReason`].
 
-use boardgame::record;
+use boardgame::{DeclaredError, record};
 
 use crate::{
-    Color, EndReason, Game, GameError, Outcome, ParsePositionError, ParseRulesError, Position,
-    RuleSet,
+    Color, Game, GameError, Outcome, ParsePositionError, ParseRulesError, Position, RuleSet,
 };
 
 /// Error for a game record that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
+    /// A header line is not a tag.
     #[error("line {line}: a header tag looks like [Name \"value\"]: {text}")]
-    BadTag { line: usize, text: String },
+    BadTag {
+        /// The line number, from 1.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// The `Rules` tag is not a rule set.
     #[error("the Rules tag: {0}")]
     Rules(#[from] ParseRulesError),
+    /// The `FEN` tag is not a position.
     #[error("the FEN tag: {0}")]
     Position(#[from] ParsePositionError),
+    /// A move cannot be played.
     #[error("move {number} ('{text}'): {error}")]
     Move {
+        /// The move number before it in the record.
         number: String,
+        /// The move as written.
         text: String,
+        /// Why it cannot be played.
         error: GameError,
     },
+    /// The `Termination` tag is not a reason code of Mühle.
     #[error(
         "unknown Termination '{0}' (known: two-stones, blocked, repetition, no-mill, agreement, resignation)"
     )]
     BadTermination(String),
+    /// The result does not fit how the moves end the game.
     #[error("the record says {claimed} but the moves lead to {actual}")]
-    ResultMismatch { claimed: String, actual: String },
+    ResultMismatch {
+        /// The result (and reason) the record gives.
+        claimed: String,
+        /// How the moves end the game, in words.
+        actual: String,
+    },
+    /// Text follows the result token.
     #[error("'{0}' after the result")]
     TrailingText(String),
+    /// A `{` comment is not closed.
     #[error("unclosed comment")]
     UnclosedComment,
 }
@@ -56,28 +76,17 @@ fn result_token(outcome: Option<Outcome>) -> &'static str {
 impl Game {
     /// The game record (tags, a blank line, the numbered moves and the result).
     pub fn to_record(&self) -> String {
-        let mut tags = self.tags().to_vec();
-        let upsert = record::set_tag;
-        let remove = record::remove_tag;
-        upsert(&mut tags, "Rules", self.rules().to_string());
-        if self.start().fen() == Position::new(*self.rules()).fen() {
-            remove(&mut tags, "FEN");
-        } else {
-            upsert(&mut tags, "FEN", self.start().fen());
-        }
-        upsert(
-            &mut tags,
-            "Result",
-            result_token(self.outcome()).to_string(),
-        );
-        match self.outcome() {
-            Some(o) => upsert(&mut tags, "Termination", o.reason.code().to_string()),
-            None => remove(&mut tags, "Termination"),
-        }
-        let mut out = record::header(&tags);
-        out.push_str(&self.movetext());
-        out.push('\n');
-        out
+        let usual_start = self.start().fen() == Position::new(*self.rules()).fen();
+        let updates = [
+            ("Rules", Some(self.rules().to_string())),
+            ("FEN", (!usual_start).then(|| self.start().fen())),
+            ("Result", Some(result_token(self.outcome()).to_string())),
+            (
+                "Termination",
+                self.outcome().map(|o| o.reason.code().to_string()),
+            ),
+        ];
+        record::write_record(self.tags(), &updates, &self.movetext())
     }
 
     /// The numbered moves and the result token, wrapped at 80 columns.
@@ -125,11 +134,7 @@ impl Game {
         if depth > 0 {
             return Err(RecordError::UnclosedComment);
         }
-        let tag = |k: &str| {
-            tags.iter()
-                .find(|(key, _)| key == k)
-                .map(|(_, v)| v.clone())
-        };
+        let tag = |k: &str| record::find_tag(&tags, k).map(str::to_string);
         let rules: RuleSet = match tag("Rules") {
             Some(r) => r.parse()?,
             None => RuleSet::STANDARD,
@@ -151,14 +156,7 @@ impl Game {
                 result = Some(raw);
                 continue;
             }
-            let digits = raw.chars().take_while(|c| c.is_ascii_digit()).count();
-            let rest = &raw[digits..];
-            let tok = if digits > 0 && rest.starts_with('.') {
-                number = raw[..digits].to_string();
-                rest.trim_start_matches('.')
-            } else {
-                raw
-            };
+            let tok = record::strip_move_number(raw, &mut number);
             if !tok.is_empty() {
                 move_tokens.push((number.clone(), tok));
             }
@@ -188,47 +186,30 @@ impl Game {
                 c
             }
         });
-        match game.outcome() {
-            Some(actual) => {
-                if let Some(c) = &claimed
-                    && c != "*"
-                    && c != actual.result_str()
-                {
-                    return Err(RecordError::ResultMismatch {
-                        claimed: c.clone(),
-                        actual: actual.describe(),
-                    });
-                }
-            }
-            None => {
-                let reason = match termination.as_deref() {
-                    Some(t) => Some(
-                        EndReason::from_code(t)
-                            .ok_or_else(|| RecordError::BadTermination(t.to_string()))?,
-                    ),
-                    None => None,
-                };
-                let winner = match claimed.as_deref() {
-                    Some("1-0") => Some(Some(Color::White)),
-                    Some("0-1") => Some(Some(Color::Black)),
-                    Some("1/2-1/2") => Some(None),
-                    _ => None,
-                };
-                if let Some(winner) = winner {
-                    let reason = match (winner, reason) {
-                        (None, Some(EndReason::Agreement) | None) => EndReason::Agreement,
-                        (Some(_), Some(EndReason::Resignation) | None) => EndReason::Resignation,
-                        (_, Some(r)) => {
-                            return Err(RecordError::ResultMismatch {
-                                claimed: format!("{} by {}", claimed.unwrap_or_default(), r.code()),
-                                actual: "a game that has not ended that way".to_string(),
-                            });
-                        }
-                    };
-                    game.set_declared_outcome(Outcome { winner, reason });
-                }
-            }
+        if let Some(actual) = game.outcome()
+            && let Some(c) = &claimed
+            && c != "*"
+            && c != actual.result_str()
+        {
+            return Err(RecordError::ResultMismatch {
+                claimed: c.clone(),
+                actual: actual.describe(),
+            });
         }
+        let winner = match claimed.as_deref() {
+            Some("1-0") => Some(Some(Color::White)),
+            Some("0-1") => Some(Some(Color::Black)),
+            Some("1/2-1/2") => Some(None),
+            _ => None,
+        };
+        game.session_mut()
+            .declare_from_record(claimed.as_deref(), winner, termination.as_deref())
+            .map_err(|e| match e {
+                DeclaredError::BadTermination(t) => RecordError::BadTermination(t),
+                DeclaredError::Mismatch { claimed, actual } => {
+                    RecordError::ResultMismatch { claimed, actual }
+                }
+            })?;
         for (k, v) in tags {
             game.set_tag(&k, &v);
         }

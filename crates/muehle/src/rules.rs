@@ -37,16 +37,22 @@ pub const PRESETS: [&str; 4] = ["standard", "ravensburger", "seed-000", "no-flyi
 /// Error for a rule-set string that cannot be understood.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseRulesError {
+    /// The text names no preset.
     #[error("unknown rule preset '{0}' (presets: standard, ravensburger, seed-000, no-flying)")]
     UnknownPreset(String),
+    /// An option the rules do not have.
     #[error(
         "unknown rule option '{0}' (options: removal=tournament|strict, flying=on|off, no-mill=N|off, repetition=N|off)"
     )]
     UnknownOption(String),
+    /// An option has a value it cannot take.
     #[error("bad value '{value}' for rule option '{option}': {expected}")]
     BadValue {
+        /// The option.
         option: String,
+        /// The value given.
         value: String,
+        /// The values it can take.
         expected: &'static str,
     },
 }

@@ -18,15 +18,23 @@ const MAX_EXTENSIONS: u8 = 2;
 /// multi-PV mode).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchInfo<M> {
+    /// The depth completed.
     pub depth: u32,
+    /// The deepest ply reached (extensions and quiescence included).
     pub seldepth: u32,
     /// 1-based number of the line (multi-PV).
     pub multipv: usize,
+    /// The line's score.
     pub score: Score,
+    /// Nodes searched so far.
     pub nodes: u64,
+    /// Nodes a second.
     pub nps: u64,
+    /// Time since the search started.
     pub time: Duration,
+    /// Permille of the transposition table used in this search.
     pub hashfull: u32,
+    /// The line (principal variation).
     pub pv: Vec<M>,
 }
 
@@ -35,10 +43,13 @@ pub struct SearchInfo<M> {
 pub struct SearchResult<M> {
     /// The best move (`None` if the game is over at the root).
     pub best: Option<M>,
+    /// The best move's score.
     pub score: Score,
     /// The last completed depth.
     pub depth: u32,
+    /// Nodes searched.
     pub nodes: u64,
+    /// Time the search took.
     pub time: Duration,
     /// The best lines, best first (as many as multi-PV asked for).
     pub lines: Vec<(Score, Vec<M>)>,

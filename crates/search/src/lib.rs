@@ -11,6 +11,8 @@
 //! threads (lazy SMP), and multi-PV for analysis. With one thread and a
 //! depth or node limit a search is exactly reproducible.
 
+#![warn(missing_docs)]
+
 mod engine;
 mod tt;
 
@@ -173,8 +175,11 @@ pub trait Game: Clone + Send + Sync + 'static {
 /// What a solver at the root may spend ([`Game::sound_moves`]): until a
 /// deadline, a number of nodes, or the search's stop flag.
 pub struct SolveBudget<'a> {
+    /// Stop at this time, if set.
     pub deadline: Option<Instant>,
+    /// Stop after this many nodes.
     pub nodes: u64,
+    /// The search's stop flag: stop when it is set.
     pub stop: &'a AtomicBool,
 }
 
@@ -276,7 +281,9 @@ impl fmt::Display for Score {
 /// A clock: time left and increment per move, for the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Clock {
+    /// Time left.
     pub time: Duration,
+    /// Time added after each move.
     pub increment: Duration,
     /// Moves until the next time control, if any.
     pub moves_to_go: Option<u32>,
@@ -286,9 +293,13 @@ pub struct Clock {
 /// search runs until stopped (`infinite`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Limits {
+    /// Search at most this deep.
     pub depth: Option<u32>,
+    /// Search at most this many nodes.
     pub nodes: Option<u64>,
+    /// Search this long for the move.
     pub movetime: Option<Duration>,
+    /// The side to move's clock: the time for the move is taken from it.
     pub clock: Option<Clock>,
     /// Search until stopped, whatever else is set.
     pub infinite: bool,

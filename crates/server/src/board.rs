@@ -913,7 +913,7 @@ impl Board {
                     return None;
                 }
                 let mut g = g.clone();
-                let huff = engine::dame_game::best_huff(&g);
+                let huff = engine::dame::best_huff(&g);
                 if let Some(sq) = huff {
                     g.huff(sq).ok()?;
                     if g.is_over() {
@@ -952,7 +952,7 @@ impl Board {
                     stop,
                     |pv, score| {
                         pv.first()
-                            .map(|mv| engine::explain::reasons(&pos, *mv, Some(score)))
+                            .map(|mv| engine::muehle::explain::reasons(&pos, *mv, Some(score)))
                             .unwrap_or_default()
                     },
                 )
@@ -965,7 +965,7 @@ impl Board {
                     time,
                     lines,
                     stop,
-                    |pv, score| engine::explain_dame::dame_reasons(&pos, pv, Some(score)),
+                    |pv, score| engine::dame::explain::reasons(&pos, pv, Some(score)),
                 )
             }
             _ => Analysis {

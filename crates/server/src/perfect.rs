@@ -3,13 +3,13 @@
 //! and of each of its moves, and the moves of a game that changed its
 //! value (blunders the databases find).
 //!
-//! The databases are the process's ([`engine::databases::install`]: the
+//! The databases are the process's ([`engine::muehle::databases::install`]: the
 //! `brett` binary installs its data folder, or `--tablebase-dir`). Sectors
 //! built while the server runs are found: the list of sectors is read from
 //! the folder on every request, and a missing file is looked for again
 //! after a few seconds.
 
-use engine::databases;
+use engine::muehle::databases;
 use muehle::{Color, Position, RuleSet};
 use serde_json::{Value as Json, json};
 use tablebase::{Sector, Value, Variant};

@@ -1,7 +1,7 @@
 //! Mühle's perfect-play databases in the API: the status, the database
 //! values of an analysis and the review of a game with a blunder. The
 //! sectors 3-3, 3-4 and 4-3 are built into a temp folder and installed for
-//! the whole process (`engine::databases::install` is process-global, so
+//! the whole process (`engine::muehle::databases::install` is process-global, so
 //! these tests have their own test binary).
 
 mod common;
@@ -29,7 +29,7 @@ fn databases() -> &'static Path {
             &NoProgress,
         )
         .unwrap();
-        engine::databases::install(Some(dir.path()));
+        engine::muehle::databases::install(Some(dir.path()));
         dir
     })
     .path()
@@ -37,7 +37,7 @@ fn databases() -> &'static Path {
 
 fn tb() -> &'static Tablebase {
     databases();
-    engine::databases::for_rules(&RuleSet::STANDARD).unwrap()
+    engine::muehle::databases::for_rules(&RuleSet::STANDARD).unwrap()
 }
 
 /// A position of sector `w-b` with White to move that White wins in at

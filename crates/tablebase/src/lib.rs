@@ -15,6 +15,8 @@
 //! - One set of files per [`Variant`]: the removal rule and flying decide
 //!   the values; the no-mill and repetition counters are not part of them.
 
+#![warn(missing_docs)]
+
 mod build;
 pub mod dame;
 mod file;

@@ -83,8 +83,11 @@ impl Value {
 /// than the values with distances).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Wdl {
+    /// The side to move loses.
     Loss,
+    /// A draw.
     Draw,
+    /// The side to move wins.
     Win,
 }
 

@@ -11,7 +11,7 @@
 //!   opponent's kings) is a combination of the squares it may stand on
 //!   (men never on their promotion row); indices whose groups overlap stand
 //!   for no position.
-//! - [`Value`]s for the side to move with the distance to the end of the
+//! - [`Value`](crate::Value)s for the side to move with the distance to the end of the
 //!   game in plies (the winner's shortest, the loser's longest), under the
 //!   rules without the king-move counter (see below).
 //! - The FMJD ending limits ([`dame::RuleSet::king_vs_three_draw`],

@@ -4,6 +4,8 @@ use muehle::eval::{self, Weights};
 use muehle::{Move, Phase, Position};
 use search::{Game, Status};
 
+use crate::searchable::{Searchable, status};
+
 /// A Mühle position, searchable, evaluated with the tuned weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MuehleState(pub Position);
@@ -11,18 +13,16 @@ pub struct MuehleState(pub Position);
 /// A Mühle position evaluated with other weights (for self-play tuning).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WeightedMuehle {
+    /// The position.
     pub pos: Position,
+    /// The weights it is evaluated with.
     pub weights: &'static Weights,
 }
 
-/// What both searchable forms share: the position and the weights.
-trait Parts: Sized {
-    fn pos(&self) -> &Position;
-    fn weights(&self) -> &Weights;
-    fn with_pos(&self, pos: Position) -> Self;
-}
+impl Searchable for MuehleState {
+    type Position = Position;
+    type Weights = Weights;
 
-impl Parts for MuehleState {
     #[inline]
     fn pos(&self) -> &Position {
         &self.0
@@ -37,7 +37,10 @@ impl Parts for MuehleState {
     }
 }
 
-impl Parts for WeightedMuehle {
+impl Searchable for WeightedMuehle {
+    type Position = Position;
+    type Weights = Weights;
+
     #[inline]
     fn pos(&self) -> &Position {
         &self.pos
@@ -67,14 +70,6 @@ fn noisy_moves(pos: &Position, moves: &mut Vec<Move>) {
         } else {
             moves.swap_remove(i);
         }
-    }
-}
-
-fn status(pos: &Position) -> Status {
-    match pos.outcome() {
-        None => Status::Ongoing,
-        Some(o) if o.winner.is_none() => Status::Draw,
-        Some(_) => Status::Lost,
     }
 }
 
@@ -123,19 +118,19 @@ macro_rules! impl_game {
     ($ty:ty, databases) => {
         impl_game!($ty, {
             fn probe(&self) -> Option<search::Exact> {
-                crate::databases::probe(self.pos())
+                crate::muehle::databases::probe(self.pos())
             }
 
             fn probe_moves(&self) -> Option<Vec<(Move, search::Exact, i32)>> {
-                crate::databases::probe_moves(self.pos())
+                crate::muehle::databases::probe_moves(self.pos())
             }
 
             fn sound_moves(&self, budget: &search::SolveBudget) -> Option<Vec<Move>> {
-                if let Some(m) = crate::book::book_move(self.pos()) {
+                if let Some(m) = crate::muehle::book::book_move(self.pos()) {
                     return Some(vec![m]);
                 }
-                let tb = crate::databases::for_rules(self.pos().rules())?;
-                crate::placing::sound_moves(tb, self.pos(), budget)
+                let tb = crate::muehle::databases::for_rules(self.pos().rules())?;
+                crate::muehle::placing::sound_moves(tb, self.pos(), budget)
             }
         });
     };
@@ -170,7 +165,7 @@ macro_rules! impl_game {
             }
 
             fn status(&self) -> Status {
-                status(self.pos())
+                status(self.pos().outcome())
             }
 
             fn evaluate(&self) -> i32 {

@@ -21,7 +21,7 @@ pub const MAX_PIECES: u32 = 8;
 
 /// The installed Dame databases, if any.
 pub fn installed() -> Option<&'static DameTablebase> {
-    crate::databases::installed().map(|d| d.dame())
+    crate::muehle::databases::installed().map(|d| d.dame())
 }
 
 /// The value as the search's exact value, if the king-move counter cannot

@@ -6,13 +6,6 @@ use search::Score;
 
 use crate::explain::{Reason, color_param};
 
-fn side(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
 fn pieces(n: u32) -> String {
     if n == 1 {
         "1 piece".to_string()
@@ -24,15 +17,15 @@ fn pieces(n: u32) -> String {
 /// Reasons why the first move of `pv` is good (or what it does) in `pos`, in
 /// English, given the engine's score for it. `pv` is the engine's line (the
 /// move first); an empty line gives no reasons.
-pub fn explain_dame_move(pos: &Position, pv: &[Move], score: Option<Score>) -> Vec<String> {
-    dame_reasons(pos, pv, score)
+pub fn explain_move(pos: &Position, pv: &[Move], score: Option<Score>) -> Vec<String> {
+    reasons(pos, pv, score)
         .into_iter()
         .map(|r| r.text)
         .collect()
 }
 
-/// [`explain_dame_move`] with codes and parameters ([`Reason`]).
-pub fn dame_reasons(pos: &Position, pv: &[Move], score: Option<Score>) -> Vec<Reason> {
+/// [`explain_move`] with codes and parameters ([`Reason`]).
+pub fn reasons(pos: &Position, pv: &[Move], score: Option<Score>) -> Vec<Reason> {
     let Some(&mv) = pv.first() else {
         return Vec::new();
     };
@@ -127,7 +120,7 @@ pub fn dame_reasons(pos: &Position, pv: &[Move], score: Option<Score>) -> Vec<Re
         why.push(Reason::new(
             "offers_capture",
             &[("color", color_param(them == Color::White))],
-            format!("offers {} a capture", side(them)),
+            format!("offers {} a capture", them.title()),
         ));
     }
     match score {

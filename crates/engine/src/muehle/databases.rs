@@ -68,7 +68,7 @@ pub const WARM_STONES: u8 = 15;
 
 /// Read the installed databases' sectors that end the placing phase
 /// ([`WARM_STONES`]) into the win/draw/loss cache on a thread of its own, so
-/// that the placing solver ([`crate::placing`]) finds its values in memory
+/// that the placing solver ([`crate::muehle::placing`]) finds its values in memory
 /// (about 1.3 GB for the standard rules; bounded by
 /// [`tablebase::set_wdl_cache_limit`]).
 pub fn warm_in_background() {

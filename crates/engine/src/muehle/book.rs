@@ -1,6 +1,6 @@
 //! Mühle's opening book: a move for early placing positions (standard
 //! removal and flying rules), computed by brett — the search's choice,
-//! proven by the placing solver ([`crate::placing`]) not to lose where the
+//! proven by the placing solver ([`crate::muehle::placing`]) not to lose where the
 //! proof fits its budget — and stored compactly (11 bytes a position).
 //!
 //! Positions are stored by symmetry class; a lookup maps the stored move
@@ -32,7 +32,7 @@ const RECORD: usize = 11;
 pub const PROVEN: u8 = 1;
 
 /// The book built into brett.
-static BUILT_IN: &[u8] = include_bytes!("../data/muehle-book.bin");
+static BUILT_IN: &[u8] = include_bytes!("../../data/muehle-book.bin");
 
 static ENABLED: AtomicBool = AtomicBool::new(true);
 
@@ -49,21 +49,28 @@ pub fn enabled() -> bool {
 /// A book entry: the move (in the class's smallest image) and flags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The move, in the class's smallest image.
     pub mv: Move,
+    /// The flags ([`PROVEN`]).
     pub flags: u8,
 }
 
 /// Why a book file is refused.
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
+    /// The file does not start with the magic `BRETTBK1` (the file).
     #[error("{0}: not a brett book (wrong magic)")]
     Magic(String),
+    /// The file is truncated or of the wrong length (the file).
     #[error("{0}: truncated or of the wrong length")]
     Length(String),
+    /// A record holds no move (the file, the record).
     #[error("{0}: record {1} holds no move")]
     BadMove(String, usize),
+    /// The keys are not sorted (the file, the record).
     #[error("{0}: keys are not sorted at record {1}")]
     Unsorted(String, usize),
+    /// The file cannot be read or written (the file, the error).
     #[error("{0}: {1}")]
     Io(String, std::io::Error),
 }
@@ -321,11 +328,11 @@ pub struct BuildOptions {
 fn choose(
     engine: &search::Engine,
     tb: &tablebase::Tablebase,
-    table: &crate::placing::PlacingTable,
+    table: &crate::muehle::placing::PlacingTable,
     pos: &Position,
     options: &BuildOptions,
 ) -> (Move, u8, u64) {
-    use crate::placing::PlacingSolver;
+    use crate::muehle::placing::PlacingSolver;
     let stop = AtomicBool::new(false);
     let result = engine.search(
         &crate::MuehleState(*pos),
@@ -385,9 +392,11 @@ fn choose(
 /// One position done by [`extend`].
 #[derive(Clone, Copy, Debug)]
 pub struct Step {
+    /// The ply of the positions being done.
     pub ply: u32,
     /// Positions of this ply done so far, and in all.
     pub done: usize,
+    /// The positions of this ply in all.
     pub total: usize,
     /// Whether the move was proven not to lose.
     pub proven: bool,
@@ -403,7 +412,7 @@ pub struct Step {
 pub fn extend(
     book: &mut Book,
     tb: &tablebase::Tablebase,
-    table: &crate::placing::PlacingTable,
+    table: &crate::muehle::placing::PlacingTable,
     start: &Position,
     options: &BuildOptions,
     after_each: &mut dyn FnMut(&Book, Step) -> bool,

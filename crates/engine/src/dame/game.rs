@@ -8,6 +8,8 @@ use dame::eval::{self, Weights};
 use dame::{Bitboard, Game as DameGame, Move, Position, Square};
 use search::{Game, Status};
 
+use crate::searchable::{Searchable, status};
+
 /// A Dame position, searchable, evaluated with the tuned weights of its
 /// board ([`Weights::tuned`]).
 #[derive(Clone, Copy, Debug)]
@@ -16,18 +18,16 @@ pub struct DameState(pub Position);
 /// A Dame position evaluated with other weights (for self-play tuning).
 #[derive(Clone, Copy, Debug)]
 pub struct WeightedDame {
+    /// The position.
     pub pos: Position,
+    /// The weights it is evaluated with.
     pub weights: &'static Weights,
 }
 
-/// What both searchable forms share: the position and the weights.
-trait Parts: Sized {
-    fn pos(&self) -> &Position;
-    fn weights(&self) -> &Weights;
-    fn with_pos(&self, pos: Position) -> Self;
-}
+impl Searchable for DameState {
+    type Position = Position;
+    type Weights = Weights;
 
-impl Parts for DameState {
     #[inline]
     fn pos(&self) -> &Position {
         &self.0
@@ -42,7 +42,10 @@ impl Parts for DameState {
     }
 }
 
-impl Parts for WeightedDame {
+impl Searchable for WeightedDame {
+    type Position = Position;
+    type Weights = Weights;
+
     #[inline]
     fn pos(&self) -> &Position {
         &self.pos
@@ -100,11 +103,11 @@ macro_rules! impl_game {
     ($ty:ty, databases) => {
         impl_game!($ty, {
             fn probe(&self) -> Option<search::Exact> {
-                crate::dame_databases::probe(self.pos())
+                crate::dame::databases::probe(self.pos())
             }
 
             fn probe_moves(&self) -> Option<Vec<(Move, search::Exact, i32)>> {
-                crate::dame_databases::probe_moves(self.pos())
+                crate::dame::databases::probe_moves(self.pos())
             }
         });
     };
@@ -147,11 +150,7 @@ macro_rules! impl_game {
             /// (FMJD's 16- and 5-move rules, kept by the position's ending
             /// counter) included.
             fn status(&self) -> Status {
-                match self.pos().outcome() {
-                    None => Status::Ongoing,
-                    Some(o) if o.winner.is_none() => Status::Draw,
-                    Some(_) => Status::Lost,
-                }
+                status(self.pos().outcome())
             }
 
             fn evaluate(&self) -> i32 {

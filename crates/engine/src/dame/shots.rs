@@ -43,12 +43,15 @@ pub const MIN_PIECES_8: u32 = 4;
 /// A verified shot.
 #[derive(Clone, Debug)]
 pub struct Shot {
+    /// The position, the side to move to play the shot.
     pub position: Position,
+    /// The verifying search's best move.
     pub best: Move,
     /// The best move and those scoring as well (within [`SAME`]).
     pub solutions: Vec<Move>,
     /// Depth of the verifying search.
     pub depth: u32,
+    /// The verifying search's score of the best move.
     pub score: Score,
     /// Score of the second best move at the same depth.
     pub second: Score,

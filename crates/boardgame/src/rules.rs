@@ -1,0 +1,123 @@
+//! What a game's rules tell about a position: the moves, how they are
+//! written, and how the game ends.
+
+use std::fmt;
+
+use crate::Color;
+
+/// Why a game ended. Each game has its own reasons; these four are common
+/// to all of them, so a [`Session`](crate::Session) can declare the ones
+/// the players decide (agreement, resignation) and detect a repetition.
+pub trait Reason: Copy + Eq + fmt::Debug {
+    /// The player to move has no legal move.
+    const BLOCKED: Self;
+    /// The same position occurred too often.
+    const REPETITION: Self;
+    /// Both players agreed to a draw.
+    const AGREEMENT: Self;
+    /// The loser resigned.
+    const RESIGNATION: Self;
+
+    /// A short machine-readable name, as in a record's `Termination` tag.
+    fn code(self) -> &'static str;
+
+    /// The reason with this [`code`](Reason::code).
+    fn from_code(code: &str) -> Option<Self>;
+
+    /// The outcome in English words when this reason has words of its own
+    /// (the game-specific reasons); `None` for the words all games share.
+    fn describe(self, winner: Option<Color>) -> Option<String>;
+}
+
+/// The end of a game: the winner (`None` for a draw) and why.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Outcome<R> {
+    /// The side that won, `None` for a draw.
+    pub winner: Option<Color>,
+    /// Why the game ended.
+    pub reason: R,
+}
+
+impl<R: Reason> Outcome<R> {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub const fn result_str(&self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// The outcome in English words, e.g. "Black cannot move: White wins".
+    pub fn describe(&self) -> String {
+        if let Some(words) = self.reason.describe(self.winner) {
+            return words;
+        }
+        let r = self.reason;
+        match self.winner {
+            Some(w) if r == R::BLOCKED => {
+                format!("{} cannot move: {} wins", (!w).title(), w.title())
+            }
+            Some(w) if r == R::RESIGNATION => {
+                format!("{} resigns: {} wins", (!w).title(), w.title())
+            }
+            Some(w) => format!("{} wins ({})", w.title(), r.code()),
+            None if r == R::REPETITION => "Draw by repetition of the position".to_string(),
+            None if r == R::AGREEMENT => "Draw by agreement".to_string(),
+            None => format!("Draw ({})", r.code()),
+        }
+    }
+}
+
+/// The rules of a game, seen from one of its positions: the legal moves,
+/// their notation, the position after a move, and whether the game is
+/// over. A position knows its rule set, its side to move and its counters,
+/// so it answers all of this alone; what depends on the moves before it
+/// (repetitions, draw offers, resignation) is a [`Session`](crate::Session)'s
+/// business.
+pub trait Rules: Clone {
+    /// A move.
+    type Move: Clone + PartialEq + fmt::Display;
+    /// Why a move cannot be played (or read) in a position.
+    type MoveError: std::error::Error;
+    /// Why a game ended.
+    type Reason: Reason;
+
+    /// The side to move.
+    fn turn(&self) -> Color;
+
+    /// The number of the move being played (from 1), as in records.
+    fn move_number(&self) -> u16;
+
+    /// Read a move in the game's notation; it must be legal here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::MoveError>;
+
+    /// A move in the game's notation (what [`Rules::parse_move`] reads).
+    fn format_move(&self, m: &Self::Move) -> String {
+        m.to_string()
+    }
+
+    /// Every legal move (none when the position ends the game).
+    fn legal_moves(&self) -> Vec<Self::Move>;
+
+    /// The position after a move, checked against the rules.
+    fn play(&self, m: &Self::Move) -> Result<Self, Self::MoveError>;
+
+    /// How the game ends in this position by the position alone (no
+    /// pieces, blocked, the counters of the draw rules), if it does.
+    fn outcome(&self) -> Option<Outcome<Self::Reason>>;
+
+    /// The position as text (the game's FEN).
+    fn position_string(&self) -> String;
+
+    /// A hash of the position for finding repetitions: equal positions have
+    /// equal hashes.
+    fn hash(&self) -> u64;
+
+    /// Whether `other` counts as the same position for repetitions.
+    fn same_position(&self, other: &Self) -> bool;
+
+    /// The occurrence of a position that draws by repetition (3: the third
+    /// time), `None` when the rules have no such draw.
+    fn repetition_draw(&self) -> Option<u8>;
+}

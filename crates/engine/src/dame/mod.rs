@@ -1,0 +1,9 @@
+//! The engine's Dame: the searchable position, the endgame databases, the
+//! shots of the tactical suites and the words that explain a move.
+
+pub mod databases;
+pub mod explain;
+pub mod game;
+pub mod shots;
+
+pub use game::{DameState, WeightedDame, best_huff};
