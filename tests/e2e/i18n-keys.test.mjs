@@ -1,28 +1,16 @@
-// The four languages of web/i18n.js have the same keys, and every {param}
-// of a text appears in its translations too (#12 §1: no text falls back to
-// English unnoticed).
+// The four languages of web/i18n/ (de.js, en.js, fr.js, it.js) have the same
+// keys, and every {param} of a text appears in its translations too (#12 §1:
+// no text falls back to English unnoticed).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
-import { ROOT } from './helpers.mjs';
-
-const source = fs.readFileSync(path.join(ROOT, 'web', 'i18n.js'), 'utf8');
-
-/** The table `name` of i18n.js as {key: text}, read from the source. */
-function table(name) {
-  const start = source.indexOf(`const ${name} = {`);
-  assert.ok(start >= 0, `table ${name}`);
-  const end = source.indexOf('\n};', start);
-  const body = source.slice(start, end);
-  const out = {};
-  for (const m of body.matchAll(/^\s*'([^']+)':\s*(['"`])((?:\\.|(?!\2)[^\\])*)\2/gm)) out[m[1]] = m[3];
-  return out;
-}
+import de from '../../web/i18n/de.js';
+import en from '../../web/i18n/en.js';
+import fr from '../../web/i18n/fr.js';
+import it from '../../web/i18n/it.js';
 
 test('de, en, fr and it have the same keys and the same parameters', () => {
-  const tables = Object.fromEntries(['de', 'en', 'fr', 'it'].map((l) => [l, table(l)]));
-  const en = tables.en;
+  const tables = { de, en, fr, it };
   assert.ok(Object.keys(en).length > 300, `read ${Object.keys(en).length} English keys`);
   const params = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join(',');
   for (const [lang, tab] of Object.entries(tables)) {
@@ -32,5 +20,9 @@ test('de, en, fr and it have the same keys and the same parameters', () => {
     assert.deepEqual(extra, [], `${lang} has keys English lacks`);
     const wrong = Object.keys(en).filter((k) => params(tab[k]) !== params(en[k]));
     assert.deepEqual(wrong, [], `${lang}: parameters differ from English`);
+    // A key named twice in a file would silently keep only its last text.
+    const source = fs.readFileSync(new URL(`../../web/i18n/${lang}.js`, import.meta.url), 'utf8');
+    const named = [...source.matchAll(/^\s*'([^']+)':/gm)].map((m) => m[1]);
+    assert.deepEqual(named.filter((k, i) => named.indexOf(k) !== i), [], `${lang}: keys named twice`);
   }
 });

@@ -5,7 +5,7 @@ import { h } from '../dom.js';
 import { t, tn, colorName } from '../i18n.js';
 import { Board } from '../board.js';
 import * as M from '../muehle.js';
-import { clickPoint, choose } from '../millinput.js';
+import { clickPoint, choose, boardHandlers, inputMarks } from '../millinput.js';
 import { PRESETS, presetName, parseRules } from '../rules.js';
 import { isDame } from '../dame.js';
 import { DameAnalysisView } from './dame-analysis.js';
@@ -111,14 +111,8 @@ export class AnalysisView extends AnalysisBase {
   }
 
   build() {
-    this.buildPage(t('analysis.title'), (host) => new Board(host, {
-      onPoint: (p) => this.onPoint(p),
-      canDrag: (p) => this.mode === 'play' && !this.line && this.pos.board[p] === this.pos.turn && this.legal().some((m) => m.from === p),
-      onDragStart: (p) => { this.selected = p; this.update(); },
-      onDrag: (from, to) => { if (this.legal().some((m) => m.from === from && m.to === to)) this.choose(from, to); else { this.selected = null; this.update(); } },
-      onDragCancel: () => this.update(),
-      onEscape: () => { this.selected = null; this.pendingMill = null; this.line = null; this.update(); },
-    }));
+    this.buildPage(t('analysis.title'), (host) => new Board(host,
+      boardHandlers(this, () => this.mode === 'play' && !this.line, () => { this.line = null; })));
     this.els.db = h('div', { class: 'card tb-card', id: 'tb-card', hidden: true });
     this.els.results.after(this.els.db);
   }
@@ -137,27 +131,11 @@ export class AnalysisView extends AnalysisBase {
         last = M.parseMove(pv[this.line.step]);
       } catch { /* keep the position */ }
     }
-    let board = shown.board;
-    let targets = new Set();
-    let movable = new Set();
-    let removable = new Set();
-    let selected = this.selected;
     const interactive = !this.line;
-    if (this.mode === 'play' && !this.line) {
-      const legal = this.legal();
-      if (this.pendingMill) {
-        board = { ...board };
-        if (this.pendingMill.from) delete board[this.pendingMill.from];
-        board[this.pendingMill.to] = this.pos.turn;
-        removable = this.pendingMill.removable;
-        selected = this.pendingMill.to;
-      } else if (legal.some((m) => !m.from)) targets = new Set(legal.map((m) => m.to));
-      else {
-        movable = new Set(legal.map((m) => m.from));
-        if (this.selected) targets = new Set(legal.filter((m) => m.from === this.selected).map((m) => m.to));
-      }
-    }
-    this.board.render({ board, targets, movable, removable, selected, last, interactive, animate: true, ply: this.history.length });
+    const marks = this.mode === 'play' && !this.line
+      ? inputMarks(this.pos, this.legal(), this.selected, this.pendingMill)
+      : { board: shown.board, selected: this.selected };
+    this.board.render({ ...marks, last, interactive, animate: true, ply: this.history.length });
     e.info.textContent = this.fromGame ? tn('analysis.from', Number(this.fromGame.ply), { id: this.fromGame.id }) : '';
 
     // Setup panel (rebuilt; the focused control keeps the focus by its id)

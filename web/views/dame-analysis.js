@@ -6,6 +6,7 @@ import { h } from '../dom.js';
 import { t, tn } from '../i18n.js';
 import { DameBoard } from '../dameboard.js';
 import * as D from '../dame.js';
+import { clickSquare, boardHandlers, inputMarks } from '../dameinput.js';
 import { gameName, parseDameRules, describeDameOptions } from '../rules.js';
 import {
   AnalysisBase, gameSelect, requestAnalysis, mountKeepingFocus, modeRow, playRow, sideFieldset, positionForm,
@@ -52,22 +53,7 @@ export class DameAnalysisView extends AnalysisBase {
       this.setPos(next);
       return;
     }
-    const moves = this.legal();
-    if (this.dsel) {
-      const clicks = [...this.dsel.clicks, sq];
-      const r = D.matchClicks(moves, { from: this.dsel.from, clicks });
-      if (r.candidates.length) {
-        if (r.chosen) this.playMove(r.chosen.text);
-        else { this.dsel = { from: this.dsel.from, clicks }; this.update(); }
-        return;
-      }
-      if (drag) { this.dsel = null; this.update(); return; }
-    }
-    const p = this.pos.board[sq];
-    if (p && p.color === this.pos.turn && moves.some((m) => m.from === sq)) {
-      this.dsel = this.dsel && this.dsel.from === sq ? null : { from: sq, clicks: [] };
-    } else this.dsel = null;
-    this.update();
+    clickSquare(this, sq, (text) => this.playMove(text), { drag });
   }
 
   applyMove(pos, text) { return D.applyMove(pos, text, this.options); }
@@ -77,15 +63,8 @@ export class DameAnalysisView extends AnalysisBase {
   }
 
   build() {
-    this.buildPage(`${t('analysis.title')} · ${gameName(this.game)}`, (host) => new DameBoard(host, this.size, {
-      onSquare: (sq) => this.onSquare(sq),
-      canDrag: (sq) => this.mode === 'play' && !this.line && this.pos.board[sq]?.color === this.pos.turn
-        && this.legal().some((m) => m.from === sq),
-      onDragStart: (sq) => { this.dsel = { from: sq, clicks: [] }; this.update(); },
-      onDrag: (from, to) => { this.dsel = { from, clicks: [] }; this.onSquare(to, { drag: true }); },
-      onDragCancel: () => this.update(),
-      onEscape: () => { this.dsel = null; this.line = null; this.update(); },
-    }), { 'data-game': this.game });
+    this.buildPage(`${t('analysis.title')} · ${gameName(this.game)}`, (host) => new DameBoard(host, this.size,
+      boardHandlers(this, () => this.mode === 'play' && !this.line, () => { this.line = null; })), { 'data-game': this.game });
   }
 
   update() {
@@ -107,26 +86,10 @@ export class DameAnalysisView extends AnalysisBase {
         last = lastOf(list[list.length - 2], pv[this.line.step]);
       } catch { /* keep the position */ }
     }
-    let targets = new Set();
-    let movable = new Set();
-    let capturing = new Set();
-    let path = [];
-    let selected = null;
     const interactive = !this.line;
-    let legal = [];
-    if (this.mode === 'play' && !this.line) {
-      legal = this.legal();
-      movable = new Set(legal.map((m) => m.from));
-      if (this.dsel) {
-        const r = D.matchClicks(legal, this.dsel);
-        selected = this.dsel.from;
-        targets = r.next;
-        if (this.dsel.clicks.length) { capturing = r.common; path = D.chosenPath(legal, this.dsel); }
-      }
-    }
-    this.board.render({
-      board: shown.board, targets, movable, capturing, path, selected, last, interactive, animate: true, ply: this.history.length,
-    });
+    const legal = this.mode === 'play' && !this.line ? this.legal() : [];
+    const marks = this.mode === 'play' && !this.line ? inputMarks(legal, this.dsel) : { selected: null };
+    this.board.render({ board: shown.board, ...marks, last, interactive, animate: true, ply: this.history.length });
     e.info.textContent = this.fromGame ? tn('analysis.from', Number(this.fromGame.ply), { id: this.fromGame.id }) : '';
 
     const compulsory = this.mode === 'play' && legal.length > 0 && legal.every((m) => m.capture);

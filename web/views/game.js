@@ -2,13 +2,10 @@
 // invite / watch links, live updates through the socket.
 
 import { h, s, mount, toast, confirmDialog, copyText } from '../dom.js';
-import { t, tn, colorName, endText, fmtDate } from '../i18n.js';
+import { t, colorName, endText, fmtDate } from '../i18n.js';
 import { api, GameSocket } from '../api.js';
-import { Board, miniStone } from '../board.js';
-import { DameBoard, miniPiece } from '../dameboard.js';
-import * as M from '../muehle.js';
-import * as D from '../dame.js';
-import { parseRules, describeOptions, rulesLabel, describeDameOptions, dameRulesSummary } from '../rules.js';
+import { other } from '../muehle.js';
+import { gameAdapter } from '../games/index.js';
 import * as store from '../store.js';
 import { navigate } from '../nav.js';
 import { statusBox, changeText } from '../tablebase.js';
@@ -37,10 +34,8 @@ export class GameView {
     this.state = null;
     this.positions = null;
     this.posKey = '';
-    this.selected = null;
-    this.pendingMill = null;
-    this.dsel = null;
-    this.dame = false;
+    // The game's adapter (games/): Mühle until the state names the game.
+    this.game = gameAdapter(this, null);
     this.optimistic = null;
     this.viewPly = null;
     this.busy = false;
@@ -102,24 +97,21 @@ export class GameView {
     const firstTime = !cur;
     this.state = st;
     this.optimistic = null;
-    if (firstTime && D.isDame(st.game)) this.useDameBoard(st.board_size || D.boardSizeOf(st.game));
+    if (firstTime) {
+      const game = gameAdapter(this, st);
+      if (game.name !== this.game.name) this.useGame(game);
+    }
     const key = `${st.start_position}|${st.moves.join(' ')}|${(st.huffs || []).join(',')}`;
     if (key !== this.posKey) {
       this.posKey = key;
       try {
-        this.positions = this.dame
-          ? D.positionsAlong(D.parseFen(st.start_position, this.size), st.moves, st.huffs || [], this.dameRuleOptions(st))
-          : M.positionsAlong(st.start_position, st.moves);
+        this.positions = this.game.positionsAlong(st);
       } catch {
         this.positions = null;
       }
-      if (!cur || st.ply !== cur.ply || st.moves[st.ply - 1] !== cur.moves[cur.ply - 1]) {
-        this.selected = null;
-        this.pendingMill = null;
-        this.dsel = null;
-      }
+      if (!cur || st.ply !== cur.ply || st.moves[st.ply - 1] !== cur.moves[cur.ply - 1]) this.game.clearSelection();
     }
-    if (cur && (cur.huffable || []).join() !== (st.huffable || []).join()) this.dsel = null;
+    this.game.stateChanged(cur, st);
     if (this.viewPly !== null && this.viewPly > st.ply) this.viewPly = null;
     if (cur && !firstTime) this.noticeDrawAnswer(cur, st);
     if (!this.seatsConfirmed) this.confirmSeats();
@@ -148,7 +140,7 @@ export class GameView {
    */
   async loadReview() {
     const st = this.state;
-    if (!st || this.dame || st.game !== 'muehle' || (st.status !== 'over' && st.kind !== 'imported')) return;
+    if (!st || !this.game.reviews || (st.status !== 'over' && st.kind !== 'imported')) return;
     const key = `${st.start_position}|${st.moves.join(' ')}`;
     if (key === this.reviewKey) return;
     this.reviewKey = key;
@@ -166,7 +158,7 @@ export class GameView {
   renderReview() {
     const e = this.els;
     const r = this.review;
-    const show = !!r && !this.dame && this.state && (this.state.status === 'over' || this.state.kind === 'imported');
+    const show = !!r && this.state && (this.state.status === 'over' || this.state.kind === 'imported');
     e.reviewBox.hidden = !show;
     if (!show) return;
     const key = JSON.stringify([r, document.documentElement.lang]);
@@ -199,22 +191,13 @@ export class GameView {
     return black ? `${no}…` : `${no}.`;
   }
 
-  /** Dame: replaces the Mühle board by a Dame board of the game's size. */
-  useDameBoard(size) {
-    this.dame = true;
-    this.size = size;
+  /** Replaces the board of the game the view began with (Mühle) by the board of `game`'s adapter. */
+  useGame(game) {
+    this.game = game;
     this.els.boardWrap.replaceChildren();
-    this.board = new DameBoard(this.els.boardWrap, size, {
-      onSquare: (sq) => this.onSquare(sq),
-      canDrag: (sq) => this.canMoveNow() && this.currentPosition().board[sq]?.color === this.state.turn
-        && this.legal().some((m) => m.from === sq),
-      onDragStart: (sq) => { this.dsel = { from: sq, clicks: [] }; this.update(); },
-      onDrag: (from, to) => { this.dsel = { from, clicks: [] }; this.onSquare(to, { drag: true }); },
-      onDragCancel: () => { this.update(); },
-      onEscape: () => { this.dsel = null; this.update(); },
-    });
-    this.els.moveInput.placeholder = t(size === 8 ? 'dame.moveInput.placeholder8' : 'dame.moveInput.placeholder10');
-    this.els.exportLink.setAttribute('download', `dame-${this.id}.pdn`);
+    this.board = game.createBoard(this.els.boardWrap);
+    this.els.moveInput.placeholder = game.moveInputPlaceholder();
+    this.els.exportLink.setAttribute('download', game.exportName(this.id));
   }
 
   /**
@@ -339,125 +322,26 @@ export class GameView {
 
   // ---------------------------------------------------------------- moves
 
-  legal() {
-    if (this.dame) return D.describeMoves(this.currentPosition(), this.state?.legal_moves || []);
-    return (this.state?.legal_moves || []).map((text) => ({ text, ...M.parseMove(text) })).filter((m) => m.to);
-  }
+  legal() { return this.game.legal(); }
 
-  /** Dame: squares the player to move may huff now (none while a request is on its way). */
-  huffable() {
+  /**
+   * Whether the player may enter a move on the board now; a player whose
+   * turn it is not is told so.
+   */
+  inputAllowed() {
+    if (this.canMoveNow()) return true;
     const st = this.state;
-    if (!this.dame || !st || this.optimistic) return new Set();
-    return new Set(st.huffable || []);
-  }
-
-  /** Dame input: a click on a square (piece, landing square or huffable piece). */
-  onSquare(sq, { drag = false } = {}) {
-    const st = this.state;
-    if (!this.canMoveNow()) {
-      if (st && st.status === 'ongoing' && this.viewPly === null && !this.seats[st.turn] && this.hasSeat()) {
-        toast(t('game.notYourTurn'));
-      }
-      return;
+    if (st && st.status === 'ongoing' && this.viewPly === null && !this.seats[st.turn] && this.hasSeat()) {
+      toast(t('game.notYourTurn'));
     }
-    if (this.huffable().has(sq)) {
-      this.dsel = null;
-      this.huff(sq);
-      return;
-    }
-    const moves = this.legal();
-    if (this.dsel) {
-      const clicks = [...this.dsel.clicks, sq];
-      const r = D.matchClicks(moves, { from: this.dsel.from, clicks });
-      if (r.candidates.length > 0) {
-        if (r.chosen) { this.play(r.chosen.text); return; }
-        this.dsel = { from: this.dsel.from, clicks };
-        this.update();
-        this.announce(t('dame.choosePath'));
-        return;
-      }
-      if (drag) { this.dsel = null; this.update(); return; }
-    }
-    const pos = this.currentPosition();
-    const piece = pos.board[sq];
-    if (piece && piece.color === st.turn && moves.some((m) => m.from === sq)) {
-      this.dsel = this.dsel && this.dsel.from === sq ? null : { from: sq, clicks: [] };
-    } else {
-      if (piece && piece.color === st.turn && moves.length && moves.every((m) => m.capture)) toast(t('dame.compulsory'));
-      this.dsel = null;
-    }
-    this.update();
-  }
-
-  /** Huffs (removes) the opponent's piece on sq that skipped a capture. */
-  huff(sq) {
-    return this.sendTurn(
-      (pos) => ({ huff: sq, position: D.applyHuff(pos, sq) }),
-      (tok, ply) => api.huff(this.id, tok, ply, sq));
-  }
-
-  onPoint(p) {
-    if (!this.canMoveNow()) {
-      if (this.state && this.state.status === 'ongoing' && this.viewPly === null && !this.seats[this.state.turn] && this.hasSeat()) {
-        toast(t('game.notYourTurn'));
-      }
-      return;
-    }
-    const legal = this.legal();
-    if (this.pendingMill) {
-      const pm = this.pendingMill;
-      if (pm.removable.has(p)) {
-        this.play(M.formatMove({ from: pm.from, to: pm.to, remove: p }));
-        return;
-      }
-      this.pendingMill = null;
-      if (p === pm.to) { this.selected = null; this.update(); return; }
-    }
-    const board = this.currentPosition().board;
-    const side = this.state.turn;
-    const placing = legal.some((m) => !m.from);
-    if (placing) {
-      if (legal.some((m) => m.to === p)) this.choose(null, p);
-      else this.update();
-      return;
-    }
-    if (this.selected && legal.some((m) => m.from === this.selected && m.to === p)) {
-      this.choose(this.selected, p);
-      return;
-    }
-    if (board[p] === side && legal.some((m) => m.from === p)) {
-      this.selected = this.selected === p ? null : p;
-    } else {
-      this.selected = null;
-    }
-    this.update();
-  }
-
-  choose(from, to) {
-    const cands = this.legal().filter((m) => m.from === from && m.to === to);
-    if (cands.length === 0) return;
-    if (cands.length === 1) {
-      this.play(cands[0].text);
-      return;
-    }
-    this.pendingMill = { from, to, removable: new Set(cands.map((m) => m.remove).filter(Boolean)) };
-    this.selected = null;
-    this.update();
-    this.announce(t('game.chooseRemoval'));
-  }
-
-  /** The Dame rule options of a state: its preset's, overridden by the server's. */
-  dameRuleOptions(st) {
-    return { ...D.PRESETS[st.game], ...(st.rule_options || {}) };
+    return false;
   }
 
   async play(text) {
     if (!this.seats[this.state.turn]) return;
-    this.selected = null;
-    this.pendingMill = null;
-    this.dsel = null;
+    this.game.clearSelection();
     await this.sendTurn(
-      (pos) => ({ move: text, position: this.dame ? D.applyMove(pos, text, this.dameRuleOptions(this.state)) : M.applyMove(pos, text) }),
+      (pos) => ({ move: text, position: this.game.afterMove(pos, text) }),
       (tok, ply) => api.move(this.id, tok, text, ply));
   }
 
@@ -502,7 +386,7 @@ export class GameView {
     if (this.viewPly !== null && this.positions) return this.positions[this.viewPly];
     if (this.optimistic && this.optimistic.ply === st.ply) return this.optimistic.position;
     try {
-      return this.dame ? D.parseFen(st.position, this.size) : M.parsePosition(st.position);
+      return this.game.parsePosition(st);
     } catch {
       return this.positions ? this.positions[this.positions.length - 1] : { board: {}, hand: { white: 0, black: 0 }, turn: st.turn };
     }
@@ -540,7 +424,7 @@ export class GameView {
   draw(action) {
     const st = this.state;
     let c = this.actingColor();
-    if (this.seats.white && this.seats.black && st.draw_offer && action !== 'offer') c = M.other(st.draw_offer);
+    if (this.seats.white && this.seats.black && st.draw_offer && action !== 'offer') c = other(st.draw_offer);
     if (!c) return;
     this.action(() => api.draw(this.id, this.seats[c], action));
   }
@@ -552,7 +436,7 @@ export class GameView {
 
   /** Takes back the player's last move (against the computer) or the last move (at one screen). */
   takeback() {
-    const c = this.hotSeat() ? M.other(this.state.turn) : this.myColor();
+    const c = this.hotSeat() ? other(this.state.turn) : this.myColor();
     if (c && this.seats[c]) this.action(() => api.takeback(this.id, this.seats[c]));
   }
 
@@ -573,66 +457,8 @@ export class GameView {
       toast(t('game.notYourTurn'));
       return;
     }
-    if (this.dame) {
-      this.typedDameMove(raw);
-      return;
-    }
-    const m = M.parseMove(raw);
-    const legal = this.legal();
-    if (m) {
-      const exact = legal.find((x) => x.text === M.formatMove(m));
-      if (exact) {
-        input.value = '';
-        this.play(exact.text);
-        return;
-      }
-      if (!m.remove) {
-        const cands = legal.filter((x) => x.from === m.from && x.to === m.to);
-        if (cands.length > 1) {
-          toast(t('game.moveInput.needRemoval', { example: cands[0].text }));
-          input.value = '';
-          this.choose(m.from, m.to);
-          return;
-        }
-      }
-    }
-    toast(t('game.moveInput.illegal', { move: raw }), 'error');
-  }
-
-  /** Dame: a typed move, with or without its huff (`He5 g3-h4`), path in full or in part. */
-  typedDameMove(raw) {
-    const input = this.els.moveInput;
-    const m = D.parseMove(raw, this.size);
-    const moves = this.legal();
-    if (m) {
-      if (m.huff && !this.huffable().has(m.huff)) {
-        toast(t('dame.huff.notAllowed', { sq: m.huff }), 'error');
-        return;
-      }
-      const r = D.matchClicks(moves, { from: m.path[0], clicks: m.path.slice(1) });
-      const last = m.path[m.path.length - 1];
-      const chosen = r.chosen && r.chosen.to === last ? r.chosen
-        : r.candidates.filter((x) => x.to === last).length === 1 ? r.candidates.find((x) => x.to === last) : null;
-      if (chosen) {
-        input.value = '';
-        if (m.huff) this.play(`H${m.huff} ${chosen.text}`);
-        else this.play(chosen.text);
-        return;
-      }
-      if (r.candidates.length > 1) {
-        toast(t('dame.moveInput.ambiguous', { moves: r.candidates.map((x) => x.text).join(', ') }), 'error');
-        return;
-      }
-    } else {
-      const hm = raw.match(/^h\s*([a-h]?\d+)$/i);
-      const sq = hm && D.normSquare(this.size, hm[1]);
-      if (sq && this.huffable().has(sq)) {
-        input.value = '';
-        this.huff(sq);
-        return;
-      }
-    }
-    toast(t('game.moveInput.illegal', { move: raw }), 'error');
+    const played = this.game.typedMove(raw, () => { input.value = ''; });
+    if (played === false) toast(t('game.moveInput.illegal', { move: raw }), 'error');
   }
 
   // ---------------------------------------------------------------- replay
@@ -642,9 +468,7 @@ export class GameView {
     if (!st) return;
     if (ply === null || ply >= st.ply) this.viewPly = null;
     else this.viewPly = Math.max(0, ply);
-    this.selected = null;
-    this.pendingMill = null;
-    this.dsel = null;
+    this.game.clearSelection();
     this.update();
   }
 
@@ -677,18 +501,7 @@ export class GameView {
     const els = {};
     this.els = els;
     els.boardWrap = h('div', { class: 'board-wrap' });
-    this.board = new Board(els.boardWrap, {
-      onPoint: (p) => this.onPoint(p),
-      canDrag: (p) => this.canMoveNow() && !this.pendingMill
-        && this.currentPosition().board[p] === this.state.turn && this.legal().some((m) => m.from === p),
-      onDragStart: (p) => { this.selected = p; this.update(); },
-      onDrag: (from, to) => {
-        if (this.legal().some((m) => m.from === from && m.to === to)) this.choose(from, to);
-        else { this.selected = null; this.update(); }
-      },
-      onDragCancel: () => { this.update(); },
-      onEscape: () => { this.selected = null; this.pendingMill = null; this.update(); },
-    });
+    this.board = this.game.createBoard(els.boardWrap);
     els.top = h('div', { class: 'player-bar top' });
     els.bottom = h('div', { class: 'player-bar bottom' });
     els.banner = h('div', { class: 'end-banner', hidden: true });
@@ -732,7 +545,7 @@ export class GameView {
     els.offerDraw = btn('offer-draw', () => this.draw('offer'));
     els.resign = btn('resign', () => this.resign(), 'btn danger');
     els.analyze = h('a', { class: 'btn', id: 'analyze', 'data-link': true, href: '/analysis' });
-    els.exportLink = h('a', { class: 'btn', id: 'export', href: `/api/games/${this.id}/record`, download: `muehle-${this.id}.txt` });
+    els.exportLink = h('a', { class: 'btn', id: 'export', href: `/api/games/${this.id}/record`, download: this.game.exportName(this.id) });
     els.newGame = h('a', { class: 'btn primary', id: 'new-game', href: '/', 'data-link': true, hidden: true });
     els.controls = h('div', { class: 'controls' }, els.flip, els.takeback, els.offerDraw, els.resign);
     els.tools = h('div', { class: 'controls tools' }, els.newGame, els.analyze, els.exportLink);
@@ -769,7 +582,7 @@ export class GameView {
     e.movesTitle.textContent = t('game.moves');
     e.moveList.setAttribute('aria-label', t('game.moves'));
     e.moveInputLabel.textContent = t('game.moveInput');
-    e.moveInput.placeholder = this.dame ? t(this.size === 8 ? 'dame.moveInput.placeholder8' : 'dame.moveInput.placeholder10') : t('game.moveInput.placeholder');
+    e.moveInput.placeholder = this.game.moveInputPlaceholder();
     e.moveInputBtn.textContent = t('game.moveInput.play');
     e.flip.textContent = `⇅ ${t('game.flip')}`;
     e.takeback.textContent = `↶ ${t('game.takeback')}`;
@@ -814,115 +627,14 @@ export class GameView {
     const legal = canMove ? this.legal() : [];
 
     // Board
-    let lastText = null;
-    if (this.dame) lastText = this.renderDameBoard(pos, canMove, legal, replay);
-    else lastText = this.renderMuehleBoard(pos, canMove, legal, replay);
+    const lastText = this.game.renderBoard(pos, canMove, legal, replay);
     e.boardWrap.classList.toggle('replaying', replay);
 
     // Players
     const bottomColor = this.flipped ? 'black' : 'white';
-    if (this.dame) {
-      this.renderDamePlayer(e.bottom, bottomColor, pos);
-      this.renderDamePlayer(e.top, M.other(bottomColor), pos);
-    } else {
-      this.renderPlayer(e.bottom, bottomColor, pos);
-      this.renderPlayer(e.top, M.other(bottomColor), pos);
-    }
+    this.renderPlayer(e.bottom, bottomColor, pos);
+    this.renderPlayer(e.top, other(bottomColor), pos);
     this.renderStatus(st, canMove, legal, replay, lastText, pos);
-  }
-
-  /** Draws the Mühle board; returns the text of the move marked as last. */
-  renderMuehleBoard(pos, canMove, legal, replay) {
-    const st = this.state;
-    let board = pos.board;
-    let targets = new Set();
-    let movable = new Set();
-    let removable = new Set();
-    let selected = this.selected;
-    if (canMove) {
-      if (this.pendingMill) {
-        const pm = this.pendingMill;
-        board = { ...board };
-        if (pm.from) delete board[pm.from];
-        board[pm.to] = st.turn;
-        removable = pm.removable;
-        selected = pm.to;
-      } else if (legal.some((m) => !m.from)) {
-        targets = new Set(legal.map((m) => m.to));
-      } else {
-        movable = new Set(legal.map((m) => m.from));
-        if (this.selected) targets = new Set(legal.filter((m) => m.from === this.selected).map((m) => m.to));
-      }
-    }
-    let lastText = null;
-    if (replay) lastText = this.viewPly > 0 ? st.moves[this.viewPly - 1] : null;
-    else if (this.optimistic && this.optimistic.ply === st.ply) lastText = this.optimistic.move;
-    else lastText = st.last_move || st.moves[st.ply - 1] || null;
-    const last = lastText ? M.parseMove(lastText) : null;
-    this.board.render({
-      board, selected, targets, movable, removable, last, interactive: canMove,
-      animate: true, ply: replay ? this.viewPly : st.ply,
-    });
-    return lastText;
-  }
-
-  /** The last move of the shown position as {text, path, captured} (Dame). */
-  dameLast(replay) {
-    const st = this.state;
-    let i;
-    let text;
-    if (replay) { i = this.viewPly - 1; text = i >= 0 ? st.moves[i] : null; }
-    else if (this.optimistic && this.optimistic.ply === st.ply && this.optimistic.move) { i = st.ply; text = this.optimistic.move; }
-    else { i = st.ply - 1; text = st.moves[i] || null; }
-    const extra = [];
-    if (!replay && st.pending_huff) extra.push(st.pending_huff);
-    if (!replay && this.optimistic && this.optimistic.huff) extra.push(this.optimistic.huff);
-    if (!text) return { text: null, path: [], captured: extra };
-    const m = D.parseMove(text, this.size);
-    if (!m) return { text, path: [], captured: extra };
-    let before = null;
-    if (m.huff) extra.push(m.huff);
-    if (i === st.ply) {
-      try { before = D.parseFen(st.position, this.size); } catch { before = null; }
-      if (before && m.huff) before = D.applyHuff(before, m.huff);
-    }
-    else if (this.positions && this.positions[i]) {
-      before = this.positions[i];
-      const hf = (st.huffs || [])[i];
-      if (hf) { before = D.applyHuff(before, hf); extra.push(hf); }
-    }
-    const captured = before && m.capture ? D.capturedBy(before, m.path) : [];
-    return { text, path: m.path, captured: [...captured, ...extra] };
-  }
-
-  /** Draws the Dame board; returns the text of the move marked as last. */
-  renderDameBoard(pos, canMove, legal, replay) {
-    const st = this.state;
-    let targets = new Set();
-    let movable = new Set();
-    let capturing = new Set();
-    let path = [];
-    let selected = null;
-    const huffable = canMove ? this.huffable() : new Set();
-    if (canMove) {
-      movable = new Set(legal.map((m) => m.from));
-      if (this.dsel) {
-        const r = D.matchClicks(legal, this.dsel);
-        selected = this.dsel.from;
-        targets = r.next;
-        if (this.dsel.clicks.length) {
-          capturing = r.common;
-          path = D.chosenPath(legal, this.dsel);
-        }
-      }
-    }
-    const last = this.dameLast(replay);
-    this.board.render({
-      board: pos.board, selected, targets, movable, huffable, capturing, path,
-      last: { path: last.path, captured: last.captured }, interactive: canMove,
-      animate: true, ply: replay ? this.viewPly : st.ply,
-    });
-    return last.text;
   }
 
   renderStatus(st, canMove, legal, replay, lastText, pos) {
@@ -937,29 +649,23 @@ export class GameView {
     else status = t('game.theirMove', { name: this.playerName(st.turn) });
     e.status.textContent = status;
     e.status.classList.toggle('over', over);
-    e.mobileStatus.textContent = this.pendingMill ? t('game.chooseRemoval') : status;
+    const input = this.game.hint(canMove, legal);
+    e.mobileStatus.textContent = this.game.mobileStatus(status, canMove, legal);
     e.mobileStatus.classList.toggle('over', over);
-    e.mobileStatus.classList.toggle('mill', !!this.pendingMill);
+    e.mobileStatus.classList.toggle('mill', !!input?.mill);
     e.thinking.hidden = !st.thinking || over;
     e.banner.hidden = !over;
     if (over) {
       mount(e.banner, h('strong', { text: t('game.over') }), h('span', { text: ` · ${st.result}` }));
     }
     let hint = '';
-    const huffs = canMove ? this.huffable() : new Set();
-    const compulsory = this.dame && canMove && legal.length > 0 && legal.every((m) => m.capture);
-    let several = false;
-    if (this.dame && canMove && this.dsel) several = D.matchClicks(legal, this.dsel).candidates.length > 1;
-    if (this.dame && canMove && several && this.dsel.clicks.length) hint = t('dame.choosePath');
-    else if (compulsory) hint = t('dame.compulsory');
-    else if (this.pendingMill) hint = t('game.chooseRemoval');
+    const huffs = canMove ? this.game.huffable() : new Set();
+    if (input) hint = input.text;
     else if (!this.hasSeat() && !over) hint = t('game.spectator');
     else if (this.myColor() && !over && !this.needsJoin()) hint = t('game.yourSeat', { color: colorName(this.myColor()) });
     e.hint.textContent = hint;
-    e.hint.classList.toggle('mill', !!this.pendingMill);
-    e.hint.classList.toggle('compulsory', compulsory && hint === t('dame.compulsory'));
-    if (huffs.size) e.mobileStatus.textContent = t('dame.huff.short');
-    else if (compulsory) e.mobileStatus.textContent = `${status} – ${t('dame.compulsory')}`;
+    e.hint.classList.toggle('mill', !!input?.mill);
+    e.hint.classList.toggle('compulsory', !!input?.compulsory);
 
     // Huff offer
     e.huffBox.hidden = huffs.size === 0;
@@ -982,7 +688,7 @@ export class GameView {
     if (offer) {
       const local = this.seats.white && this.seats.black;
       const mineOffer = !local && this.seats[offer];
-      const canAnswer = local || (this.seats[M.other(offer)] && !this.seats[offer]);
+      const canAnswer = local || (this.seats[other(offer)] && !this.seats[offer]);
       mount(e.drawBox,
         h('p', { text: mineOffer ? t('game.drawOffered') : t('game.drawOfferedBy', { color: colorName(offer) }) }),
         canAnswer ? h('div', { class: 'row' },
@@ -1022,30 +728,16 @@ export class GameView {
     e.takeback.hidden = over || !((st.kind === 'computer' && mine) || hotSeat);
     e.takeback.disabled = this.busy || !(hotSeat ? st.ply > 0 : hasOwnMove);
     e.newGame.hidden = !over;
-    const analysisParams = this.dame
-      ? new URLSearchParams({ variant: st.game, position: D.formatFen(pos), rules: st.rules || st.game, game: String(this.id), ply: String(shown) })
-      : new URLSearchParams({ position: M.formatPosition(pos), rules: st.rules || 'standard', game: String(this.id), ply: String(shown) });
-    e.analyze.href = `/analysis?${analysisParams}`;
+    e.analyze.href = `/analysis?${this.game.analysisParams(pos, st, shown)}`;
 
     // Rules
-    let ruleItems;
-    let summary = null;
-    if (this.dame) {
-      const opts = this.dameRuleOptions(st);
-      ruleItems = describeDameOptions(opts);
-      summary = h('details', { class: 'rules-summary', id: 'rules-summary' },
-        h('summary', { text: t('dame.rules.summary') }),
-        h('ul', {}, ...dameRulesSummary(opts).map((x) => h('li', { text: x }))));
-    } else {
-      const { options } = parseRules(st.rules);
-      ruleItems = describeOptions({ ...options, ...(st.rule_options || {}) });
-    }
+    const { label, items, summary } = this.game.rules(st);
     const openSummary = e.rulesBox.querySelector('#rules-summary')?.open;
     if (summary && openSummary) summary.open = true;
     mount(e.rulesBox,
       h('h2', { class: 'section-title', text: t('game.rules') }),
-      h('p', {}, h('strong', { text: this.dame ? rulesLabel(st.rules, st.game) : rulesLabel(st.rules) })),
-      h('ul', { class: 'rule-list' }, ...ruleItems.map((x) => h('li', { text: x }))),
+      h('p', {}, h('strong', { text: label })),
+      h('ul', { class: 'rule-list' }, ...items.map((x) => h('li', { text: x }))),
       summary,
       h('p', { class: 'muted small' },
         h('span', { text: `${t('game.kind')}: ${t(`kind.${st.kind}`)}` }),
@@ -1072,52 +764,11 @@ export class GameView {
       p.type === 'human' && st.kind === 'online' && !p.joined ? h('span', { class: 'tag muted', text: '…' }) : null);
   }
 
+  /** A player bar: who plays `c`, and what the game tells of that side in `pos`. */
   renderPlayer(el, c, pos) {
     const st = this.state;
-    const onBoard = M.onBoard(pos, c);
-    const inHand = pos.hand[c];
-    const removed = this.viewPly === null && !this.optimistic && st.removed ? st.removed[c] : M.removedCount(pos)[c];
-    const phase = M.phaseOf(pos, c, (st.rule_options || {}).flying !== false);
-    const toMove = st.status === 'ongoing' && pos.turn === c;
-    const over = st.status === 'over' && this.viewPly === null;
-    markPlayerBar(el, c, toMove);
-    const hand = h('div', { class: 'hand', 'aria-label': t('game.inHand', { n: inHand }), title: t('game.inHand', { n: inHand }) });
-    for (let i = 0; i < inHand; i++) hand.append(miniStone(c));
-    const lost = h('div', { class: 'lost', title: tn('game.removed', removed) });
-    for (let i = 0; i < removed; i++) lost.append(miniStone(c, 'taken'));
-    mount(el,
-      this.playerWho(c),
-      h('div', { class: 'facts' },
-        // A finished game has no phase (a replayed position has).
-        over ? h('span', { class: 'phase', text: colorName(c) })
-          : h('span', { class: `phase ${phase}`, text: `${colorName(c)} ${t(`game.phase.${phase}`)}` }),
-        h('span', { class: 'count', text: `${t('game.inHand', { n: inHand })} · ${tn('game.removed', removed)}`, title: t('game.onBoard', { n: onBoard }) })),
-      h('div', { class: 'stones' }, hand, lost));
-  }
-
-  renderDamePlayer(el, c, pos) {
-    const st = this.state;
-    const live = this.viewPly === null && !this.optimistic;
-    const counts = live && st.pieces ? st.pieces[c] : D.pieceCounts(pos)[c];
-    let lost;
-    if (live && st.captured) lost = st.captured[c];
-    else {
-      let start = null;
-      try { start = D.parseFen(st.start_position, this.size); } catch { /* the usual start */ }
-      lost = D.lostCount(pos, start)[c];
-    }
-    const toMove = st.status === 'ongoing' && pos.turn === c;
-    markPlayerBar(el, c, toMove);
-    const kings = h('div', { class: 'kings', title: tn('dame.kings', counts.kings) });
-    for (let i = 0; i < counts.kings; i++) kings.append(miniPiece(c, { king: true }));
-    const lostRow = h('div', { class: 'lost', title: tn('dame.lost', lost) });
-    for (let i = 0; i < lost; i++) lostRow.append(miniPiece(c, { cls: 'taken' }));
-    mount(el,
-      this.playerWho(c),
-      h('div', { class: 'facts' },
-        h('span', { class: 'phase', text: colorName(c) }),
-        h('span', { class: 'count', 'data-men': counts.men, 'data-kings': counts.kings, 'data-lost': lost, text: `${tn('dame.men', counts.men)} · ${tn('dame.kings', counts.kings)} · ${tn('dame.lost', lost)}` })),
-      h('div', { class: 'stones' }, kings, lostRow));
+    markPlayerBar(el, c, st.status === 'ongoing' && pos.turn === c);
+    mount(el, this.playerWho(c), ...this.game.playerDetails(c, pos));
   }
 
   renderJoin() {
@@ -1205,8 +856,7 @@ export class GameView {
     const st = this.state;
     const e = this.els;
     const shown = this.shownPly();
-    const review = this.review && !this.dame ? this.review : null;
-    const blunders = new Map((review ? review.changes : []).map((c) => [c.ply, c]));
+    const blunders = new Map((this.review ? this.review.changes : []).map((c) => [c.ply, c]));
     const key = `${st.moves.join(' ')}|${(st.huffs || []).join(',')}|${shown}|${document.documentElement.lang}|${[...blunders.keys()].join(',')}`;
     if (e.moveList.dataset.key === key) return;
     e.moveList.dataset.key = key;
@@ -1227,11 +877,11 @@ export class GameView {
         items.push(row);
       }
       const current = shown === i + 1;
-      const huff = this.dame ? (st.huffs || [])[i] : null;
+      const huff = (st.huffs || [])[i];
       const blunder = blunders.get(i);
       const played = huff ? t('dame.playedHuff', { color: colorName(mover), move: mv, sq: huff }) : t('game.played', { color: colorName(mover), move: mv });
       row.append(h('button', {
-        type: 'button', class: ['move', mv.includes('x') ? (this.dame ? 'capture' : 'mill') : '', current ? 'current' : '', blunder ? 'blunder' : ''],
+        type: 'button', class: ['move', this.game.moveClass(mv), current ? 'current' : '', blunder ? 'blunder' : ''],
         'data-ply': i + 1, 'aria-current': current ? 'step' : null,
         'aria-label': blunder ? `${played} – ${changeText(blunder)}` : played,
         title: blunder ? changeText(blunder) : null,

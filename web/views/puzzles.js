@@ -10,7 +10,7 @@ import { t, colorName } from '../i18n.js';
 import { api } from '../api.js';
 import { Board } from '../board.js';
 import * as M from '../muehle.js';
-import { clickPoint, choose } from '../millinput.js';
+import { clickPoint, choose, boardHandlers, inputMarks } from '../millinput.js';
 import { parseRules } from '../rules.js';
 import * as store from '../store.js';
 import { verdictText } from '../tablebase.js';
@@ -141,14 +141,7 @@ export class PuzzlesView {
     const els = {};
     this.els = els;
     els.boardWrap = h('div', { class: 'board-wrap' });
-    this.board = new Board(els.boardWrap, {
-      onPoint: (p) => this.onPoint(p),
-      canDrag: (p) => this.interactive() && !this.pendingMill && this.pos.board[p] === this.pos.turn && this.legal().some((m) => m.from === p),
-      onDragStart: (p) => { this.selected = p; this.update(); },
-      onDrag: (from, to) => { if (this.legal().some((m) => m.from === from && m.to === to)) this.choose(from, to); else { this.selected = null; this.update(); } },
-      onDragCancel: () => this.update(),
-      onEscape: () => { this.selected = null; this.pendingMill = null; this.update(); },
-    });
+    this.board = new Board(els.boardWrap, boardHandlers(this, () => this.interactive() && !this.pendingMill));
     els.title = h('h1', { id: 'puzzle-title' });
     els.meta = h('p', { class: 'muted small', id: 'puzzle-meta' });
     els.side = h('div', { class: 'card puzzle-card', id: 'puzzle-card' });
@@ -183,34 +176,19 @@ export class PuzzlesView {
     e.meta.textContent = t('puzzle.progress', { solved: done, total });
 
     // Board: the puzzle position, or the solution line at `step`.
-    let board = this.pos.board;
+    let marks = { board: this.pos.board, selected: this.selected };
     let last = null;
-    let targets = new Set();
-    let movable = new Set();
-    let removable = new Set();
-    let selected = this.selected;
     if (this.step !== null) {
       try {
         const along = M.positionsAlong(this.start, p.solution.slice(0, this.step + 1));
-        board = along[along.length - 1].board;
+        marks = { board: along[along.length - 1].board, selected: this.selected };
         last = this.step >= 0 ? M.parseMove(p.solution[this.step]) : null;
       } catch { /* keep the position */ }
     } else if (this.interactive()) {
-      const legal = this.legal();
-      if (this.pendingMill) {
-        board = { ...board };
-        if (this.pendingMill.from) delete board[this.pendingMill.from];
-        board[this.pendingMill.to] = this.pos.turn;
-        removable = this.pendingMill.removable;
-        selected = this.pendingMill.to;
-      } else if (legal.some((m) => !m.from)) targets = new Set(legal.map((m) => m.to));
-      else {
-        movable = new Set(legal.map((m) => m.from));
-        if (this.selected) targets = new Set(legal.filter((m) => m.from === this.selected).map((m) => m.to));
-      }
+      marks = inputMarks(this.pos, this.legal(), this.selected, this.pendingMill);
     }
     this.board.render({
-      board, selected, targets, movable, removable, last, interactive: this.interactive(), animate: true,
+      ...marks, last, interactive: this.interactive(), animate: true,
       ply: this.step === null ? -1 : this.step,
     });
 

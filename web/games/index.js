@@ -1,0 +1,28 @@
+// One adapter a game behind the one game view (views/game.js): the view
+// keeps the seats, the server's state, replay, the socket and the panels;
+// what differs between Mühle (games/muehle.js) and Dame (games/dame.js) it
+// asks the adapter. Both have
+//   name, reviews (the server reviews the moves by its databases),
+//   createBoard(host) → the board, in `host`,
+//   pos (the position input works on), legal(), huffable(), clearSelection(),
+//   stateChanged(cur, st), parsePosition(st), positionsAlong(st), afterMove(pos, text),
+//   typedMove(raw, clear) → true (played) / false (not legal) / null (told why not),
+//   moveInputPlaceholder(),
+//   renderBoard(pos, canMove, legal, replay) → the text of the move marked as last,
+//   playerDetails(c, pos) → the facts and pieces of a player bar,
+//   hint(canMove, legal) → {text, mill, compulsory} or null, mobileStatus(status, canMove, legal),
+//   moveClass(mv), analysisParams(pos, st, shown), rules(st) → {label, items, summary},
+//   exportName(id).
+// The view gives them state, id, viewPly, optimistic, positions,
+// currentPosition(), canMoveNow(), inputAllowed(), play(text),
+// sendTurn(preview, request), announce(text) and update().
+
+import { isDame, boardSizeOf } from '../dame.js';
+import { MuehleGame } from './muehle.js';
+import { DameGame } from './dame.js';
+
+/** The adapter of the game of state `st` (none yet: Mühle, whose board shows while the game loads). */
+export function gameAdapter(view, st) {
+  if (st && isDame(st.game)) return new DameGame(view, st.board_size || boardSizeOf(st.game));
+  return new MuehleGame(view);
+}
