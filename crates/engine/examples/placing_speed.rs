@@ -6,7 +6,7 @@
 //! many answered within 350 ms (the solver's share of a 500 ms move).
 use std::time::Instant;
 
-use engine::placing::{PlacingSolver, PlacingTable};
+use engine::muehle::placing::{PlacingSolver, PlacingTable};
 use muehle::{Position, RuleSet};
 use tablebase::{Tablebase, Variant};
 
