@@ -3,6 +3,11 @@ use std::ops::Not;
 
 /// The two sides. White moves first.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Color {
     /// White, who moves first.
     White = 0,

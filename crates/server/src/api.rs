@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::AppState;
-use crate::board::{Board, GameType, Side};
+use crate::board::{Board, Color, GameType};
 use crate::error::{ApiError, ApiJson, ApiQuery, GameId};
 use crate::games::{CreateGame, DrawAction, Kind};
 use crate::guard::Requester;
@@ -56,7 +56,7 @@ async fn detached<T: Send + 'static>(
 }
 
 /// A state answer; with the seat the request's token holds as `you`.
-fn with_you(mut state: Value, you: Option<Side>) -> Json<Value> {
+fn with_you(mut state: Value, you: Option<Color>) -> Json<Value> {
     if let Value::Object(m) = &mut state {
         m.insert("you".into(), json!(you));
     }
@@ -105,13 +105,13 @@ async fn create(
         return Err(ApiError::BadRequest("level is 1 to 10".into()));
     }
     let color = match req.color.as_deref().unwrap_or("white") {
-        "white" => Side::White,
-        "black" => Side::Black,
+        "white" => Color::White,
+        "black" => Color::Black,
         "random" => {
             if fastrand::bool() {
-                Side::White
+                Color::White
             } else {
-                Side::Black
+                Color::Black
             }
         }
         other => {

@@ -11,72 +11,16 @@ use serde_json::{Map, Value, json};
 use crate::error::ApiError;
 use crate::storage::GameMeta;
 
-/// A side of the board. White moves first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    White,
-    Black,
-}
+pub use boardgame::Color;
 
-impl Side {
-    pub const BOTH: [Side; 2] = [Side::White, Side::Black];
-
-    pub fn index(self) -> usize {
-        match self {
-            Side::White => 0,
-            Side::Black => 1,
-        }
-    }
-
-    pub fn other(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::White => "white",
-            Side::Black => "black",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Side> {
-        match s {
-            "white" => Some(Side::White),
-            "black" => Some(Side::Black),
-            _ => None,
-        }
-    }
-
-    fn from_muehle(c: muehle::Color) -> Side {
-        match c {
-            muehle::Color::White => Side::White,
-            muehle::Color::Black => Side::Black,
-        }
-    }
-
-    fn to_muehle(self) -> muehle::Color {
-        match self {
-            Side::White => muehle::Color::White,
-            Side::Black => muehle::Color::Black,
-        }
-    }
-
-    fn from_dame(c: dame::Color) -> Side {
-        match c {
-            dame::Color::White => Side::White,
-            dame::Color::Black => Side::Black,
-        }
-    }
-
-    fn to_dame(self) -> dame::Color {
-        match self {
-            Side::White => dame::Color::White,
-            Side::Black => dame::Color::Black,
-        }
+/// A colour as the API and the storage write it: exactly `white` or
+/// `black` (stricter than [`Color::from_name`], which also reads `w`, `b`
+/// and German names).
+pub fn color_from_api(s: &str) -> Option<Color> {
+    match s {
+        "white" => Some(Color::White),
+        "black" => Some(Color::Black),
+        _ => None,
     }
 }
 
@@ -127,7 +71,7 @@ impl GameType {
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ending {
-    pub winner: Option<Side>,
+    pub winner: Option<Color>,
     /// Mühle: `two-stones`, `blocked`, `repetition`, `no-mill`, `agreement`,
     /// `resignation`; Dame: `no-pieces`, `blocked`, `repetition`,
     /// `king-moves`, `one-king-each`, `agreement`, `resignation`.
@@ -139,8 +83,8 @@ pub struct Ending {
 impl Ending {
     pub fn result(&self) -> &'static str {
         match self.winner {
-            Some(Side::White) => "1-0",
-            Some(Side::Black) => "0-1",
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
             None => "1/2-1/2",
         }
     }
@@ -447,10 +391,10 @@ impl Board {
                     board.accept_draw(side.other()).map_err(|e| e.to_string())?;
                 }
                 (Some("resignation"), Some("1-0")) => {
-                    board.resign(Side::Black).map_err(|e| e.to_string())?
+                    board.resign(Color::Black).map_err(|e| e.to_string())?
                 }
                 (Some("resignation"), Some("0-1")) => {
-                    board.resign(Side::White).map_err(|e| e.to_string())?
+                    board.resign(Color::White).map_err(|e| e.to_string())?
                 }
                 (reason, result) => {
                     return Err(format!(
@@ -460,7 +404,7 @@ impl Board {
             }
         }
         if board.ending().is_none()
-            && let Some(side) = meta.draw_offer.as_deref().and_then(Side::from_name)
+            && let Some(side) = meta.draw_offer.as_deref().and_then(color_from_api)
         {
             board.offer_draw(side).map_err(|e| e.to_string())?;
         }
@@ -620,40 +564,40 @@ impl Board {
     }
 
     /// The side to move now.
-    pub fn turn(&self) -> Side {
+    pub fn turn(&self) -> Color {
         match self {
-            Board::Muehle(g) => Side::from_muehle(g.position().turn()),
-            Board::Dame(g) => Side::from_dame(g.position().turn()),
+            Board::Muehle(g) => g.position().turn(),
+            Board::Dame(g) => g.position().turn(),
         }
     }
 
     /// The side that played the move before `ply` (0-based).
-    pub fn mover_of(&self, ply: usize) -> Option<Side> {
+    pub fn mover_of(&self, ply: usize) -> Option<Color> {
         match self {
-            Board::Muehle(g) => g.position_at(ply).map(|p| Side::from_muehle(p.turn())),
-            Board::Dame(g) => g.position_at(ply).map(|p| Side::from_dame(p.turn())),
+            Board::Muehle(g) => g.position_at(ply).map(|p| p.turn()),
+            Board::Dame(g) => g.position_at(ply).map(|p| p.turn()),
         }
     }
 
     pub fn ending(&self) -> Option<Ending> {
         match self {
             Board::Muehle(g) => g.outcome().map(|o| Ending {
-                winner: o.winner.map(Side::from_muehle),
+                winner: o.winner,
                 reason: o.reason.code(),
                 text: o.describe(),
             }),
             Board::Dame(g) => g.outcome().map(|o| Ending {
-                winner: o.winner.map(Side::from_dame),
+                winner: o.winner,
                 reason: o.reason.code(),
                 text: o.describe(),
             }),
         }
     }
 
-    pub fn draw_offer(&self) -> Option<Side> {
+    pub fn draw_offer(&self) -> Option<Color> {
         match self {
-            Board::Muehle(g) => g.draw_offer().map(Side::from_muehle),
-            Board::Dame(g) => g.draw_offer().map(Side::from_dame),
+            Board::Muehle(g) => g.draw_offer(),
+            Board::Dame(g) => g.draw_offer(),
         }
     }
 
@@ -748,31 +692,31 @@ impl Board {
 
     /// `side` offers a draw; returns whether the game is drawn now (the
     /// opponent's offer stood).
-    pub fn offer_draw(&mut self, side: Side) -> Result<bool, ApiError> {
+    pub fn offer_draw(&mut self, side: Color) -> Result<bool, ApiError> {
         match self {
-            Board::Muehle(g) => g.offer_draw(side.to_muehle()).map_err(game_error),
-            Board::Dame(g) => g.offer_draw(side.to_dame()).map_err(dame_error),
+            Board::Muehle(g) => g.offer_draw(side).map_err(game_error),
+            Board::Dame(g) => g.offer_draw(side).map_err(dame_error),
         }
     }
 
-    pub fn accept_draw(&mut self, side: Side) -> Result<(), ApiError> {
+    pub fn accept_draw(&mut self, side: Color) -> Result<(), ApiError> {
         match self {
-            Board::Muehle(g) => g.accept_draw(side.to_muehle()).map_err(game_error),
-            Board::Dame(g) => g.accept_draw(side.to_dame()).map_err(dame_error),
+            Board::Muehle(g) => g.accept_draw(side).map_err(game_error),
+            Board::Dame(g) => g.accept_draw(side).map_err(dame_error),
         }
     }
 
-    pub fn decline_draw(&mut self, side: Side) -> Result<(), ApiError> {
+    pub fn decline_draw(&mut self, side: Color) -> Result<(), ApiError> {
         match self {
-            Board::Muehle(g) => g.decline_draw(side.to_muehle()).map_err(game_error),
-            Board::Dame(g) => g.decline_draw(side.to_dame()).map_err(dame_error),
+            Board::Muehle(g) => g.decline_draw(side).map_err(game_error),
+            Board::Dame(g) => g.decline_draw(side).map_err(dame_error),
         }
     }
 
-    pub fn resign(&mut self, side: Side) -> Result<(), ApiError> {
+    pub fn resign(&mut self, side: Color) -> Result<(), ApiError> {
         match self {
-            Board::Muehle(g) => g.resign(side.to_muehle()).map_err(game_error),
-            Board::Dame(g) => g.resign(side.to_dame()).map_err(dame_error),
+            Board::Muehle(g) => g.resign(side).map_err(game_error),
+            Board::Dame(g) => g.resign(side).map_err(dame_error),
         }
     }
 
@@ -1137,7 +1081,7 @@ mod tests {
             &meta("ongoing", None, None, Some("white")),
         )
         .unwrap();
-        assert_eq!(b.draw_offer(), Some(Side::White));
+        assert_eq!(b.draw_offer(), Some(Color::White));
         assert!(
             Board::restore(
                 "muehle",

@@ -15,7 +15,7 @@ use axum::extract::ws::Utf8Bytes;
 use serde_json::{Map, Value, json};
 use tokio::sync::{broadcast, watch};
 
-use crate::board::{Board, GameType, Side};
+use crate::board::{Board, Color, GameType};
 use crate::error::ApiError;
 use crate::fair::{AnalysisLimits, Client, Refusal, Scheduler};
 use crate::storage::{
@@ -127,12 +127,12 @@ impl Live {
     }
 
     /// The seat `token` holds.
-    fn seat_of(&self, token: Option<&str>) -> Result<Side, ApiError> {
+    fn seat_of(&self, token: Option<&str>) -> Result<Color, ApiError> {
         let token = token.filter(|t| !t.is_empty()).ok_or_else(|| {
             ApiError::WrongToken("this action needs the token of a seat".to_string())
         })?;
         let hash = token_hash(token);
-        Side::BOTH
+        Color::ALL
             .into_iter()
             .find(|s| {
                 self.seats[s.index()]
@@ -149,7 +149,7 @@ impl Live {
         if self.kind != Kind::Online {
             return Ok(());
         }
-        match Side::BOTH
+        match Color::ALL
             .into_iter()
             .find(|s| !self.seats[s.index()].joined && self.seats[s.index()].level.is_none())
         {
@@ -161,7 +161,7 @@ impl Live {
         }
     }
 
-    fn player_name(&self, side: Side) -> Option<String> {
+    fn player_name(&self, side: Color) -> Option<String> {
         let seat = &self.seats[side.index()];
         match seat.level {
             Some(level) => Some(computer_name(level)),
@@ -196,7 +196,7 @@ impl Live {
         s.insert("draw_offer".into(), json!(b.draw_offer()));
         b.fill_state(&mut s);
         s.insert("last_move".into(), json!(b.last_move()));
-        let player = |side: Side| {
+        let player = |side: Color| {
             let seat = &self.seats[side.index()];
             json!({
                 "type": if seat.level.is_some() { "computer" } else { "human" },
@@ -207,7 +207,7 @@ impl Live {
         };
         s.insert(
             "players".into(),
-            json!({"white": player(Side::White), "black": player(Side::Black)}),
+            json!({"white": player(Color::White), "black": player(Color::Black)}),
         );
         s.insert("thinking".into(), json!(self.thinking.is_some()));
         s.insert("created_at".into(), json!(self.created_at));
@@ -229,8 +229,8 @@ impl Live {
             ("Event".into(), format!("brett {} game", self.kind.name())),
             ("Site".into(), "brett".into()),
             ("Date".into(), date),
-            ("White".into(), name(Side::White)),
-            ("Black".into(), name(Side::Black)),
+            ("White".into(), name(Color::White)),
+            ("Black".into(), name(Color::Black)),
         ]
     }
 }
@@ -282,7 +282,7 @@ pub struct CreateGame {
     pub kind: Kind,
     pub level: u8,
     /// The creator's colour (ignored for local games).
-    pub color: Side,
+    pub color: Color,
     pub name: Option<String>,
 }
 
@@ -290,9 +290,9 @@ pub struct CreateGame {
 pub struct Created {
     pub id: i64,
     /// The seats the creator holds, with their tokens.
-    pub tokens: Vec<(Side, String)>,
+    pub tokens: Vec<(Color, String)>,
     /// The other seat of an online game.
-    pub invite: Option<(Side, String)>,
+    pub invite: Option<(Color, String)>,
     pub state: Value,
 }
 
@@ -695,7 +695,7 @@ impl Hub {
         let mut tokens = Vec::new();
         let mut invite = None;
         let mut new_seat =
-            |side: Side, name: Option<String>, joined: bool| -> Result<String, ApiError> {
+            |side: Color, name: Option<String>, joined: bool| -> Result<String, ApiError> {
                 let token = util::new_token().map_err(ApiError::internal)?;
                 seats[side.index()] = Seat {
                     token_hash: Some(token_hash(&token)),
@@ -710,8 +710,8 @@ impl Hub {
                 tokens.push((req.color, new_seat(req.color, req.name, true)?));
             }
             Kind::Local => {
-                tokens.push((Side::White, new_seat(Side::White, req.name, true)?));
-                tokens.push((Side::Black, new_seat(Side::Black, None, true)?));
+                tokens.push((Color::White, new_seat(Color::White, req.name, true)?));
+                tokens.push((Color::Black, new_seat(Color::Black, None, true)?));
             }
             Kind::Online => {
                 tokens.push((req.color, new_seat(req.color, req.name, true)?));
@@ -831,7 +831,7 @@ impl Hub {
     }
 
     /// The seat `token` holds in game `id` (`None`: none).
-    pub async fn seat(self: &Arc<Self>, id: i64, token: &str) -> Result<Option<Side>, ApiError> {
+    pub async fn seat(self: &Arc<Self>, id: i64, token: &str) -> Result<Option<Color>, ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
@@ -868,7 +868,7 @@ impl Hub {
         token: Option<&str>,
         ply: u64,
         mv: &str,
-    ) -> Result<(Side, Value), ApiError> {
+    ) -> Result<(Color, Value), ApiError> {
         self.act(id, token, ply, |board| {
             Ok(match board.play(mv)? {
                 Some(stored) => MoveChange::Append(stored),
@@ -887,7 +887,7 @@ impl Hub {
         token: Option<&str>,
         ply: u64,
         square: &str,
-    ) -> Result<(Side, Value), ApiError> {
+    ) -> Result<(Color, Value), ApiError> {
         self.act(id, token, ply, |board| {
             board.huff(square)?;
             Ok(MoveChange::Keep)
@@ -904,7 +904,7 @@ impl Hub {
         token: Option<&str>,
         ply: u64,
         change: impl FnOnce(&mut Board) -> Result<MoveChange, ApiError>,
-    ) -> Result<(Side, Value), ApiError> {
+    ) -> Result<(Color, Value), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
@@ -939,7 +939,7 @@ impl Hub {
         id: i64,
         token: Option<&str>,
         action: DrawAction,
-    ) -> Result<(Side, Value), ApiError> {
+    ) -> Result<(Color, Value), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
@@ -969,7 +969,7 @@ impl Hub {
         self: &Arc<Self>,
         id: i64,
         token: Option<&str>,
-    ) -> Result<(Side, Value), ApiError> {
+    ) -> Result<(Color, Value), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
@@ -989,7 +989,7 @@ impl Hub {
         self: &Arc<Self>,
         id: i64,
         token: Option<&str>,
-    ) -> Result<(Side, Value), ApiError> {
+    ) -> Result<(Color, Value), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
@@ -1029,7 +1029,7 @@ impl Hub {
         id: i64,
         token: Option<&str>,
         name: Option<String>,
-    ) -> Result<(Side, Value), ApiError> {
+    ) -> Result<(Color, Value), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
