@@ -20,4 +20,4 @@ if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
   fi
 fi
 cargo build --profile ci -p brett
-BRETT_BIN="$PWD/target/ci/brett" tests/e2e/run.sh
+BRETT_BIN="${CARGO_TARGET_DIR:-$PWD/target}/ci/brett" tests/e2e/run.sh
