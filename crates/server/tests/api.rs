@@ -1019,7 +1019,7 @@ async fn database_urls() {
 #[tokio::test]
 async fn games_leave_memory_when_unused() {
     let s = TestServer::start().await;
-    let hub = s.server.as_ref().unwrap().state.hub.clone();
+    let registry = s.server.as_ref().unwrap().state.registry.clone();
     let (id, host, _) = online_game(&s).await;
     let mut sockets = Vec::new();
     for _ in 0..3 {
@@ -1028,10 +1028,10 @@ async fn games_leave_memory_when_unused() {
         sockets.push(ws);
     }
     s.play_ok(id, &host, 0, "d6").await;
-    assert_eq!(hub.live_games(), 1);
+    assert_eq!(registry.live_games(), 1);
     drop(sockets);
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while hub.live_games() > 0 {
+    while registry.live_games() > 0 {
         assert!(
             std::time::Instant::now() < deadline,
             "the game stays in memory"
