@@ -1041,3 +1041,85 @@ async fn games_leave_memory_when_unused() {
     // It comes back from the database on the next request.
     assert_eq!(s.state(id).await["moves"], json!(["d6"]));
 }
+
+/// Import and position errors carry `detail`: a code, parameters and the
+/// error they come from, for a client to word them in its language
+/// (docs/API.md, "Errors"); `error` and `code` stay as they were.
+#[tokio::test]
+async fn import_and_position_errors_carry_codes_and_parameters() {
+    let s = TestServer::start().await;
+    let (status, v) = s
+        .post("/api/games/import", json!({"record": "1. d6 f4 2. d6 *"}))
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(
+        v["error"],
+        "the record: move 2 ('d6'): d6 is not legal here: d6 is not empty"
+    );
+    assert_eq!(v["detail"]["code"], "record.move");
+    assert_eq!(v["detail"]["params"], json!({"number": "2", "move": "d6"}));
+    assert_eq!(v["detail"]["cause"]["code"], "move.illegal");
+    assert_eq!(v["detail"]["cause"]["params"]["move"], "d6");
+
+    let (status, v) = s
+        .post("/api/games/import", json!({"record": "1. d6 q9 *"}))
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(v["detail"]["code"], "record.move");
+    assert_eq!(v["detail"]["params"]["move"], "q9");
+    assert_eq!(v["detail"]["cause"]["code"], "move.syntax");
+
+    let (status, v) = s
+        .post(
+            "/api/games/import",
+            json!({"record": "[Rules \"chess\"]\n\n1. d6"}),
+        )
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(v["detail"]["code"], "record.rules_tag");
+    assert_eq!(v["detail"]["cause"]["code"], "rules.unknown_preset");
+    assert_eq!(v["detail"]["cause"]["params"]["preset"], "chess");
+
+    let (status, v) = s
+        .post(
+            "/api/games/import",
+            json!({"record": "[White Anna]\n1. d6"}),
+        )
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(v["detail"]["code"], "record.bad_tag");
+    assert_eq!(v["detail"]["params"]["line"], "1");
+    assert!(v["detail"].get("cause").is_none(), "{v}");
+
+    // A position string for a new game and for an analysis.
+    let (status, v) = s
+        .post(
+            "/api/games",
+            json!({"kind": "local", "position": ".../.../... w 9 9"}),
+        )
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert!(
+        v["error"].as_str().unwrap().starts_with("position: "),
+        "{v}"
+    );
+    assert_eq!(v["detail"]["code"], "position.field_count");
+    assert_eq!(v["detail"]["params"]["found"], "4");
+    let (status, v) = s
+        .post(
+            "/api/analyze",
+            json!({"game": "muehle", "position": "WWW/WWW/WWW/W...../.../.../... b 0 0 0 9"}),
+        )
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(v["detail"]["code"], "position.too_many_stones");
+    assert_eq!(
+        v["detail"]["params"],
+        json!({"color": "white", "count": "10", "max": "9"})
+    );
+
+    // Other errors have no detail.
+    let (status, v) = s.post("/api/games", json!({"kind": "nope"})).await;
+    assert_error(status, &v, 400, "bad_request");
+    assert!(v.get("detail").is_none(), "{v}");
+}
