@@ -4,6 +4,20 @@
 //!
 //! [`run`] serves until Ctrl-C; [`start`] serves in the background (tests,
 //! benchmarks); [`app`] is the router alone.
+//!
+//! The layers, each using only those below it:
+//!
+//! - `api`, `ws`, `assets`, `guard`, `conn`: HTTP, WebSocket, the web UI's
+//!   files, origins and rate limits, the connection loop; [`AppState`] is
+//!   what the handlers share, [`error`] the API's error answers.
+//! - [`registry`]: the live games ([`GameRegistry`]), each changed on a copy,
+//!   stored, then broadcast; `computer` plays the computer's moves,
+//!   `analysis` runs analyses on the engine slots ([`fair`]);
+//!   [`game_state`] is the state the API sends.
+//! - [`game`]: the games behind one adapter ([`game::ServerGame`]), written
+//!   once over `boardgame` and knowing nothing of HTTP or storage;
+//!   [`perfect`]: Mühle's perfect-play databases.
+//! - [`storage`]: where games are kept.
 
 #![warn(missing_docs)]
 

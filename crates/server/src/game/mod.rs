@@ -502,9 +502,10 @@ pub trait ServerGame: Send + Sync {
     }
 }
 
-/// The players' actions every game has from its session — offer, accept
-/// or decline a draw, resign — for `impl ServerGame for $game`, with the
-/// game's errors turned into [`GameError`] by `From`.
+/// What every game type built on a `boardgame::Session` has in the same
+/// words — the players' actions (offer, accept or decline a draw, resign;
+/// the game's errors turned into [`GameError`] by `From`) and the record
+/// with extra tags — for `impl ServerGame for $game`.
 macro_rules! session_actions {
     ($game:ty) => {
         fn offer_draw(
