@@ -5,14 +5,17 @@ import { clientId } from './store.js';
 export class ApiError extends Error {
   /**
    * `retryAfter`: the seconds to wait (429 rate_limited, 503 engine_busy);
-   * `queuePosition`: an analysis's place in the engine's queue (engine_busy).
+   * `queuePosition`: an analysis's place in the engine's queue (engine_busy);
+   * `detail`: the error as {code, params, cause} for the page to word
+   * (records and position strings, docs/API.md "Error details").
    */
-  constructor(status, code, message, { retryAfter = null, queuePosition = null } = {}) {
+  constructor(status, code, message, { retryAfter = null, queuePosition = null, detail = null } = {}) {
     super(message || code || `HTTP ${status}`);
     this.status = status;
     this.code = code || 'network';
     this.retryAfter = retryAfter;
     this.queuePosition = queuePosition;
+    this.detail = detail;
   }
 }
 
@@ -44,6 +47,7 @@ async function request(method, path, body) {
     throw new ApiError(res.status, json.code, json.error || res.statusText, {
       retryAfter: header > 0 ? header : (typeof json.retry_after === 'number' ? json.retry_after : null),
       queuePosition: typeof json.queue_position === 'number' ? json.queue_position : null,
+      detail: json.detail && typeof json.detail === 'object' ? json.detail : null,
     });
   }
   return data;

@@ -98,19 +98,33 @@ function emptyPos(size) {
 }
 
 /**
+ * An error of a FEN with its detail ({code, params}: the codes the server
+ * sends, docs/API.md "Error details") for the page to word.
+ */
+function fenError(message, code, params = {}) {
+  const e = new Error(message);
+  e.detail = { code, params: Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])) };
+  return e;
+}
+
+/**
  * Parses a Dame FEN (`W:W31-50:B1-20`, `B:Wa1,Kd4:Bb8:H3:E2:F12`) into
  * {size, turn, board: {square: {color, king}}, kingMoves, endingPlies, moveNo}.
  * endingPlies (field E) counts the plies of a king ending with a move limit
  * (see endingOf).
  * size: 8 or 10; without it algebraic squares mean 8×8 and numbers 10×10.
- * Throws on malformed input.
+ * Throws on malformed input; the error's `detail` says what is wrong.
  */
 export function parseFen(text, size = null) {
   const raw = String(text || '').trim().replace(/\.$/, '');
+  if (!raw) throw fenError('FEN: empty', 'fen.empty');
   const parts = raw.split(':').map((x) => x.trim());
-  if (parts.length < 3) throw new Error('FEN: side, white and black pieces expected');
   const side = parts[0].toUpperCase();
-  if (side !== 'W' && side !== 'B') throw new Error('FEN: the side to move must be W or B');
+  if (side !== 'W' && side !== 'B') throw fenError('FEN: the side to move must be W or B', 'fen.bad_side', { found: parts[0] });
+  if (parts.length < 3) {
+    const white = parts.slice(1).some((f) => /^W/i.test(f));
+    throw fenError('FEN: side, white and black pieces expected', 'fen.missing_color', { color: white ? 'black' : 'white' });
+  }
   if (!size) {
     const items = parts.slice(1).filter((f) => /^[WB]/i.test(f)).map((f) => f.slice(1).replace(/K/gi, '')).join(',');
     size = /[a-h]/i.test(items) ? 8 : 10;
@@ -123,7 +137,7 @@ export function parseFen(text, size = null) {
     const head = field[0].toUpperCase();
     if (head === 'W' || head === 'B') {
       const color = head === 'W' ? 'white' : 'black';
-      if (seen.has(color)) throw new Error('FEN: a colour appears twice');
+      if (seen.has(color)) throw fenError('FEN: a colour appears twice', 'fen.duplicate_color', { color });
       seen.add(color);
       const body = field.slice(1).trim();
       if (!body) continue;
@@ -137,16 +151,19 @@ export function parseFen(text, size = null) {
         if (range && size === 10) {
           const a = Number(range[1]);
           const b = Number(range[2]);
-          if (a > b) throw new Error(`FEN: bad range ${item}`);
+          if (a > b) throw fenError(`FEN: bad range ${item}`, 'fen.not_on_10x10', { item });
           for (let n = a; n <= b; n++) list.push(String(n));
         } else {
           const sq = normSquare(size, item);
-          if (!sq) throw new Error(`FEN: “${item}” is not a square of the ${size}×${size} board`);
+          if (!sq) {
+            const code = range ? 'fen.bad_range' : size === 8 ? 'fen.not_on_8x8' : 'fen.not_on_10x10';
+            throw fenError(`FEN: “${item}” is not a square of the ${size}×${size} board`, code, { item });
+          }
           list.push(sq);
         }
         for (const sq of list) {
-          if (!isSquare(size, sq)) throw new Error(`FEN: “${sq}” is not a square`);
-          if (pos.board[sq]) throw new Error(`FEN: two pieces on ${sq}`);
+          if (!isSquare(size, sq)) throw fenError(`FEN: “${sq}” is not a square`, size === 8 ? 'fen.not_on_8x8' : 'fen.not_on_10x10', { item: sq });
+          if (pos.board[sq]) throw fenError(`FEN: two pieces on ${sq}`, 'position.overlap', { square: sq });
           pos.board[sq] = { color, king };
         }
       }
@@ -157,7 +174,8 @@ export function parseFen(text, size = null) {
     } else if (head === 'F' && /^F\d+$/i.test(field)) {
       pos.moveNo = Math.max(1, Number(field.slice(1)));
     } else {
-      throw new Error(`FEN: unexpected field “${field}”`);
+      throw fenError(`FEN: unexpected field “${field}”`, /^[HEF]/i.test(field) ? 'fen.bad_number' : 'fen.bad_field',
+        /^[HEF]/i.test(field) ? { field: field[0].toUpperCase(), found: field.slice(1) } : { field });
     }
   }
   return pos;

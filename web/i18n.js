@@ -52,6 +52,37 @@ export function t(key, params = {}) {
 
 export const colorName = (c) => t(`color.${c}`);
 
+/**
+ * An error's detail — {code, params, cause}: what the server sends with the
+ * errors of game records and position strings (docs/API.md, "Error
+ * details"), and what the position parsers of muehle.js and dame.js throw —
+ * in the player's language; null when this page has no words for one of its
+ * codes (the caller then shows the error's own message).
+ */
+export function detailText(detail) {
+  if (!detail || typeof detail.code !== 'string' || !(`detail.${detail.code}` in en)) return null;
+  const params = { ...(detail.params || {}) };
+  for (const k of ['color', 'turn']) {
+    if (params[k] === 'white' || params[k] === 'black') params[k] = colorName(params[k]);
+  }
+  if (params.field !== undefined && `detail.field.${params.field}` in en) params.field = t(`detail.field.${params.field}`);
+  if (detail.cause) {
+    const cause = detailText(detail.cause);
+    if (cause === null) return null;
+    params.cause = cause;
+  }
+  const key = `detail.${detail.code}`;
+  // A parameter the text names but the detail lacks: better the message.
+  if ([...t(key).matchAll(/\{(\w+)\}/g)].some((m) => params[m[1]] === undefined)) return null;
+  return t(key, params);
+}
+
+/** An error (of the API or a parser) in the player's language, else in the words it came with. */
+export function errorText(e) {
+  if (e && e.code === 'network') return t('error.network');
+  return detailText(e && e.detail) ?? (e && e.message ? e.message : String(e));
+}
+
 /** The game's end in words, e.g. "Schwarz kann nicht mehr ziehen – Weiß gewinnt". */
 export function endText(state) {
   if (!state || state.status !== 'over') return '';

@@ -41,29 +41,45 @@ export const START = '.../.../.../....../.../.../... w 9 9 0 1';
 export const other = (c) => (c === 'white' ? 'black' : 'white');
 
 /**
+ * An error of a position text with its detail ({code, params}: the codes
+ * the server sends, docs/API.md "Error details") for the page to word.
+ */
+export function positionError(message, code, params = {}) {
+  const e = new Error(message);
+  e.detail = { code, params: Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])) };
+  return e;
+}
+
+/** The counters of a position string, in order. */
+const COUNTERS = ['white_in_hand', 'black_in_hand', 'plies_since_mill', 'move_number'];
+
+/**
  * Parses a position string into
  * {board: {point: 'white'|'black'}, turn, hand: {white, black}, sinceMill, moveNo}.
- * Throws on malformed input (the server judges whether it can occur in a game).
+ * Throws on malformed input (the server judges whether it can occur in a
+ * game); the error's `detail` says what is wrong.
  */
 export function parsePosition(s) {
-  const parts = String(s).trim().split(/\s+/);
-  if (parts.length !== 6) throw new Error('position: six fields expected');
+  const parts = String(s).trim().split(/\s+/).filter(Boolean);
+  if (parts.length !== 6) throw positionError('position: six fields expected', 'position.field_count', { found: parts.length });
   const rows = parts[0].split('/');
-  if (rows.length !== 7) throw new Error('position: seven rows expected');
+  if (rows.length !== 7) throw positionError('position: seven rows expected', 'position.row_count', { found: rows.length });
   const board = {};
   let i = 0;
   rows.forEach((row, r) => {
-    if (row.length !== ROWS[r]) throw new Error(`position: row ${r + 1} needs ${ROWS[r]} points`);
+    if (row.length !== ROWS[r]) {
+      throw positionError(`position: row ${r + 1} needs ${ROWS[r]} points`, 'position.row_length', { row: r + 1, expected: ROWS[r], found: row.length });
+    }
     for (const ch of row) {
       const p = POINTS[i++];
       if (ch === 'W') board[p] = 'white';
       else if (ch === 'B') board[p] = 'black';
-      else if (ch !== '.') throw new Error(`position: unexpected “${ch}”`);
+      else if (ch !== '.') throw positionError(`position: unexpected “${ch}”`, 'position.bad_point', { found: ch });
     }
   });
-  if (parts[1] !== 'w' && parts[1] !== 'b') throw new Error('position: side must be w or b');
-  const nums = parts.slice(2).map((x) => {
-    if (!/^\d+$/.test(x)) throw new Error('position: numbers expected');
+  if (parts[1] !== 'w' && parts[1] !== 'b') throw positionError('position: side must be w or b', 'position.bad_side', { found: parts[1] });
+  const nums = parts.slice(2).map((x, k) => {
+    if (!/^\d+$/.test(x)) throw positionError('position: numbers expected', 'position.bad_number', { field: COUNTERS[k], found: x });
     return Number(x);
   });
   return {

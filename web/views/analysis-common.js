@@ -6,7 +6,7 @@
 // analyze.
 
 import { h, mount, toast } from '../dom.js';
-import { t, tn, colorName, fmtNumber } from '../i18n.js';
+import { t, tn, colorName, fmtNumber, errorText } from '../i18n.js';
 import { api } from '../api.js';
 import { navigate } from '../nav.js';
 import { gameName } from '../rules.js';
@@ -30,7 +30,7 @@ export class AnalysisBase {
     this.pos = start;
     const p = q.get('position');
     if (p) {
-      try { this.pos = parse(p); } catch (e) { toast(t('analysis.invalid', { error: e.message }), 'error'); }
+      try { this.pos = parse(p); } catch (e) { toast(t('analysis.invalid', { error: errorText(e) }), 'error'); }
     }
     this.mode = p ? 'play' : 'setup';
     this.history = [];
@@ -136,6 +136,10 @@ export async function requestAnalysis(view, game, position, { retry = false } = 
           }
         }, secs * 1000);
       }
+    } else if (e.detail) {
+      // The server found the position wrong (a rule the board's own check
+      // does not know, e.g. too many stones): in the player's language.
+      toast(t('analysis.invalid', { error: errorText(e) }), 'error');
     } else {
       toast(e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message }), 'error');
     }
@@ -198,7 +202,7 @@ export function positionForm(view, text, parse) {
   return h('form', {
     class: 'field', onsubmit: (ev) => {
       ev.preventDefault();
-      try { view.setPos(parse(posInput.value)); } catch (err) { toast(t('analysis.invalid', { error: err.message }), 'error'); }
+      try { view.setPos(parse(posInput.value)); } catch (err) { toast(t('analysis.invalid', { error: errorText(err) }), 'error'); }
     },
   },
   h('label', { for: 'position-text', text: t('analysis.position') }),

@@ -2,7 +2,7 @@
 // paging, open to replay, export the record, import a record.
 
 import { h, mount, toast } from '../dom.js';
-import { t, fmtDate, endText, colorName } from '../i18n.js';
+import { t, fmtDate, endText, colorName, errorText } from '../i18n.js';
 import { api } from '../api.js';
 import { navigate } from '../nav.js';
 import { parseRules, parseDameRules, rulesLabel, gameName } from '../rules.js';
@@ -18,7 +18,8 @@ export class ArchiveView {
     this.data = null;
     this.error = null;
     this.importText = '';
-    this.importError = '';
+    // Why the import did not happen: {key} of a text, or {error} of the server.
+    this.importError = null;
     this.render();
     this.load();
   }
@@ -99,7 +100,7 @@ export class ArchiveView {
       placeholder: '[White "Anna"]\n[Black "Ben"]\n[Rules "standard"]\n\n1. d6 f4 2. d2 b4 …\n\n(PDN: [GameType "20"] 1. 32-28 19-23 …)',
       oninput: (e) => {
         this.importText = e.target.value;
-        if (this.importError) { this.importError = ''; this.root.querySelector('#import-error')?.remove(); }
+        if (this.importError) { this.importError = null; this.root.querySelector('#import-error')?.remove(); }
       },
     });
     ta.value = this.importText;
@@ -107,7 +108,7 @@ export class ArchiveView {
       h('h2', { text: t('archive.import') }),
       h('label', { for: 'import-text', text: t('archive.import.label') }),
       ta,
-      this.importError ? h('p', { class: 'error', id: 'import-error', role: 'alert', text: t(this.importError) }) : null,
+      this.importError ? h('p', { class: 'error', id: 'import-error', role: 'alert', text: this.importErrorText() }) : null,
       h('div', { class: 'row end' }, h('button', { class: 'btn primary', type: 'submit', id: 'import-btn', text: t('archive.import.button') })));
 
     mount(this.root, h('div', { class: 'archive' },
@@ -115,11 +116,17 @@ export class ArchiveView {
       importForm));
   }
 
+  /** The import's failure in words: the server's error (a bad record: which move, tag or line, and why) in the player's language. */
+  importErrorText() {
+    const { key, error } = this.importError;
+    return key ? t(key) : t('archive.import.failed', { error: errorText(error) });
+  }
+
   async doImport() {
     const text = this.importText.trim();
     if (!text) {
       // Say why nothing happens, and where to put the record.
-      this.importError = 'archive.import.empty';
+      this.importError = { key: 'archive.import.empty' };
       this.render();
       this.root.querySelector('#import-text')?.focus();
       return;
@@ -130,7 +137,13 @@ export class ArchiveView {
       this.importText = '';
       navigate(`/game/${res.id}`);
     } catch (e) {
-      toast(e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message }), 'error');
+      if (e.code === 'network') {
+        toast(t('error.network'), 'error');
+        return;
+      }
+      this.importError = { error: e };
+      this.render();
+      this.root.querySelector('#import-text')?.focus();
     }
   }
 }

@@ -3,7 +3,8 @@
 //! [`Outcome`] with its [`Reason`]), the [`Session`] of a game being
 //! played (history, undo, draw offers, resignation, tags) and the syntax
 //! of game records ([`record`]: `[Tag "value"]` header lines and wrapped
-//! move text, as in PGN and PDN).
+//! move text, as in PGN and PDN), and errors as codes and parameters
+//! ([`ErrorDetail`]) for a user interface to word in its language.
 //!
 //! The rules crates re-export [`Color`] (`muehle::Color`, `dame::Color` are
 //! this type) and build their `Game` on [`Session`].
@@ -11,10 +12,12 @@
 #![warn(missing_docs)]
 
 mod color;
+mod detail;
 pub mod record;
 mod rules;
 mod session;
 
 pub use color::Color;
+pub use detail::{Detailed, ErrorDetail, color_param};
 pub use rules::{Outcome, Reason, Rules};
 pub use session::{DeclaredError, GameError, Session};

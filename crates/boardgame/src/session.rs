@@ -326,7 +326,7 @@ pub enum DeclaredError {
 /// The methods every game type built on a [`Session`] shares, written once:
 /// `session_methods!(Game, session, Position, GameError)` gives the struct
 /// `Game` with a field `session: Session<Position>` the read methods
-/// (`start`, `position_at`, `moves`, `ply`, `outcome`, `is_over`,
+/// (`session`, `start`, `position_at`, `moves`, `ply`, `outcome`, `is_over`,
 /// `draw_offer`, `tags`, `tag`) and the players' actions (`offer_draw`,
 /// `accept_draw`, `decline_draw`, `resign`, `set_tag`), whose errors are
 /// turned into `GameError` with `From`.
@@ -337,6 +337,12 @@ macro_rules! session_methods {
         // game whose error is the session's own (Mühle's).
         #[allow(clippy::needless_question_mark)]
         impl $game {
+            /// The game's session: the moves, the positions they led to,
+            /// the outcome, the draw offer and the tags.
+            pub fn session(&self) -> &$crate::Session<$pos> {
+                &self.$field
+            }
+
             /// The start position.
             pub fn start(&self) -> &$pos {
                 self.$field.start()

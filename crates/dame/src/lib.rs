@@ -22,6 +22,7 @@
 #![warn(missing_docs)]
 
 mod board;
+mod detail;
 pub mod eval;
 mod game;
 mod movegen;

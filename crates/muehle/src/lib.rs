@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 mod bitboard;
+mod detail;
 pub mod eval;
 mod game;
 mod mv;

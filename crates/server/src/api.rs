@@ -11,10 +11,11 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::AppState;
-use crate::board::{Board, Color, GameType};
 use crate::error::{ApiError, ApiJson, ApiQuery, GameId};
-use crate::games::{CreateGame, DrawAction, Kind};
+use crate::game::{Color, GameType, LiveGame};
+use crate::game_state::{GameState, Kind, StateForSeat};
 use crate::guard::Requester;
+use crate::registry::{CreateGame, DrawAction};
 use crate::util::clean_name;
 
 /// The `/api` routes.
@@ -56,11 +57,8 @@ async fn detached<T: Send + 'static>(
 }
 
 /// A state answer; with the seat the request's token holds as `you`.
-fn with_you(mut state: Value, you: Option<Color>) -> Json<Value> {
-    if let Value::Object(m) = &mut state {
-        m.insert("you".into(), json!(you));
-    }
-    Json(state)
+fn with_you(state: GameState, you: Option<Color>) -> Json<StateForSeat> {
+    Json(StateForSeat { state, you })
 }
 
 #[derive(Deserialize)]
@@ -121,22 +119,23 @@ async fn create(
         }
     };
     let name = clean_name(req.name.as_deref()).map_err(ApiError::BadRequest)?;
-    let board = Board::create(
+    let game = LiveGame::create(
         game,
         req.rules.as_deref(),
         req.options.as_ref(),
         req.position.as_deref().map(str::trim),
     )?;
-    let hub = app.hub.clone();
+    let registry = app.registry.clone();
     let created = detached(async move {
-        hub.create(CreateGame {
-            board,
-            kind,
-            level,
-            color,
-            name,
-        })
-        .await
+        registry
+            .create(CreateGame {
+                game,
+                kind,
+                level,
+                color,
+                name,
+            })
+            .await
     })
     .await?;
     let tokens: Map<String, Value> = created
@@ -164,14 +163,14 @@ async fn state(
     State(app): State<AppState>,
     GameId(id): GameId,
     ApiQuery(q): ApiQuery<StateQuery>,
-) -> Result<Json<Value>, ApiError> {
-    let state = app.hub.state(id).await?;
+) -> Result<Response, ApiError> {
+    let state = app.registry.state(id).await?;
     match q.token.as_deref() {
         Some(t) => {
-            let you = app.hub.seat(id, t).await?;
-            Ok(with_you(state, you))
+            let you = app.registry.seat(id, t).await?;
+            Ok(with_you(state, you).into_response())
         }
-        None => Ok(Json(state)),
+        None => Ok(Json(state).into_response()),
     }
 }
 
@@ -188,13 +187,17 @@ async fn play(
     State(app): State<AppState>,
     GameId(id): GameId,
     ApiJson(req): ApiJson<MoveRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<StateForSeat>, ApiError> {
     if req.mv.len() > 64 {
         return Err(ApiError::IllegalMove("that is not a move".into()));
     }
-    let hub = app.hub.clone();
-    let (side, state) =
-        detached(async move { hub.play(id, req.token.as_deref(), req.ply, &req.mv).await }).await?;
+    let registry = app.registry.clone();
+    let (side, state) = detached(async move {
+        registry
+            .play(id, req.token.as_deref(), req.ply, &req.mv)
+            .await
+    })
+    .await?;
     Ok(with_you(state, Some(side)))
 }
 
@@ -210,7 +213,7 @@ async fn huff(
     State(app): State<AppState>,
     GameId(id): GameId,
     ApiJson(req): ApiJson<HuffRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<StateForSeat>, ApiError> {
     let square = req.square.trim();
     if square.is_empty() || square.len() > 8 || square.contains(char::is_whitespace) {
         return Err(ApiError::BadRequest(
@@ -218,9 +221,13 @@ async fn huff(
         ));
     }
     let square = square.to_string();
-    let hub = app.hub.clone();
-    let (side, state) =
-        detached(async move { hub.huff(id, req.token.as_deref(), req.ply, &square).await }).await?;
+    let registry = app.registry.clone();
+    let (side, state) = detached(async move {
+        registry
+            .huff(id, req.token.as_deref(), req.ply, &square)
+            .await
+    })
+    .await?;
     Ok(with_you(state, Some(side)))
 }
 
@@ -241,7 +248,7 @@ async fn draw(
     State(app): State<AppState>,
     GameId(id): GameId,
     ApiJson(req): ApiJson<DrawRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<StateForSeat>, ApiError> {
     let action = match req.action.as_str() {
         "offer" => DrawAction::Offer,
         "accept" => DrawAction::Accept,
@@ -252,9 +259,9 @@ async fn draw(
             )));
         }
     };
-    let hub = app.hub.clone();
+    let registry = app.registry.clone();
     let (side, state) =
-        detached(async move { hub.draw(id, req.token.as_deref(), action).await }).await?;
+        detached(async move { registry.draw(id, req.token.as_deref(), action).await }).await?;
     Ok(with_you(state, Some(side)))
 }
 
@@ -262,9 +269,10 @@ async fn resign(
     State(app): State<AppState>,
     GameId(id): GameId,
     ApiJson(req): ApiJson<TokenRequest>,
-) -> Result<Json<Value>, ApiError> {
-    let hub = app.hub.clone();
-    let (side, state) = detached(async move { hub.resign(id, req.token.as_deref()).await }).await?;
+) -> Result<Json<StateForSeat>, ApiError> {
+    let registry = app.registry.clone();
+    let (side, state) =
+        detached(async move { registry.resign(id, req.token.as_deref()).await }).await?;
     Ok(with_you(state, Some(side)))
 }
 
@@ -272,10 +280,10 @@ async fn takeback(
     State(app): State<AppState>,
     GameId(id): GameId,
     ApiJson(req): ApiJson<TokenRequest>,
-) -> Result<Json<Value>, ApiError> {
-    let hub = app.hub.clone();
+) -> Result<Json<StateForSeat>, ApiError> {
+    let registry = app.registry.clone();
     let (side, state) =
-        detached(async move { hub.takeback(id, req.token.as_deref()).await }).await?;
+        detached(async move { registry.takeback(id, req.token.as_deref()).await }).await?;
     Ok(with_you(state, Some(side)))
 }
 
@@ -291,16 +299,16 @@ async fn join(
     State(app): State<AppState>,
     GameId(id): GameId,
     ApiJson(req): ApiJson<JoinRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<StateForSeat>, ApiError> {
     let name = clean_name(req.name.as_deref()).map_err(ApiError::BadRequest)?;
-    let hub = app.hub.clone();
+    let registry = app.registry.clone();
     let (side, state) =
-        detached(async move { hub.join(id, req.token.as_deref(), name).await }).await?;
+        detached(async move { registry.join(id, req.token.as_deref(), name).await }).await?;
     Ok(with_you(state, Some(side)))
 }
 
 async fn record(State(app): State<AppState>, GameId(id): GameId) -> Result<Response, ApiError> {
-    let (text, game) = app.hub.record(id).await?;
+    let (text, game) = app.registry.record(id).await?;
     // Dame records are PDN; Mühle records are text in docs/RULES.md's format.
     let ext = match game {
         GameType::Muehle => "txt",
@@ -334,8 +342,8 @@ async fn import(
     ApiJson(req): ApiJson<ImportRequest>,
 ) -> Result<Response, ApiError> {
     let game = req.game.as_deref().map(GameType::parse).transpose()?;
-    let hub = app.hub.clone();
-    let id = detached(async move { hub.import(game, &req.record).await }).await?;
+    let registry = app.registry.clone();
+    let id = detached(async move { registry.import(game, &req.record).await }).await?;
     Ok((StatusCode::CREATED, Json(json!({"id": id}))).into_response())
 }
 
@@ -354,7 +362,7 @@ async fn archive(
 ) -> Result<Json<Value>, ApiError> {
     let limit = q.limit.unwrap_or(50).min(MAX_PAGE);
     let offset = q.offset.unwrap_or(0);
-    Ok(Json(app.hub.archive(limit, offset).await?))
+    Ok(Json(app.registry.archive(limit, offset).await?))
 }
 
 #[derive(Deserialize)]
@@ -392,14 +400,14 @@ async fn analyze(
         return Err(ApiError::BadRequest("too many moves".into()));
     }
     let game = GameType::parse(&req.game)?;
-    let mut board = Board::create(
+    let mut game = LiveGame::create(
         game,
         req.rules.as_deref(),
         req.options.as_ref(),
         req.position.as_deref().map(str::trim),
     )?;
     for (i, mv) in req.moves.iter().enumerate() {
-        board.play(mv).map_err(|e| match e {
+        game.play(mv).map_err(|e| match ApiError::from(e) {
             ApiError::IllegalMove(m) | ApiError::GameOver(m) => {
                 ApiError::IllegalMove(format!("moves[{i}] '{mv}': {m}"))
             }
@@ -407,13 +415,8 @@ async fn analyze(
         })?;
     }
     let done = app
-        .hub
-        .analyze(
-            client,
-            board,
-            Duration::from_millis(time_ms),
-            lines as usize,
-        )
+        .registry
+        .analyze(client, game, Duration::from_millis(time_ms), lines as usize)
         .await?;
     let mut answer = serde_json::to_value(done.analysis).map_err(ApiError::internal)?;
     if let Value::Object(m) = &mut answer {
@@ -449,22 +452,8 @@ async fn tablebase_status(ApiQuery(q): ApiQuery<TablebaseQuery>) -> Result<Json<
 
 /// The moves of a game that changed its value, by the databases (Mühle).
 async fn review(State(app): State<AppState>, GameId(id): GameId) -> Result<Json<Value>, ApiError> {
-    let state = app.hub.state(id).await?;
-    let field = |k: &str| state[k].as_str().unwrap_or_default().to_string();
-    let game = GameType::parse(&field("game"))?;
-    if game != GameType::Muehle {
-        return Ok(Json(json!({"database": false, "judged": 0, "changes": []})));
-    }
-    let mut board = Board::create(
-        game,
-        Some(&field("rules")),
-        None,
-        Some(&field("start_position")),
-    )?;
-    for mv in state["moves"].as_array().into_iter().flatten() {
-        board.play(mv.as_str().unwrap_or_default())?;
-    }
-    let review = tokio::task::spawn_blocking(move || crate::perfect::review(&board))
+    let game = app.registry.game(id).await?;
+    let review = tokio::task::spawn_blocking(move || crate::perfect::review(&game))
         .await
         .map_err(ApiError::internal)?;
     Ok(Json(review))

@@ -1,43 +1,61 @@
-//! The API's errors: one enum, one JSON shape `{"error": "…", "code": "…"}`,
-//! and extractors whose rejections use it too.
+//! The API's errors: one enum, one JSON shape `{"error": "…", "code": "…"}`
+//! (with `detail` for errors a client can word in its language), the
+//! games' errors mapped onto it, and extractors whose rejections use it
+//! too.
 
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
+use boardgame::ErrorDetail;
 use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
 
+use crate::game::GameError;
 use crate::storage::StorageError;
 
 /// Everything a request can fail with (docs/API.md, "Errors").
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
+    /// `400 bad_request`: the request is malformed or asks for what does
+    /// not exist (a game, rules, a position).
     #[error("{0}")]
     BadRequest(String),
+    /// `422 illegal_move`: the move is not legal here.
     #[error("{0}")]
     IllegalMove(String),
+    /// `409 not_your_turn`.
     #[error("{0}")]
     NotYourTurn(String),
+    /// `409 stale_ply`: the request was meant for another ply.
     #[error("{0}")]
     StalePly(String),
+    /// `409 game_over`.
     #[error("{0}")]
     GameOver(String),
+    /// `409 no_draw_offer`.
     #[error("{0}")]
     NoDrawOffer(String),
+    /// `409 not_allowed`: not in this kind of game, or nothing to take back.
     #[error("{0}")]
     NotAllowed(String),
+    /// `403 wrong_token`.
     #[error("{0}")]
     WrongToken(String),
     /// An online game whose invited player has not joined yet: nobody
     /// moves, offers a draw or resigns before both are there.
     #[error("{0}")]
     WaitingForOpponent(String),
+    /// `404 not_found`.
     #[error("{0}")]
     NotFound(String),
+    /// `405 method_not_allowed`.
     #[error("{0}")]
     MethodNotAllowed(String),
+    /// `413 too_large`: the body is over the limit.
     #[error("{0}")]
     TooLarge(String),
+    /// `503 unavailable`: the server is shutting down.
     #[error("{0}")]
     Unavailable(String),
     /// A state-changing request whose body is not declared JSON.
@@ -55,8 +73,11 @@ pub enum ApiError {
     /// after `retry_after` seconds (an estimate).
     #[error("{message}")]
     EngineBusy {
+        /// The words.
         message: String,
+        /// The place the analysis had in the queue.
         queue_position: usize,
+        /// Seconds until it could start (an estimate).
         retry_after: u64,
     },
     /// The database cannot be written (or read) right now; the detail is
@@ -66,6 +87,16 @@ pub enum ApiError {
     /// A server fault; the message is logged, never sent.
     #[error("{0}")]
     Internal(String),
+    /// An error with its code and parameters for a client to word it in
+    /// its language (the body's `detail`, docs/API.md): status, code and
+    /// message are the inner error's.
+    #[error("{error}")]
+    WithDetail {
+        /// The error.
+        error: Box<ApiError>,
+        /// Its code, parameters and cause.
+        detail: ErrorDetail,
+    },
 }
 
 impl ApiError {
@@ -91,6 +122,7 @@ impl ApiError {
             ApiError::EngineBusy { .. } => "engine_busy",
             ApiError::StorageUnavailable(_) => "storage_unavailable",
             ApiError::Internal(_) => "internal",
+            ApiError::WithDetail { error, .. } => error.code(),
         }
     }
 
@@ -115,13 +147,24 @@ impl ApiError {
             | ApiError::StorageUnavailable(_)
             | ApiError::EngineBusy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::WithDetail { error, .. } => error.status(),
         }
     }
 
+    /// The same error with `detail`.
+    pub fn with_detail(self, detail: ErrorDetail) -> ApiError {
+        ApiError::WithDetail {
+            error: Box::new(self),
+            detail,
+        }
+    }
+
+    /// `not_found` for game `id`.
     pub fn not_found_game(id: i64) -> ApiError {
         ApiError::NotFound(format!("there is no game {id}"))
     }
 
+    /// `internal` with `e` as the (logged, never sent) detail.
     pub fn internal(e: impl std::fmt::Display) -> ApiError {
         ApiError::Internal(e.to_string())
     }
@@ -137,6 +180,40 @@ impl From<StorageError> for ApiError {
             other => ApiError::Internal(other.to_string()),
         }
     }
+}
+
+impl From<GameError> for ApiError {
+    fn from(e: GameError) -> ApiError {
+        let message = e.to_string();
+        match e {
+            GameError::UnknownGame(_) | GameError::BadRules(_) => ApiError::BadRequest(message),
+            GameError::BadPosition(x) | GameError::BadRecord(x) => {
+                ApiError::BadRequest(message).with_detail(x.detail)
+            }
+            GameError::EmptyMove
+            | GameError::SeveralMoves { .. }
+            | GameError::BadMoveText(_)
+            | GameError::IllegalMove(_) => ApiError::IllegalMove(message),
+            GameError::GameOver(_) => ApiError::GameOver(message),
+            GameError::NoDrawOffer(_) => ApiError::NoDrawOffer(message),
+            GameError::NothingToUndo | GameError::NoHuffing => ApiError::NotAllowed(message),
+        }
+    }
+}
+
+/// An error's detail as JSON: `{"code": …, "params": {…}, "cause": {…}}`
+/// (`cause` only when there is one).
+pub fn detail_json(d: &ErrorDetail) -> Value {
+    let params: serde_json::Map<String, Value> = d
+        .params
+        .iter()
+        .map(|(k, v)| (k.to_string(), json!(v)))
+        .collect();
+    let mut out = json!({"code": d.code, "params": params});
+    if let Some(cause) = &d.cause {
+        out["cause"] = detail_json(cause);
+    }
+    out
 }
 
 impl IntoResponse for ApiError {
@@ -155,7 +232,10 @@ impl IntoResponse for ApiError {
             }
             other => other.to_string(),
         };
-        let mut body = serde_json::json!({"error": message, "code": self.code()});
+        let mut body = json!({"error": message, "code": self.code()});
+        if let ApiError::WithDetail { detail, .. } = &self {
+            body["detail"] = detail_json(detail);
+        }
         let retry_after = match &self {
             ApiError::RateLimited(_, secs) => Some(*secs),
             ApiError::EngineBusy {

@@ -38,7 +38,9 @@ const MAX_RETRY_AFTER: u64 = 3600;
 /// request names one, the browser (`X-Brett-Client`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Client {
+    /// The address (IPv6: its /64).
     pub ip: IpAddr,
+    /// The browser's `X-Brett-Client` id, if the request sent one.
     pub browser: Option<String>,
 }
 
@@ -104,11 +106,18 @@ pub enum Refusal {
     Closed,
     /// A limit of the client (or its address): too many analyses at once,
     /// or its engine time used up. Try again after `retry_after` seconds.
-    Limit { message: String, retry_after: u64 },
+    Limit {
+        /// What limit, in words.
+        message: String,
+        /// Seconds to wait.
+        retry_after: u64,
+    },
     /// No slot within the wait, or the queue is full: the analysis had
     /// (or would have had) place `queue_position` (1: next).
     Busy {
+        /// The place in the queue (1: next).
         queue_position: usize,
+        /// Seconds until it could start (an estimate).
         retry_after: u64,
     },
 }
@@ -336,6 +345,7 @@ impl Scheduler {
         })
     }
 
+    /// The limits in force.
     pub fn config(&self) -> &AnalysisLimits {
         &self.config
     }

@@ -4,22 +4,44 @@
 //!
 //! [`run`] serves until Ctrl-C; [`start`] serves in the background (tests,
 //! benchmarks); [`app`] is the router alone.
+//!
+//! The layers, each using only those below it:
+//!
+//! - `api`, `ws`, `assets`, `guard`, `conn`: HTTP, WebSocket, the web UI's
+//!   files, origins and rate limits, the connection loop; [`AppState`] is
+//!   what the handlers share, [`error`] the API's error answers.
+//! - [`registry`]: the live games ([`GameRegistry`]), each changed on a copy,
+//!   stored, then broadcast; `computer` plays the computer's moves,
+//!   `analysis` runs analyses on the engine slots ([`fair`]);
+//!   [`game_state`] is the state the API sends.
+//! - [`game`]: the games behind one adapter ([`game::ServerGame`]), written
+//!   once over `boardgame` and knowing nothing of HTTP or storage;
+//!   [`perfect`]: Mühle's perfect-play databases.
+//! - [`storage`]: where games are kept.
 
+#![warn(missing_docs)]
+
+mod analysis;
 mod api;
 mod assets;
-pub mod board;
+mod computer;
 mod conn;
 pub mod error;
 pub mod fair;
-pub mod games;
+pub mod game;
+pub mod game_state;
 mod guard;
 pub mod perfect;
+pub mod registry;
+mod state;
+// The storage rows are documented where the storage backends are written
+// (their fields mirror the database columns of migrations/).
+#[allow(missing_docs)]
 pub mod storage;
 pub mod util;
 mod ws;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -30,7 +52,8 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub use error::ApiError;
-pub use games::{Hub, HubConfig};
+pub use registry::{GameRegistry, RegistryConfig};
+pub use state::AppState;
 pub use storage::{Storage, StorageError};
 pub use ws::{ClientAnswer, MAX_CLIENT_MESSAGE, answer_binary, answer_text};
 
@@ -128,8 +151,8 @@ impl ServerConfig {
             .unwrap_or_else(storage::default_database_url)
     }
 
-    fn hub_config(&self) -> HubConfig {
-        let mut c = HubConfig {
+    pub(crate) fn registry_config(&self) -> RegistryConfig {
+        let mut c = RegistryConfig {
             computer_movetime: self.computer_movetime_ms.map(Duration::from_millis),
             max_analysis_time: self.max_analysis_time,
             analysis: fair::AnalysisLimits {
@@ -140,43 +163,12 @@ impl ServerConfig {
                 queue: self.analysis_queue,
                 wait: self.analysis_wait,
             },
-            ..HubConfig::default()
+            ..RegistryConfig::default()
         };
         if let Some(n) = self.engine_slots {
             c.engine_slots = n.max(1);
         }
         c
-    }
-}
-
-/// What the handlers share.
-#[derive(Clone)]
-pub struct AppState {
-    pub hub: Arc<Hub>,
-    guard: Arc<guard::Guard>,
-    ws: ws::Keepalive,
-}
-
-impl AppState {
-    /// Open the database (creating and migrating it) and the game hub.
-    pub async fn open(config: &ServerConfig) -> anyhow::Result<AppState> {
-        let guard = guard::Guard::new(
-            &config.allowed_origins,
-            config.games_per_minute,
-            config.wrong_tokens_per_minute,
-        )?;
-        let url = config.database_url();
-        let storage = storage::open(&url)
-            .await
-            .with_context(|| format!("opening the database {url}"))?;
-        Ok(AppState {
-            hub: Hub::new(storage, config.hub_config()),
-            guard: Arc::new(guard),
-            ws: ws::Keepalive {
-                ping_interval: config.ws_ping_interval.max(Duration::from_millis(1)),
-                idle_timeout: config.ws_idle_timeout.max(Duration::from_millis(1)),
-            },
-        })
     }
 }
 
@@ -198,6 +190,7 @@ pub fn app(state: AppState) -> Router {
 pub struct RunningServer {
     /// The address it listens on.
     pub addr: SocketAddr,
+    /// What its handlers share (the game registry, for tests).
     pub state: AppState,
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
@@ -211,7 +204,7 @@ impl RunningServer {
             let _ = tx.send(());
         }
         let served = (&mut self.task).await;
-        self.state.hub.storage().close().await;
+        self.state.registry.storage().close().await;
         served.context("the server task")?.context("serving")?;
         Ok(())
     }
@@ -234,7 +227,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         .await
         .with_context(|| format!("listening on {}", config.listen))?;
     let addr = listener.local_addr()?;
-    match state.hub.resume_computer_games().await {
+    match state.registry.resume_computer_games().await {
         Ok(0) => {}
         Ok(n) => tracing::info!("the computer resumes thinking in {n} game(s)"),
         Err(e) => tracing::warn!(error = %e, "could not resume computer games"),
@@ -243,14 +236,14 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
     let router = app(state.clone()).layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
         config.body_timeout,
     ));
-    let hub = state.hub.clone();
+    let registry = state.registry.clone();
     let limits = conn::Limits {
         max_connections: config.max_connections.max(1),
         header_timeout: config.header_timeout,
     };
     let task = tokio::spawn(conn::serve(listener, router, limits, async move {
         let _ = rx.await;
-        hub.shutdown();
+        registry.shutdown();
     }));
     Ok(RunningServer {
         addr,

@@ -14,7 +14,7 @@ use muehle::{Color, Position, RuleSet};
 use serde_json::{Value as Json, json};
 use tablebase::{Sector, Value, Variant};
 
-use crate::board::Board;
+use crate::game::LiveGame;
 
 /// How many sectors the databases of one rule variant have (3 to 9 stones
 /// a side, 3-3 … 9-9).
@@ -95,8 +95,8 @@ pub fn status(rules: &RuleSet) -> Json {
 /// position; `None` otherwise (stones in hand, sector not built, Dame, no
 /// databases, game over). Blocking: the first probe of a sector opens and
 /// checks its file.
-pub fn analysis(board: &Board) -> Option<Json> {
-    let Board::Muehle(g) = board else {
+pub fn analysis(game: &LiveGame) -> Option<Json> {
+    let LiveGame::Muehle(g) = game else {
         return None;
     };
     if g.is_over() {
@@ -143,8 +143,8 @@ fn known(p: &Position) -> bool {
 
 /// `GET /api/games/{id}/review`: the moves that threw away a win or a draw,
 /// by the databases. Blocking (probes).
-pub fn review(board: &Board) -> Json {
-    let Board::Muehle(g) = board else {
+pub fn review(game: &LiveGame) -> Json {
+    let LiveGame::Muehle(g) = game else {
         return json!({"database": false, "judged": 0, "changes": []});
     };
     let status = status(g.rules());

@@ -12,14 +12,15 @@ use axum::extract::State;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
 use axum::response::Response;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 
 use crate::AppState;
 use crate::conn::ConnectionSlot;
 use crate::error::{ApiError, GameId};
-use crate::games::{Entry, Hub};
+use crate::game_state::{GameState, StateMessage};
+use crate::registry::{Entry, GameRegistry};
 
 /// The largest message a client may send.
 pub const MAX_CLIENT_MESSAGE: usize = 4 * 1024;
@@ -39,8 +40,8 @@ pub async fn handler(
             e.body_text()
         ))
     })?;
-    let (entry, rx, state) = app.hub.watch(id).await?;
-    let hub = app.hub.clone();
+    let (entry, rx, state) = app.registry.watch(id).await?;
+    let registry = app.registry.clone();
     let keepalive = app.ws;
     Ok(upgrade
         // Messages up to the read limit are read and then refused by size;
@@ -53,7 +54,7 @@ pub async fn handler(
         .on_upgrade(move |socket| async move {
             // The socket counts against the connection limit while it is open.
             let _slot = slot;
-            run(socket, hub, entry, rx, state, keepalive).await
+            run(socket, registry, entry, rx, state, keepalive).await
         }))
 }
 
@@ -65,8 +66,8 @@ fn is_too_large(e: axum::Error) -> bool {
         .is_some_and(|e| matches!(e, tungstenite::Error::Capacity(_)))
 }
 
-fn state_message(state: Value) -> Message {
-    Message::Text(json!({"type": "state", "state": state}).to_string().into())
+fn state_message(state: &GameState) -> Message {
+    Message::Text(StateMessage::text(state).into())
 }
 
 async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
@@ -151,13 +152,13 @@ async fn carry_out(socket: &mut WebSocket, answer: ClientAnswer, deadline: Insta
 
 async fn run(
     mut socket: WebSocket,
-    hub: Arc<Hub>,
+    registry: Arc<GameRegistry>,
     entry: Arc<Entry>,
     mut rx: tokio::sync::broadcast::Receiver<Utf8Bytes>,
-    state: Value,
+    state: GameState,
     keepalive: Keepalive,
 ) {
-    let mut closing = hub.closing();
+    let mut closing = registry.closing();
     let mut heard = Instant::now();
     let deadline = |heard: Instant| heard + keepalive.idle_timeout;
     if *closing.borrow_and_update() {
@@ -168,7 +169,7 @@ async fn run(
         .await;
         return;
     }
-    if !send_by(&mut socket, state_message(state), deadline(heard)).await {
+    if !send_by(&mut socket, state_message(&state), deadline(heard)).await {
         return;
     }
     let mut pings =
@@ -184,7 +185,7 @@ async fn run(
                 }
                 Err(RecvError::Lagged(_)) => {
                     // Fell behind: the state now says it all.
-                    let Ok(state) = hub.current_state(&entry).await else {
+                    let Ok(state) = registry.current_state(&entry).await else {
                         let _ = carry_out(
                             &mut socket,
                             ClientAnswer::Close(close_code::ERROR, "the game is gone"),
@@ -193,7 +194,7 @@ async fn run(
                         .await;
                         return;
                     };
-                    if !send_by(&mut socket, state_message(state), deadline(heard)).await {
+                    if !send_by(&mut socket, state_message(&state), deadline(heard)).await {
                         return;
                     }
                 }

@@ -1019,7 +1019,7 @@ async fn database_urls() {
 #[tokio::test]
 async fn games_leave_memory_when_unused() {
     let s = TestServer::start().await;
-    let hub = s.server.as_ref().unwrap().state.hub.clone();
+    let registry = s.server.as_ref().unwrap().state.registry.clone();
     let (id, host, _) = online_game(&s).await;
     let mut sockets = Vec::new();
     for _ in 0..3 {
@@ -1028,10 +1028,10 @@ async fn games_leave_memory_when_unused() {
         sockets.push(ws);
     }
     s.play_ok(id, &host, 0, "d6").await;
-    assert_eq!(hub.live_games(), 1);
+    assert_eq!(registry.live_games(), 1);
     drop(sockets);
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while hub.live_games() > 0 {
+    while registry.live_games() > 0 {
         assert!(
             std::time::Instant::now() < deadline,
             "the game stays in memory"
@@ -1040,4 +1040,86 @@ async fn games_leave_memory_when_unused() {
     }
     // It comes back from the database on the next request.
     assert_eq!(s.state(id).await["moves"], json!(["d6"]));
+}
+
+/// Import and position errors carry `detail`: a code, parameters and the
+/// error they come from, for a client to word them in its language
+/// (docs/API.md, "Errors"); `error` and `code` stay as they were.
+#[tokio::test]
+async fn import_and_position_errors_carry_codes_and_parameters() {
+    let s = TestServer::start().await;
+    let (status, v) = s
+        .post("/api/games/import", json!({"record": "1. d6 f4 2. d6 *"}))
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(
+        v["error"],
+        "the record: move 2 ('d6'): d6 is not legal here: d6 is not empty"
+    );
+    assert_eq!(v["detail"]["code"], "record.move");
+    assert_eq!(v["detail"]["params"], json!({"number": "2", "move": "d6"}));
+    assert_eq!(v["detail"]["cause"]["code"], "move.illegal");
+    assert_eq!(v["detail"]["cause"]["params"]["move"], "d6");
+
+    let (status, v) = s
+        .post("/api/games/import", json!({"record": "1. d6 q9 *"}))
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(v["detail"]["code"], "record.move");
+    assert_eq!(v["detail"]["params"]["move"], "q9");
+    assert_eq!(v["detail"]["cause"]["code"], "move.syntax");
+
+    let (status, v) = s
+        .post(
+            "/api/games/import",
+            json!({"record": "[Rules \"chess\"]\n\n1. d6"}),
+        )
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(v["detail"]["code"], "record.rules_tag");
+    assert_eq!(v["detail"]["cause"]["code"], "rules.unknown_preset");
+    assert_eq!(v["detail"]["cause"]["params"]["preset"], "chess");
+
+    let (status, v) = s
+        .post(
+            "/api/games/import",
+            json!({"record": "[White Anna]\n1. d6"}),
+        )
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(v["detail"]["code"], "record.bad_tag");
+    assert_eq!(v["detail"]["params"]["line"], "1");
+    assert!(v["detail"].get("cause").is_none(), "{v}");
+
+    // A position string for a new game and for an analysis.
+    let (status, v) = s
+        .post(
+            "/api/games",
+            json!({"kind": "local", "position": ".../.../... w 9 9"}),
+        )
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert!(
+        v["error"].as_str().unwrap().starts_with("position: "),
+        "{v}"
+    );
+    assert_eq!(v["detail"]["code"], "position.field_count");
+    assert_eq!(v["detail"]["params"]["found"], "4");
+    let (status, v) = s
+        .post(
+            "/api/analyze",
+            json!({"game": "muehle", "position": "WWW/WWW/WWW/W...../.../.../... b 0 0 0 9"}),
+        )
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(v["detail"]["code"], "position.too_many_stones");
+    assert_eq!(
+        v["detail"]["params"],
+        json!({"color": "white", "count": "10", "max": "9"})
+    );
+
+    // Other errors have no detail.
+    let (status, v) = s.post("/api/games", json!({"kind": "nope"})).await;
+    assert_error(status, &v, 400, "bad_request");
+    assert!(v.get("detail").is_none(), "{v}");
 }

@@ -510,3 +510,50 @@ async fn restart_keeps_dame_games_with_huffs() {
     assert_eq!(st["moves"], json!(["a1-b2", "h8-g7"]));
     assert_eq!(st["pending_huff"], Value::Null);
 }
+
+/// Dame's PDN and FEN errors carry `detail` too (docs/API.md, "Errors").
+#[tokio::test]
+async fn pdn_and_fen_errors_carry_codes_and_parameters() {
+    let s = TestServer::start().await;
+    let pdn = "[GameType \"20\"]\n\n1. 32-28 19-23 2. 28-22 *\n";
+    let (status, v) = s.post("/api/games/import", json!({"record": pdn})).await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(v["detail"]["code"], "record.move");
+    assert_eq!(
+        v["detail"]["params"],
+        json!({"number": "2", "move": "28-22"})
+    );
+    assert_eq!(v["detail"]["cause"]["code"], "move.illegal");
+
+    let pdn = "[GameType \"20\"]\n[FEN \"W:W31-50:B1-20:Fx\"]\n\n1. 32-28 *\n";
+    let (status, v) = s.post("/api/games/import", json!({"record": pdn})).await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(v["detail"]["code"], "record.fen_tag");
+    assert_eq!(v["detail"]["cause"]["code"], "fen.bad_number");
+    assert_eq!(
+        v["detail"]["cause"]["params"],
+        json!({"field": "F", "found": "x"})
+    );
+
+    let (status, v) = s
+        .post(
+            "/api/games",
+            json!({"game": "dame", "kind": "local", "position": "W:Wb8:Bc1,e1"}),
+        )
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(v["detail"]["code"], "position.man_on_promotion_row");
+    assert_eq!(
+        v["detail"]["params"],
+        json!({"color": "white", "square": "b8"})
+    );
+    let (status, v) = s
+        .post(
+            "/api/analyze",
+            json!({"game": "international", "position": "Q:W31-50:B1-20"}),
+        )
+        .await;
+    assert_error(status, &v, 400, "bad_request");
+    assert_eq!(v["detail"]["code"], "fen.bad_side");
+    assert_eq!(v["detail"]["params"]["found"], "Q");
+}

@@ -4,7 +4,8 @@
 //! last request, socket or computer search lets go of them.
 //!
 //! Every change follows one path: check it on a copy of the game, store it
-//! (one transaction), then take the copy, answer and broadcast.
+//! (one transaction), then take the copy, answer and broadcast. The
+//! computer's moves are `crate::computer`'s, analyses `crate::analysis`'s.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -12,12 +13,14 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::sync::{broadcast, watch};
 
-use crate::board::{Board, Color, GameType};
+use crate::computer::computer_name;
 use crate::error::ApiError;
-use crate::fair::{AnalysisLimits, Client, Refusal, Scheduler};
+use crate::fair::{AnalysisLimits, Scheduler};
+use crate::game::{Color, GameError, GameType, LiveGame, PerSide, SavedGame};
+use crate::game_state::{GameState, Kind, Player, Seating, StateMessage};
 use crate::storage::{
     GameMeta, GameSummary, MoveChange, NewGame, Seat, Seats, Storage, StoredGame,
 };
@@ -27,43 +30,9 @@ use crate::util::{self, constant_time_eq, now_rfc3339, token_hash};
 /// fresh state instead.
 const CHANNEL_CAPACITY: usize = 16;
 
-/// How long the computer waits before trying again when its move could not
-/// be stored.
-const COMPUTER_RETRY: Duration = Duration::from_secs(2);
-
-/// The kinds of game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Computer,
-    Local,
-    Online,
-    Imported,
-}
-
-impl Kind {
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Computer => "computer",
-            Kind::Local => "local",
-            Kind::Online => "online",
-            Kind::Imported => "imported",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Kind> {
-        match s {
-            "computer" => Some(Kind::Computer),
-            "local" => Some(Kind::Local),
-            "online" => Some(Kind::Online),
-            "imported" => Some(Kind::Imported),
-            _ => None,
-        }
-    }
-}
-
-/// Settings of the game hub.
+/// Settings of the game registry.
 #[derive(Clone, Debug)]
-pub struct HubConfig {
+pub struct RegistryConfig {
     /// The computer's thinking time per move; `None`: by level (0.3–1 s for
     /// levels 1–9, 1.5 s at level 10).
     pub computer_movetime: Option<Duration>,
@@ -77,9 +46,9 @@ pub struct HubConfig {
     pub analysis: AnalysisLimits,
 }
 
-impl Default for HubConfig {
-    fn default() -> HubConfig {
-        HubConfig {
+impl Default for RegistryConfig {
+    fn default() -> RegistryConfig {
+        RegistryConfig {
             computer_movetime: None,
             engine_slots: std::thread::available_parallelism().map_or(2, |n| n.get()),
             max_analysis_time: None,
@@ -88,42 +57,36 @@ impl Default for HubConfig {
     }
 }
 
-/// The computer's thinking time at `level`.
-pub fn level_movetime(level: u8) -> Duration {
-    match level {
-        10.. => Duration::from_millis(1500),
-        l => Duration::from_millis(300 + 87 * u64::from(l.saturating_sub(1))),
+/// A colour as the storage writes it: exactly `white` or `black`.
+fn color_from_row(s: &str) -> Option<Color> {
+    match s {
+        "white" => Some(Color::White),
+        "black" => Some(Color::Black),
+        _ => None,
     }
 }
 
 /// A game in memory.
-struct Live {
-    board: Board,
-    kind: Kind,
-    seats: Seats,
+pub(crate) struct Live {
+    pub(crate) game: LiveGame,
+    pub(crate) kind: Kind,
+    pub(crate) seats: Seats,
     tags: Vec<(String, String)>,
     created_at: String,
-    updated_at: String,
+    pub(crate) updated_at: String,
     /// Changes whenever the moves change (or the game is reloaded): a
     /// computer search started at another version is void.
-    version: u64,
+    pub(crate) version: u64,
     /// The stop flag of the computer's search in progress.
-    thinking: Option<Arc<AtomicBool>>,
+    pub(crate) thinking: Option<Arc<AtomicBool>>,
     /// The stored game changed behind our back (another writer): reload.
-    stale: bool,
+    pub(crate) stale: bool,
 }
 
 impl Live {
-    fn meta(&self, board: &Board, updated_at: &str) -> GameMeta {
-        let ending = board.ending();
-        GameMeta {
-            status: if ending.is_some() { "over" } else { "ongoing" }.to_string(),
-            result: ending.as_ref().map(|e| e.result().to_string()),
-            reason: ending.as_ref().map(|e| e.reason.to_string()),
-            draw_offer: board.draw_offer().map(|s| s.name().to_string()),
-            pending_huff: board.pending_huff(),
-            updated_at: updated_at.to_string(),
-        }
+    /// The stored outcome, draw offer and pending huff of `game`.
+    pub(crate) fn meta(&self, game: &LiveGame, updated_at: &str) -> GameMeta {
+        meta_of(game, updated_at)
     }
 
     /// The seat `token` holds.
@@ -169,50 +132,31 @@ impl Live {
         }
     }
 
-    fn state(&self, id: i64) -> Value {
-        let b = &self.board;
-        let ending = b.ending();
-        let mut s = Map::new();
-        s.insert("id".into(), json!(id));
-        s.insert("game".into(), json!(b.game_type().name()));
-        s.insert("kind".into(), json!(self.kind.name()));
-        s.insert("rules".into(), json!(b.rules_text()));
-        s.insert("rule_options".into(), b.rule_options());
-        s.insert("start_position".into(), json!(b.start_position()));
-        s.insert("position".into(), json!(b.position()));
-        s.insert("moves".into(), json!(b.moves()));
-        s.insert("ply".into(), json!(b.ply()));
-        s.insert("turn".into(), json!(b.turn()));
-        s.insert(
-            "status".into(),
-            json!(if ending.is_some() { "over" } else { "ongoing" }),
-        );
-        s.insert("result".into(), json!(ending.as_ref().map(|e| e.result())));
-        s.insert("reason".into(), json!(ending.as_ref().map(|e| e.reason)));
-        s.insert(
-            "reason_text".into(),
-            json!(ending.as_ref().map(|e| e.text.clone())),
-        );
-        s.insert("draw_offer".into(), json!(b.draw_offer()));
-        b.fill_state(&mut s);
-        s.insert("last_move".into(), json!(b.last_move()));
-        let player = |side: Color| {
+    pub(crate) fn state(&self, id: i64) -> GameState {
+        let players = PerSide::new(|side| {
             let seat = &self.seats[side.index()];
-            json!({
-                "type": if seat.level.is_some() { "computer" } else { "human" },
-                "name": self.player_name(side),
-                "level": seat.level,
-                "joined": seat.joined,
-            })
-        };
-        s.insert(
-            "players".into(),
-            json!({"white": player(Color::White), "black": player(Color::Black)}),
-        );
-        s.insert("thinking".into(), json!(self.thinking.is_some()));
-        s.insert("created_at".into(), json!(self.created_at));
-        s.insert("updated_at".into(), json!(self.updated_at));
-        Value::Object(s)
+            Player {
+                kind: if seat.level.is_some() {
+                    "computer"
+                } else {
+                    "human"
+                },
+                name: self.player_name(side),
+                level: seat.level,
+                joined: seat.joined,
+            }
+        });
+        GameState::new(
+            &self.game,
+            Seating {
+                id,
+                kind: self.kind,
+                players,
+                thinking: self.thinking.is_some(),
+                created_at: self.created_at.clone(),
+                updated_at: self.updated_at.clone(),
+            },
+        )
     }
 
     fn record_tags(&self) -> Vec<(String, String)> {
@@ -235,9 +179,18 @@ impl Live {
     }
 }
 
-/// The display name of the computer at `level`.
-pub fn computer_name(level: u8) -> String {
-    format!("Computer (level {level})")
+/// How `game` stands, as stored: status, result, reason, draw offer,
+/// pending huff.
+fn meta_of(game: &LiveGame, updated_at: &str) -> GameMeta {
+    let ending = game.ending();
+    GameMeta {
+        status: if ending.is_some() { "over" } else { "ongoing" }.to_string(),
+        result: ending.as_ref().map(|e| e.result().to_string()),
+        reason: ending.as_ref().map(|e| e.reason.to_string()),
+        draw_offer: game.draw_offer().map(|s| s.name().to_string()),
+        pending_huff: game.pending_huff(),
+        updated_at: updated_at.to_string(),
+    }
 }
 
 /// A name from an imported record: control characters dropped, trimmed,
@@ -252,17 +205,20 @@ fn import_name(raw: Option<&str>) -> Option<String> {
     (!cleaned.is_empty() && cleaned != "?").then_some(cleaned)
 }
 
+/// The map of the entries of the games in use.
+type Entries = Arc<Mutex<HashMap<i64, Weak<Entry>>>>;
+
 /// One game in use.
 pub struct Entry {
-    id: i64,
-    state: tokio::sync::Mutex<Option<Live>>,
+    pub(crate) id: i64,
+    pub(crate) state: tokio::sync::Mutex<Option<Live>>,
     tx: broadcast::Sender<Utf8Bytes>,
-    registry: Arc<Mutex<HashMap<i64, Weak<Entry>>>>,
+    entries: Entries,
 }
 
 impl Drop for Entry {
     fn drop(&mut self) {
-        let mut map = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+        let mut map = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         if map.get(&self.id).is_some_and(|w| w.strong_count() == 0) {
             map.remove(&self.id);
         }
@@ -278,47 +234,47 @@ impl Entry {
 
 /// What creating a game asks for.
 pub struct CreateGame {
-    pub board: Board,
+    /// The game, at its start.
+    pub game: LiveGame,
+    /// How it is played (not `imported`).
     pub kind: Kind,
+    /// The computer's level (computer games).
     pub level: u8,
     /// The creator's colour (ignored for local games).
     pub color: Color,
+    /// The creator's name.
     pub name: Option<String>,
 }
 
 /// What creating a game gives.
 pub struct Created {
+    /// The new game's id.
     pub id: i64,
     /// The seats the creator holds, with their tokens.
     pub tokens: Vec<(Color, String)>,
     /// The other seat of an online game.
     pub invite: Option<(Color, String)>,
-    pub state: Value,
+    /// The game's state.
+    pub state: GameState,
 }
 
 /// What a draw request does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DrawAction {
+    /// Offer a draw.
     Offer,
+    /// Accept the opponent's offer.
     Accept,
+    /// Decline the opponent's offer.
     Decline,
 }
 
-/// What an analysis gives: the engine's lines, the databases' values
-/// (Mühle, when installed and holding the position), and whether it was
-/// stopped early for a computer move.
-pub struct Analyzed {
-    pub analysis: crate::board::Analysis,
-    pub database: Option<Value>,
-    pub preempted: bool,
-}
-
 /// All live games, the storage and the engine slots.
-pub struct Hub {
+pub struct GameRegistry {
     storage: Arc<dyn Storage>,
-    config: HubConfig,
-    registry: Arc<Mutex<HashMap<i64, Weak<Entry>>>>,
-    engine: Arc<Scheduler>,
+    pub(crate) config: RegistryConfig,
+    entries: Entries,
+    pub(crate) engine: Arc<Scheduler>,
     searches: Mutex<HashMap<u64, Arc<AtomicBool>>>,
     next_search: AtomicU64,
     versions: AtomicU64,
@@ -327,8 +283,8 @@ pub struct Hub {
 
 /// Sets the stop flag when dropped (a request that goes away stops its
 /// search) and forgets the search.
-struct SearchGuard<'a> {
-    hub: &'a Hub,
+pub(crate) struct SearchGuard<'a> {
+    registry: &'a GameRegistry,
     id: u64,
     stop: Arc<AtomicBool>,
 }
@@ -336,7 +292,7 @@ struct SearchGuard<'a> {
 impl Drop for SearchGuard<'_> {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
-        self.hub
+        self.registry
             .searches
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -344,13 +300,14 @@ impl Drop for SearchGuard<'_> {
     }
 }
 
-impl Hub {
-    pub fn new(storage: Arc<dyn Storage>, config: HubConfig) -> Arc<Hub> {
+impl GameRegistry {
+    /// The registry of the games in `storage`.
+    pub fn new(storage: Arc<dyn Storage>, config: RegistryConfig) -> Arc<GameRegistry> {
         let engine = Scheduler::new(config.engine_slots, config.analysis.clone());
-        Arc::new(Hub {
+        Arc::new(GameRegistry {
             storage,
             config,
-            registry: Arc::new(Mutex::new(HashMap::new())),
+            entries: Arc::new(Mutex::new(HashMap::new())),
             engine,
             searches: Mutex::new(HashMap::new()),
             next_search: AtomicU64::new(0),
@@ -359,6 +316,7 @@ impl Hub {
         })
     }
 
+    /// Where the games are kept.
     pub fn storage(&self) -> &Arc<dyn Storage> {
         &self.storage
     }
@@ -368,6 +326,7 @@ impl Hub {
         self.closing.subscribe()
     }
 
+    /// Whether the server is shutting down.
     pub fn is_closing(&self) -> bool {
         *self.closing.borrow()
     }
@@ -394,7 +353,7 @@ impl Hub {
 
     /// Number of games in memory (for tests and the benchmark).
     pub fn live_games(&self) -> usize {
-        self.registry
+        self.entries
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .values()
@@ -403,12 +362,13 @@ impl Hub {
     }
 
     /// A version number not used before in this process.
-    fn next_version(&self) -> u64 {
+    pub(crate) fn next_version(&self) -> u64 {
         self.versions.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// Keep `stop` where [`Hub::shutdown`] finds it while the search runs.
-    fn register_search(&self, stop: Arc<AtomicBool>) -> SearchGuard<'_> {
+    /// Keep `stop` where [`GameRegistry::shutdown`] finds it while the
+    /// search runs.
+    pub(crate) fn register_search(&self, stop: Arc<AtomicBool>) -> SearchGuard<'_> {
         let id = self.next_search.fetch_add(1, Ordering::Relaxed);
         if self.is_closing() {
             stop.store(true, Ordering::Relaxed);
@@ -418,7 +378,7 @@ impl Hub {
             .unwrap_or_else(|e| e.into_inner())
             .insert(id, stop.clone());
         SearchGuard {
-            hub: self,
+            registry: self,
             id,
             stop,
         }
@@ -426,7 +386,7 @@ impl Hub {
 
     /// The entry of game `id` (it may not exist: loading tells).
     pub fn entry(&self, id: i64) -> Arc<Entry> {
-        let mut map = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+        let mut map = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(e) = map.get(&id).and_then(Weak::upgrade) {
             return e;
         }
@@ -434,20 +394,32 @@ impl Hub {
             id,
             state: tokio::sync::Mutex::new(None),
             tx: broadcast::channel(CHANNEL_CAPACITY).0,
-            registry: self.registry.clone(),
+            entries: self.entries.clone(),
         });
         map.insert(id, Arc::downgrade(&entry));
         entry
     }
 
     fn live_from_stored(&self, g: StoredGame) -> Result<Live, ApiError> {
-        let board = Board::restore(&g.game, &g.rules, &g.start_position, &g.moves, &g.meta)
+        let meta = &g.meta;
+        let saved = SavedGame {
+            game: &g.game,
+            rules: &g.rules,
+            start: &g.start_position,
+            moves: &g.moves,
+            over: meta.status == "over",
+            result: meta.result.as_deref(),
+            reason: meta.reason.as_deref(),
+            draw_offer: meta.draw_offer.as_deref().and_then(color_from_row),
+            pending_huff: meta.pending_huff.as_deref(),
+        };
+        let game = LiveGame::restore(&saved)
             .map_err(|e| ApiError::Internal(format!("game {}: {e}", g.id)))?;
         let kind = Kind::parse(&g.kind).ok_or_else(|| {
             ApiError::Internal(format!("game {}: unknown kind '{}'", g.id, g.kind))
         })?;
         Ok(Live {
-            board,
+            game,
             kind,
             seats: g.seats,
             tags: g.tags,
@@ -461,7 +433,7 @@ impl Hub {
 
     /// The loaded game behind `guard`, loading it if needed. A computer
     /// game whose turn it is gets the computer going.
-    async fn load<'g>(
+    pub(crate) async fn load<'g>(
         self: &Arc<Self>,
         entry: &Arc<Entry>,
         guard: &'g mut Option<Live>,
@@ -486,167 +458,18 @@ impl Hub {
     }
 
     /// Send the state to every socket of the game.
-    fn broadcast(entry: &Entry, live: &Live) {
+    pub(crate) fn broadcast(entry: &Entry, live: &Live) {
         if entry.tx.receiver_count() > 0 {
             Self::broadcast_state(entry, &live.state(entry.id));
         }
     }
 
     /// Send a state already built to every socket of the game.
-    fn broadcast_state(entry: &Entry, state: &Value) {
+    fn broadcast_state(entry: &Entry, state: &GameState) {
         if entry.tx.receiver_count() == 0 {
             return;
         }
-        let msg = json!({"type": "state", "state": state}).to_string();
-        let _ = entry.tx.send(Utf8Bytes::from(msg));
-    }
-
-    /// If it is the computer's turn and it is not thinking yet, start its
-    /// search; its move is stored and broadcast when found.
-    fn start_computer(self: &Arc<Self>, entry: &Arc<Entry>, live: &mut Live) {
-        if live.thinking.is_some() || live.board.ending().is_some() || self.is_closing() {
-            return;
-        }
-        let side = live.board.turn();
-        let Some(level) = live.seats[side.index()].level else {
-            return;
-        };
-        let stop = Arc::new(AtomicBool::new(false));
-        live.thinking = Some(stop.clone());
-        let version = live.version;
-        let board = live.board.clone();
-        let movetime = self
-            .config
-            .computer_movetime
-            .unwrap_or_else(|| level_movetime(level));
-        let hub = self.clone();
-        let entry = entry.clone();
-        tokio::spawn(async move {
-            let chosen = hub
-                .computer_search(board, level, movetime, stop.clone())
-                .await;
-            hub.finish_computer(&entry, version, &stop, chosen).await;
-        });
-    }
-
-    async fn computer_search(
-        &self,
-        board: Board,
-        level: u8,
-        movetime: Duration,
-        stop: Arc<AtomicBool>,
-    ) -> Option<String> {
-        // Computer moves go before analyses (crate::fair).
-        let slot = self.engine.computer().await?;
-        let _guard = self.register_search(stop.clone());
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        let seed = fastrand::u64(..);
-        // The slot is given back when the search has ended, not before.
-        let result = tokio::task::spawn_blocking(move || {
-            let mv = board.choose_move(level, seed, movetime, &stop);
-            drop(slot);
-            mv
-        })
-        .await;
-        match result {
-            Ok(mv) => mv,
-            Err(e) => {
-                tracing::error!(error = %e, "computer search failed");
-                None
-            }
-        }
-    }
-
-    async fn finish_computer(
-        self: &Arc<Self>,
-        entry: &Arc<Entry>,
-        version: u64,
-        stop: &Arc<AtomicBool>,
-        mv: Option<String>,
-    ) {
-        let mut guard = entry.state.lock().await;
-        let Some(live) = guard.as_mut() else { return };
-        // Only the search in force may move: a change of the moves (a
-        // takeback), the end of the game or a reload called it off and
-        // cleared it (and started another search if needed).
-        let in_force = live.thinking.as_ref().is_some_and(|t| Arc::ptr_eq(t, stop));
-        if !in_force || live.version != version {
-            return;
-        }
-        live.thinking = None;
-        if self.is_closing() {
-            return;
-        }
-        let Some(mv) = mv.filter(|_| live.board.ending().is_none()) else {
-            Self::broadcast(entry, live);
-            return;
-        };
-        let ply = live.board.ply();
-        let mut next = live.board.clone();
-        let change = match next.play(&mv) {
-            Ok(Some(stored)) => MoveChange::Append(stored),
-            Ok(None) => MoveChange::Keep,
-            Err(e) => {
-                tracing::error!(game = entry.id, %mv, error = %e, "the computer chose an illegal move");
-                Self::broadcast(entry, live);
-                return;
-            }
-        };
-        let now = now_rfc3339();
-        let meta = live.meta(&next, &now);
-        match self.storage.update_game(entry.id, ply, change, meta).await {
-            Ok(()) => {
-                live.board = next;
-                live.updated_at = now;
-                live.version = self.next_version();
-                tracing::debug!(game = entry.id, %mv, "computer move");
-            }
-            Err(e) => {
-                // Not stored, so not played, kept or broadcast: the game is
-                // read again from storage and the computer searches anew,
-                // at the next request or when the retry comes.
-                tracing::error!(game = entry.id, error = %e, "storing the computer's move failed");
-                live.stale = true;
-                self.retry_computer(entry);
-                return;
-            }
-        }
-        Self::broadcast(entry, live);
-    }
-
-    /// After the computer's move could not be stored: reload the game
-    /// (which restarts the search) after a pause, until it works, a request
-    /// did it meanwhile, or the server stops.
-    fn retry_computer(self: &Arc<Self>, entry: &Arc<Entry>) {
-        let hub = self.clone();
-        let entry = entry.clone();
-        let mut closing = self.closing();
-        tokio::spawn(async move {
-            loop {
-                tokio::select! {
-                    _ = tokio::time::sleep(COMPUTER_RETRY) => {}
-                    _ = closing.changed() => return,
-                }
-                if hub.is_closing() {
-                    return;
-                }
-                let mut guard = entry.state.lock().await;
-                if guard.as_ref().is_some_and(|l| !l.stale) {
-                    return;
-                }
-                match hub.load(&entry, &mut guard).await {
-                    Ok(live) => {
-                        Self::broadcast(&entry, live);
-                        return;
-                    }
-                    Err(e) => {
-                        tracing::warn!(game = entry.id, error = %e, "reloading the game failed; retrying")
-                    }
-                }
-            }
-        });
+        let _ = entry.tx.send(Utf8Bytes::from(StateMessage::text(state)));
     }
 
     /// Store a change prepared on `next` and take it over; then broadcast
@@ -655,15 +478,15 @@ impl Hub {
         self: &Arc<Self>,
         entry: &Arc<Entry>,
         live: &mut Live,
-        next: Board,
+        next: LiveGame,
         change: MoveChange,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<GameState, ApiError> {
         let now = now_rfc3339();
         let meta = live.meta(&next, &now);
         let moves_change = change != MoveChange::Keep;
         if let Err(e) = self
             .storage
-            .update_game(entry.id, live.board.ply(), change, meta)
+            .update_game(entry.id, live.game.ply(), change, meta)
             .await
         {
             // Nothing is taken over. Another writer (conflict, not found)
@@ -672,9 +495,9 @@ impl Hub {
             live.stale = true;
             return Err(e.into());
         }
-        live.board = next;
+        live.game = next;
         live.updated_at = now;
-        if moves_change || live.board.ending().is_some() {
+        if moves_change || live.game.ending().is_some() {
             // The computer's search in progress (if any) is void.
             if moves_change {
                 live.version = self.next_version();
@@ -734,7 +557,7 @@ impl Hub {
         }
         let now = now_rfc3339();
         let mut live = Live {
-            board: req.board,
+            game: req.game,
             kind: req.kind,
             seats,
             tags: Vec::new(),
@@ -744,15 +567,15 @@ impl Hub {
             stale: false,
             thinking: None,
         };
-        let meta = live.meta(&live.board, &now);
+        let meta = live.meta(&live.game, &now);
         let id = self
             .storage
             .create_game(NewGame {
-                game: live.board.game_type().name().to_string(),
+                game: live.game.game_type().name().to_string(),
                 kind: req.kind.name().to_string(),
-                rules: live.board.rules_text(),
-                start_position: live.board.start_position(),
-                moves: live.board.stored_moves(),
+                rules: live.game.rules_text(),
+                start_position: live.game.start_position(),
+                moves: live.game.stored_moves(),
                 meta,
                 seats: live.seats.clone(),
                 tags: Vec::new(),
@@ -776,13 +599,13 @@ impl Hub {
 
     /// Import a game record as an archived game.
     pub async fn import(&self, game: Option<GameType>, record: &str) -> Result<i64, ApiError> {
-        let board = Board::from_record(game, record)?;
-        if board.last_move().is_none() {
+        let game = LiveGame::from_record(game, record)?;
+        if game.last_move().is_none() {
             return Err(ApiError::BadRequest(
                 "the record holds no moves; there is nothing to import".to_string(),
             ));
         }
-        let tags = board.tags();
+        let tags = game.tags();
         let tag = |k: &str| {
             tags.iter()
                 .find(|(key, _)| key == k)
@@ -796,24 +619,15 @@ impl Hub {
         };
         let seats = [seat("White"), seat("Black")];
         let now = now_rfc3339();
-        let ending = board.ending();
-        let meta = GameMeta {
-            status: if ending.is_some() { "over" } else { "ongoing" }.to_string(),
-            result: ending.as_ref().map(|e| e.result().to_string()),
-            reason: ending.as_ref().map(|e| e.reason.to_string()),
-            draw_offer: board.draw_offer().map(|s| s.name().to_string()),
-            pending_huff: board.pending_huff(),
-            updated_at: now.clone(),
-        };
         let id = self
             .storage
             .create_game(NewGame {
-                game: board.game_type().name().to_string(),
+                game: game.game_type().name().to_string(),
                 kind: Kind::Imported.name().to_string(),
-                rules: board.rules_text(),
-                start_position: board.start_position(),
-                moves: board.stored_moves(),
-                meta,
+                rules: game.rules_text(),
+                start_position: game.start_position(),
+                moves: game.stored_moves(),
+                meta: meta_of(&game, &now),
                 seats,
                 tags,
                 created_at: now,
@@ -822,12 +636,20 @@ impl Hub {
         Ok(id)
     }
 
-    /// The state of game `id`; with a token, also the seat it holds.
-    pub async fn state(self: &Arc<Self>, id: i64) -> Result<Value, ApiError> {
+    /// The state of game `id`.
+    pub async fn state(self: &Arc<Self>, id: i64) -> Result<GameState, ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
         Ok(live.state(id))
+    }
+
+    /// Game `id` as it stands now.
+    pub async fn game(self: &Arc<Self>, id: i64) -> Result<LiveGame, ApiError> {
+        let entry = self.entry(id);
+        let mut guard = entry.state.lock().await;
+        let live = self.load(&entry, &mut guard).await?;
+        Ok(live.game.clone())
     }
 
     /// The seat `token` holds in game `id` (`None`: none).
@@ -844,7 +666,7 @@ impl Hub {
     pub async fn watch(
         self: &Arc<Self>,
         id: i64,
-    ) -> Result<(Arc<Entry>, broadcast::Receiver<Utf8Bytes>, Value), ApiError> {
+    ) -> Result<(Arc<Entry>, broadcast::Receiver<Utf8Bytes>, GameState), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
@@ -855,7 +677,10 @@ impl Hub {
     }
 
     /// The state now of a watched game (after a socket fell behind).
-    pub async fn current_state(self: &Arc<Self>, entry: &Arc<Entry>) -> Result<Value, ApiError> {
+    pub async fn current_state(
+        self: &Arc<Self>,
+        entry: &Arc<Entry>,
+    ) -> Result<GameState, ApiError> {
         let mut guard = entry.state.lock().await;
         let live = self.load(entry, &mut guard).await?;
         Ok(live.state(entry.id))
@@ -868,9 +693,9 @@ impl Hub {
         token: Option<&str>,
         ply: u64,
         mv: &str,
-    ) -> Result<(Color, Value), ApiError> {
-        self.act(id, token, ply, |board| {
-            Ok(match board.play(mv)? {
+    ) -> Result<(Color, GameState), ApiError> {
+        self.act(id, token, ply, |game| {
+            Ok(match game.play(mv)? {
                 Some(stored) => MoveChange::Append(stored),
                 // Only a huff (Dame): the same player is still to move.
                 None => MoveChange::Keep,
@@ -887,9 +712,9 @@ impl Hub {
         token: Option<&str>,
         ply: u64,
         square: &str,
-    ) -> Result<(Color, Value), ApiError> {
-        self.act(id, token, ply, |board| {
-            board.huff(square)?;
+    ) -> Result<(Color, GameState), ApiError> {
+        self.act(id, token, ply, |game| {
+            game.huff(square)?;
             Ok(MoveChange::Keep)
         })
         .await
@@ -897,29 +722,29 @@ impl Hub {
 
     /// A move or huff for the seat of `token`, checked in the order of
     /// docs/API.md (token, ply, game over, turn, then the rules by `change`
-    /// on a copy of the board), stored and broadcast.
+    /// on a copy of the game), stored and broadcast.
     async fn act(
         self: &Arc<Self>,
         id: i64,
         token: Option<&str>,
         ply: u64,
-        change: impl FnOnce(&mut Board) -> Result<MoveChange, ApiError>,
-    ) -> Result<(Color, Value), ApiError> {
+        change: impl FnOnce(&mut LiveGame) -> Result<MoveChange, GameError>,
+    ) -> Result<(Color, GameState), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
         let side = live.seat_of(token)?;
         live.check_both_joined()?;
-        let now_ply = live.board.ply();
+        let now_ply = live.game.ply();
         if ply != now_ply as u64 {
             return Err(ApiError::StalePly(format!(
                 "ply {ply} is not the current ply {now_ply}: the position has changed (or the move was already played)"
             )));
         }
-        if let Some(e) = live.board.ending() {
-            return Err(ApiError::GameOver(format!("the game is over: {}", e.text)));
+        if let Some(e) = live.game.ending() {
+            return Err(GameError::GameOver(e.text).into());
         }
-        let turn = live.board.turn();
+        let turn = live.game.turn();
         if turn != side {
             return Err(ApiError::NotYourTurn(format!(
                 "it is {}'s turn; your seat is {}",
@@ -927,7 +752,7 @@ impl Hub {
                 side.name()
             )));
         }
-        let mut next = live.board.clone();
+        let mut next = live.game.clone();
         let change = change(&mut next)?;
         let state = self.commit(&entry, live, next, change).await?;
         Ok((side, state))
@@ -939,13 +764,13 @@ impl Hub {
         id: i64,
         token: Option<&str>,
         action: DrawAction,
-    ) -> Result<(Color, Value), ApiError> {
+    ) -> Result<(Color, GameState), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
         let side = live.seat_of(token)?;
         live.check_both_joined()?;
-        let mut next = live.board.clone();
+        let mut next = live.game.clone();
         match action {
             DrawAction::Offer => {
                 if next.draw_offer() != Some(side) {
@@ -969,13 +794,13 @@ impl Hub {
         self: &Arc<Self>,
         id: i64,
         token: Option<&str>,
-    ) -> Result<(Color, Value), ApiError> {
+    ) -> Result<(Color, GameState), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
         let side = live.seat_of(token)?;
         live.check_both_joined()?;
-        let mut next = live.board.clone();
+        let mut next = live.game.clone();
         next.resign(side)?;
         let state = self.commit(&entry, live, next, MoveChange::Keep).await?;
         Ok((side, state))
@@ -989,7 +814,7 @@ impl Hub {
         self: &Arc<Self>,
         id: i64,
         token: Option<&str>,
-    ) -> Result<(Color, Value), ApiError> {
+    ) -> Result<(Color, GameState), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
@@ -999,21 +824,21 @@ impl Hub {
                 "moves can be taken back only in games against the computer and local games".into(),
             ));
         }
-        if let Some(e) = live.board.ending() {
-            return Err(ApiError::GameOver(format!("the game is over: {}", e.text)));
+        if let Some(e) = live.game.ending() {
+            return Err(GameError::GameOver(e.text).into());
         }
-        let ply = live.board.ply();
+        let ply = live.game.ply();
         let back_to = if live.kind == Kind::Local {
             ply.checked_sub(1)
         } else {
             (0..ply)
                 .rev()
-                .find(|&i| live.board.mover_of(i) == Some(side))
+                .find(|&i| live.game.mover_of(i) == Some(side))
         };
         let Some(back_to) = back_to else {
             return Err(ApiError::NotAllowed("you have no move to take back".into()));
         };
-        let mut next = live.board.clone();
+        let mut next = live.game.clone();
         next.undo_to(back_to);
         // Storing the takeback calls off the computer's search, if any: its
         // move is never played.
@@ -1029,7 +854,7 @@ impl Hub {
         id: i64,
         token: Option<&str>,
         name: Option<String>,
-    ) -> Result<(Color, Value), ApiError> {
+    ) -> Result<(Color, GameState), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
@@ -1057,10 +882,7 @@ impl Hub {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
-        Ok((
-            live.board.record(&live.record_tags()),
-            live.board.game_type(),
-        ))
+        Ok((live.game.record(&live.record_tags()), live.game.game_type()))
     }
 
     /// The archive, newest first.
@@ -1068,62 +890,6 @@ impl Hub {
         let (games, total) = self.storage.list_games(limit, offset).await?;
         let games: Vec<Value> = games.iter().map(summary_json).collect();
         Ok(json!({"games": games, "total": total}))
-    }
-
-    /// Analyse `board` for `client`: the databases' values (Mühle) and the
-    /// engine's best `lines`, on a blocking thread once the engine pool
-    /// and the client's limits let it run (crate::fair). The search stops
-    /// if the request goes away, or early for a computer move.
-    pub async fn analyze(
-        &self,
-        client: Client,
-        board: Board,
-        time: Duration,
-        lines: usize,
-    ) -> Result<Analyzed, ApiError> {
-        let time = self
-            .config
-            .max_analysis_time
-            .map_or(time, |max| time.min(max));
-        let stop = Arc::new(AtomicBool::new(false));
-        let guard = self.register_search(stop.clone());
-        let slot = self
-            .engine
-            .analysis(client, time, stop.clone())
-            .await
-            .map_err(|refusal| match refusal {
-                Refusal::Closed => ApiError::Unavailable("the server is shutting down".into()),
-                Refusal::Limit {
-                    message,
-                    retry_after,
-                } => ApiError::RateLimited(message, retry_after),
-                Refusal::Busy {
-                    queue_position,
-                    retry_after,
-                } => ApiError::EngineBusy {
-                    message: format!(
-                        "the engine is busy: your analysis was number {queue_position} in the \
-                         queue; try again in {retry_after} s"
-                    ),
-                    queue_position,
-                    retry_after,
-                },
-            })?;
-        let result = tokio::task::spawn_blocking(move || {
-            let database = crate::perfect::analysis(&board);
-            let analysis = board.analyze(time, lines, &stop);
-            let preempted = slot.preempted();
-            drop(slot);
-            Analyzed {
-                analysis,
-                database,
-                preempted,
-            }
-        })
-        .await
-        .map_err(ApiError::internal);
-        drop(guard);
-        result
     }
 
     /// Ids of ongoing computer games: on startup each is loaded, so the

@@ -1,0 +1,218 @@
+//! Mühle in the server: its rules and options, how a move request reads,
+//! its fields of the state, the engine.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use muehle::{Game, MoveError, Position, RuleSet};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::search::{analyze_root, history, level_move};
+use super::{
+    Analysis, Explained, GameDetails, GameError, GameType, PerSide, RuleOptions, ServerGame,
+    SessionInfo, session_actions,
+};
+
+/// Mühle's rule options (the state's `rule_options`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MuehleOptions {
+    /// `tournament` or `strict`.
+    pub removal: &'static str,
+    /// Whether a player with three stones flies.
+    pub flying: bool,
+    /// Plies without a mill that draw, if the rule is on.
+    pub no_mill: Option<u16>,
+    /// The occurrence of a position that draws, if the rule is on.
+    pub repetition: Option<u8>,
+}
+
+/// Mühle's fields of the state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MuehleDetails {
+    /// Every legal move (a mill move once per removable stone).
+    pub legal_moves: Vec<String>,
+    /// Stones in hand.
+    pub in_hand: PerSide<u8>,
+    /// Stones on the board.
+    pub on_board: PerSide<u32>,
+    /// Stones taken off the board.
+    pub removed: PerSide<u32>,
+    /// `placing`, `moving` or `flying`.
+    pub phase: PerSide<&'static str>,
+}
+
+impl From<muehle::GameError> for GameError {
+    fn from(e: muehle::GameError) -> GameError {
+        use boardgame::GameError as E;
+        match e {
+            E::Move(MoveError::GameOver(t)) | E::Over(t) => GameError::GameOver(t),
+            E::Move(m @ MoveError::Parse(_)) => GameError::BadMoveText(Explained::of(&m)),
+            E::Move(m) => GameError::IllegalMove(Explained::of(&m)),
+            E::NoDrawOffer(c) => GameError::NoDrawOffer(c),
+            E::NothingToUndo => GameError::NothingToUndo,
+        }
+    }
+}
+
+/// A new game under `rules` (text form) with `options`, from `position`
+/// or the start.
+pub(super) fn create(
+    rules: &str,
+    options: Option<&Map<String, Value>>,
+    position: Option<&str>,
+) -> Result<Game, GameError> {
+    let mut rs: RuleSet = rules
+        .parse()
+        .map_err(|e: muehle::ParseRulesError| GameError::BadRules(e.to_string()))?;
+    if let Some(options) = options {
+        apply_options(&mut rs, options)?;
+    }
+    let start = match position {
+        None => Position::new(rs),
+        Some(p) => {
+            Position::from_fen(p, rs).map_err(|e| GameError::BadPosition(Explained::of(&e)))?
+        }
+    };
+    Ok(Game::from_position(start))
+}
+
+/// The rule options of the `options` object of a create request, applied
+/// to `rules`.
+fn apply_options(rules: &mut RuleSet, options: &Map<String, Value>) -> Result<(), GameError> {
+    let bad = |msg: &str| GameError::BadRules(msg.to_string());
+    for (key, value) in options {
+        let text = match (key.as_str(), value) {
+            ("removal", Value::String(s)) => s.clone(),
+            ("removal", _) => {
+                return Err(bad("option 'removal' is \"tournament\" or \"strict\""));
+            }
+            ("flying", Value::Bool(b)) => if *b { "on" } else { "off" }.to_string(),
+            ("flying", _) => return Err(bad("option 'flying' is true or false")),
+            ("no_mill" | "no-mill", Value::Null) => "off".to_string(),
+            ("no_mill" | "no-mill", Value::Number(n)) => n.to_string(),
+            ("no_mill" | "no-mill", _) => {
+                return Err(bad("option 'no_mill' is a number of plies or null"));
+            }
+            ("repetition", Value::Null) => "off".to_string(),
+            ("repetition", Value::Number(n)) => n.to_string(),
+            ("repetition", _) => return Err(bad("option 'repetition' is a count or null")),
+            (other, _) => {
+                return Err(GameError::BadRules(format!(
+                    "unknown rule option '{other}' (options: removal, flying, no_mill, repetition)"
+                )));
+            }
+        };
+        let key = if key == "no_mill" {
+            "no-mill"
+        } else {
+            key.as_str()
+        };
+        rules
+            .set_option(key, &text)
+            .map_err(|e| GameError::BadRules(e.to_string()))?;
+    }
+    Ok(())
+}
+
+impl ServerGame for Game {
+    fn session(&self) -> &dyn SessionInfo {
+        Game::session(self)
+    }
+
+    fn game_type(&self) -> GameType {
+        GameType::Muehle
+    }
+
+    fn rules_text(&self) -> String {
+        self.rules().to_string()
+    }
+
+    fn rule_options(&self) -> RuleOptions {
+        let r = self.rules();
+        RuleOptions::Muehle(MuehleOptions {
+            removal: match r.removal {
+                muehle::RemovalRule::UnlessAllInMills => "tournament",
+                muehle::RemovalRule::Never => "strict",
+            },
+            flying: r.flying,
+            no_mill: r.no_mill_draw,
+            repetition: r.repetition_draw,
+        })
+    }
+
+    fn position(&self) -> String {
+        Game::position(self).fen()
+    }
+
+    fn details(&self) -> GameDetails {
+        let pos = Game::position(self);
+        GameDetails::Muehle(MuehleDetails {
+            legal_moves: self.legal_moves().iter().map(|m| m.to_string()).collect(),
+            in_hand: PerSide::new(|c| pos.in_hand(c)),
+            on_board: PerSide::new(|c| pos.stones(c).count()),
+            removed: PerSide::new(|c| {
+                let left = u32::from(pos.in_hand(c)) + pos.stones(c).count();
+                u32::from(muehle::STONES_PER_SIDE).saturating_sub(left)
+            }),
+            phase: PerSide::new(|c| pos.phase(c).name()),
+        })
+    }
+
+    fn play(&mut self, text: &str) -> Result<Option<String>, GameError> {
+        let joined = muehle::join_removal_tokens(text.split_whitespace());
+        match joined.as_slice() {
+            [] => Err(GameError::EmptyMove),
+            [one] => Ok(Some(self.play_str(one)?.to_string())),
+            _ => Err(GameError::SeveralMoves {
+                text: text.to_string(),
+                huff_first: false,
+            }),
+        }
+    }
+
+    session_actions!(Game);
+
+    fn undo_one(&mut self) -> bool {
+        self.undo().is_ok()
+    }
+
+    fn choose_move(
+        &self,
+        level: u8,
+        seed: u64,
+        movetime: Duration,
+        stop: &AtomicBool,
+    ) -> Option<String> {
+        if self.is_over() {
+            return None;
+        }
+        level_move(
+            &engine::MuehleState(*Game::position(self)),
+            &history(Game::session(self)),
+            level,
+            seed,
+            movetime,
+            stop,
+        )
+    }
+
+    fn analyze(&self, time: Duration, lines: usize, stop: &AtomicBool) -> Analysis {
+        if self.is_over() {
+            return Analysis::default();
+        }
+        let pos = *Game::position(self);
+        analyze_root(
+            &engine::MuehleState(pos),
+            &history(Game::session(self)),
+            time,
+            lines,
+            stop,
+            |pv, score| {
+                pv.first()
+                    .map(|mv| engine::muehle::explain::reasons(&pos, *mv, Some(score)))
+                    .unwrap_or_default()
+            },
+        )
+    }
+}
