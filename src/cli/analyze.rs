@@ -83,11 +83,17 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     let white = pos.turn() == muehle::Color::White;
-    report(&args, &MuehleState(pos), &history, white, |pv, score| {
-        pv.first()
-            .map(|mv| explain_move(&pos, *mv, Some(score)))
-            .unwrap_or_default()
-    });
+    report(
+        &args,
+        &MuehleState::new(pos),
+        &history,
+        white,
+        |pv, score| {
+            pv.first()
+                .map(|mv| explain_move(&pos, *mv, Some(score)))
+                .unwrap_or_default()
+        },
+    );
     Ok(())
 }
 
@@ -115,7 +121,7 @@ fn run_dame(args: Args) -> Result<()> {
     let white = pos.turn() == dame::Color::White;
     report(
         &args,
-        &engine::DameState(pos),
+        &engine::DameState::new(pos),
         &history,
         white,
         |pv, score| engine::dame::explain::explain_move(&pos, pv, Some(score)),

@@ -54,7 +54,7 @@ impl DameComputer {
         self.player
             .choose(
                 &self.engine,
-                &DameState(*game.position()),
+                &DameState::new(*game.position()),
                 &history,
                 Limits::movetime(self.time),
                 &stop,

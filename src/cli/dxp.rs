@@ -539,7 +539,7 @@ fn play_game(conn: &mut Connection, player: &Player, spec: &GameSpec) -> Result<
             let choice = level
                 .choose(
                     &player.engine,
-                    &DameState(*game.position()),
+                    &DameState::new(*game.position()),
                     &history,
                     limits,
                     &stop,

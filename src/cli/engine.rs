@@ -501,7 +501,7 @@ impl Protocol {
                 ),
             }
         }
-        let root = MuehleState(pos);
+        let root = MuehleState::new(pos);
         let history: Vec<u64> = (0..self.game.ply())
             .filter_map(|i| self.game.position_at(i).map(Position::hash))
             .collect();
@@ -536,7 +536,7 @@ impl Protocol {
                 ),
             );
         }
-        let root = DameState(pos);
+        let root = DameState::new(pos);
         let history: Vec<u64> = (0..game.ply())
             .filter_map(|i| game.position_at(i).map(dame::Position::hash))
             .collect();

@@ -396,7 +396,7 @@ impl Hub {
         let (out, out2) = (self.out.clone(), self.out.clone());
         let job = SearchJob {
             engine: self.engine.clone(),
-            root: DameState(pos),
+            root: DameState::new(pos),
             history: self.history.clone(),
             limits,
             level: self.level,

@@ -92,7 +92,7 @@ impl Player for LevelSide {
             .player
             .choose(
                 &self.engine,
-                &MuehleState(*game.position()),
+                &MuehleState::new(*game.position()),
                 &history,
                 Limits::movetime(movetime),
                 &stop,
@@ -441,7 +441,7 @@ impl DamePlayer for DameLevel {
             .player
             .choose(
                 &self.engine,
-                &DameState(*game.position()),
+                &DameState::new(*game.position()),
                 &history,
                 Limits::movetime(movetime),
                 &stop,

@@ -71,7 +71,7 @@ impl Computer {
         self.player
             .choose(
                 &self.engine,
-                &MuehleState(*game.position()),
+                &MuehleState::new(*game.position()),
                 &history,
                 Limits::movetime(self.time),
                 &stop,

@@ -844,7 +844,7 @@ impl Board {
                     return None;
                 }
                 level_move(
-                    &engine::MuehleState(*g.position()),
+                    &engine::MuehleState::new(*g.position()),
                     &muehle_history(g),
                     level,
                     seed,
@@ -867,7 +867,7 @@ impl Board {
                     }
                 }
                 let mv = level_move(
-                    &engine::DameState(*g.position()),
+                    &engine::DameState::new(*g.position()),
                     &dame_history(&g),
                     level,
                     seed,
@@ -889,7 +889,7 @@ impl Board {
             Board::Muehle(g) if !g.is_over() => {
                 let pos = *g.position();
                 analyze_root(
-                    &engine::MuehleState(pos),
+                    &engine::MuehleState::new(pos),
                     &muehle_history(g),
                     time,
                     lines,
@@ -904,7 +904,7 @@ impl Board {
             Board::Dame(g) if !g.is_over() => {
                 let pos = *g.position();
                 analyze_root(
-                    &engine::DameState(pos),
+                    &engine::DameState::new(pos),
                     &dame_history(g),
                     time,
                     lines,
