@@ -1,4 +1,4 @@
-//! Drawing a Mühle position in the terminal.
+//! Drawing positions of both games in the terminal: the boards and their status lines.
 
 use muehle::{Color, Move, Phase, Position, Square};
 
