@@ -339,6 +339,98 @@ pub fn level_choice<G: CliGame>(
     )
 }
 
+/// The last lines of both games' `help`.
+macro_rules! help_tail {
+    () => {
+        "  resign     resign the game
+  show       draw the board again
+  new        start a new game with the same rules
+  help       this text
+  quit       leave
+"
+    };
+}
+
+/// The [`CliGame`] methods that read alike in both games (`$g`: the rules
+/// crate, `muehle` or `dame`).
+macro_rules! shared_methods {
+    ($g:ident) => {
+        fn start_position(rules: $g::RuleSet) -> $g::Position {
+            $g::Position::new(rules)
+        }
+        fn read_position(text: &str, rules: $g::RuleSet) -> Result<$g::Position, String> {
+            $g::Position::from_fen(text, rules).map_err(|e| e.to_string())
+        }
+        fn from_start(start: $g::Position) -> Self {
+            $g::Game::from_position(start)
+        }
+        fn rules(&self) -> $g::RuleSet {
+            *$g::Game::rules(self)
+        }
+        fn turn(&self) -> Color {
+            self.position().turn()
+        }
+        fn ply(&self) -> usize {
+            $g::Game::ply(self)
+        }
+        fn hash_at(&self, ply: usize) -> Option<u64> {
+            self.position_at(ply).map(|p| p.hash())
+        }
+        fn is_over(&self) -> bool {
+            $g::Game::is_over(self)
+        }
+        fn outcome(&self) -> Option<(Option<Color>, String)> {
+            $g::Game::outcome(self).map(|o| (o.winner, o.describe()))
+        }
+        fn outcome_line(&self) -> Option<String> {
+            $g::Game::outcome(self)
+                .map(|o| format!("*** {} ({}) ***", o.describe(), o.result_str()))
+        }
+        fn legal_moves(&self) -> Vec<$g::Move> {
+            $g::Game::legal_moves(self).to_vec()
+        }
+        fn movetext(&self) -> String {
+            $g::Game::movetext(self)
+        }
+        fn set_tag(&mut self, key: &str, value: &str) {
+            $g::Game::set_tag(self, key, value);
+        }
+        fn to_record(&self) -> String {
+            $g::Game::to_record(self)
+        }
+        fn offer_draw(&mut self, by: Color) -> Result<bool, String> {
+            $g::Game::offer_draw(self, by).map_err(|e| e.to_string())
+        }
+        fn accept_draw(&mut self, by: Color) -> Result<(), String> {
+            $g::Game::accept_draw(self, by).map_err(|e| e.to_string())
+        }
+        fn decline_draw(&mut self, by: Color) -> Result<(), String> {
+            $g::Game::decline_draw(self, by).map_err(|e| e.to_string())
+        }
+        fn resign(&mut self, by: Color) -> Result<(), String> {
+            $g::Game::resign(self, by).map_err(|e| e.to_string())
+        }
+        fn draw_offer(&self) -> Option<Color> {
+            $g::Game::draw_offer(self)
+        }
+        fn fen(&self) -> String {
+            self.position().fen()
+        }
+        fn hash(&self) -> u64 {
+            self.position().hash()
+        }
+        fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+            $g::perft::perft_divide(self.position(), depth)
+                .into_iter()
+                .map(|(m, n)| (m.to_string(), n))
+                .collect()
+        }
+        fn perft(&self, depth: u32) -> u64 {
+            $g::perft::perft(self.position(), depth)
+        }
+    };
+}
+
 impl CliGame for muehle::Game {
     type Position = muehle::Position;
     type Move = muehle::Move;
@@ -347,7 +439,8 @@ impl CliGame for muehle::Game {
 
     const TITLE: &'static str = "Mühle";
     const POSITION_NAME: &'static str = "position string";
-    const HELP: &'static str = "\
+    const HELP: &'static str = concat!(
+        "\
 Commands:
   d6, g7-g4, d6xb4, f2-f4xd5   play a move (place, slide or fly; xSQ removes a stone after a mill)
   moves      list the legal moves
@@ -357,77 +450,18 @@ Commands:
   draw       offer a draw (the opponent answers with 'accept', or declines by moving)
   accept     accept the opponent's draw offer
   decline    decline the opponent's draw offer
-  resign     resign the game
-  show       draw the board again
-  new        start a new game with the same rules
-  help       this text
-  quit       leave
-";
+",
+        help_tail!()
+    );
     const MATCH_RESULT_TAG: bool = true;
 
-    fn start_position(rules: muehle::RuleSet) -> muehle::Position {
-        muehle::Position::new(rules)
-    }
-    fn read_position(text: &str, rules: muehle::RuleSet) -> Result<muehle::Position, String> {
-        muehle::Position::from_fen(text, rules).map_err(|e| e.to_string())
-    }
-    fn from_start(start: muehle::Position) -> Self {
-        muehle::Game::from_position(start)
-    }
-    fn rules(&self) -> muehle::RuleSet {
-        *muehle::Game::rules(self)
-    }
-    fn turn(&self) -> Color {
-        self.position().turn()
-    }
-    fn ply(&self) -> usize {
-        muehle::Game::ply(self)
-    }
-    fn hash_at(&self, ply: usize) -> Option<u64> {
-        self.position_at(ply).map(|p| p.hash())
-    }
+    shared_methods!(muehle);
+
     fn searchable(&self) -> MuehleState {
         MuehleState::new(*self.position())
     }
-    fn is_over(&self) -> bool {
-        muehle::Game::is_over(self)
-    }
-    fn outcome(&self) -> Option<(Option<Color>, String)> {
-        muehle::Game::outcome(self).map(|o| (o.winner, o.describe()))
-    }
-    fn outcome_line(&self) -> Option<String> {
-        muehle::Game::outcome(self)
-            .map(|o| format!("*** {} ({}) ***", o.describe(), o.result_str()))
-    }
-    fn legal_moves(&self) -> Vec<muehle::Move> {
-        muehle::Game::legal_moves(self).to_vec()
-    }
     fn play(&mut self, m: muehle::Move) -> Result<()> {
         Ok(muehle::Game::play(self, m)?)
-    }
-    fn movetext(&self) -> String {
-        muehle::Game::movetext(self)
-    }
-    fn set_tag(&mut self, key: &str, value: &str) {
-        muehle::Game::set_tag(self, key, value);
-    }
-    fn to_record(&self) -> String {
-        muehle::Game::to_record(self)
-    }
-    fn offer_draw(&mut self, by: Color) -> Result<bool, String> {
-        muehle::Game::offer_draw(self, by).map_err(|e| e.to_string())
-    }
-    fn accept_draw(&mut self, by: Color) -> Result<(), String> {
-        muehle::Game::accept_draw(self, by).map_err(|e| e.to_string())
-    }
-    fn decline_draw(&mut self, by: Color) -> Result<(), String> {
-        muehle::Game::decline_draw(self, by).map_err(|e| e.to_string())
-    }
-    fn resign(&mut self, by: Color) -> Result<(), String> {
-        muehle::Game::resign(self, by).map_err(|e| e.to_string())
-    }
-    fn draw_offer(&self) -> Option<Color> {
-        muehle::Game::draw_offer(self)
     }
     fn undo(&mut self) -> Result<String, String> {
         muehle::Game::undo(self)
@@ -508,24 +542,9 @@ Commands:
             _ => None,
         }
     }
-    fn fen(&self) -> String {
-        self.position().fen()
-    }
-    fn hash(&self) -> u64 {
-        self.position().hash()
-    }
     fn outcome_detail(&self) -> Option<String> {
         muehle::Game::outcome(self)
             .map(|o| format!("{} ({}, {})", o.result_str(), o.reason.code(), o.describe()))
-    }
-    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
-        muehle::perft::perft_divide(self.position(), depth)
-            .into_iter()
-            .map(|(m, n)| (m.to_string(), n))
-            .collect()
-    }
-    fn perft(&self, depth: u32) -> u64 {
-        muehle::perft::perft(self.position(), depth)
     }
     fn play_tokens(&mut self, tokens: &[&str]) -> Result<(), String> {
         for (i, text) in muehle::join_removal_tokens(tokens.iter().copied())
@@ -563,7 +582,8 @@ impl CliGame for dame::Game {
 
     const TITLE: &'static str = "Dame";
     const POSITION_NAME: &'static str = "FEN";
-    const HELP: &'static str = "\
+    const HELP: &'static str = concat!(
+        "\
 Commands:
   c3-d4, c3xe5, c3xe5xg7 (8x8) or 32-28, 28x19x10 (10x10)   play a move
              (a capture may be given by start and end alone when that is unique)
@@ -573,76 +593,18 @@ Commands:
   list       the moves played so far
   undo       take back the last move
   draw       offer a draw;  accept / decline the opponent's offer
-  resign     resign the game
-  show       draw the board again
-  new        start a new game with the same rules
-  help       this text
-  quit       leave
-";
+",
+        help_tail!()
+    );
     const MATCH_RESULT_TAG: bool = false;
 
-    fn start_position(rules: dame::RuleSet) -> dame::Position {
-        dame::Position::new(rules)
-    }
-    fn read_position(text: &str, rules: dame::RuleSet) -> Result<dame::Position, String> {
-        dame::Position::from_fen(text, rules).map_err(|e| e.to_string())
-    }
-    fn from_start(start: dame::Position) -> Self {
-        dame::Game::from_position(start)
-    }
-    fn rules(&self) -> dame::RuleSet {
-        *dame::Game::rules(self)
-    }
-    fn turn(&self) -> Color {
-        self.position().turn()
-    }
-    fn ply(&self) -> usize {
-        dame::Game::ply(self)
-    }
-    fn hash_at(&self, ply: usize) -> Option<u64> {
-        self.position_at(ply).map(|p| p.hash())
-    }
+    shared_methods!(dame);
+
     fn searchable(&self) -> DameState {
         DameState::new(*self.position())
     }
-    fn is_over(&self) -> bool {
-        dame::Game::is_over(self)
-    }
-    fn outcome(&self) -> Option<(Option<Color>, String)> {
-        dame::Game::outcome(self).map(|o| (o.winner, o.describe()))
-    }
-    fn outcome_line(&self) -> Option<String> {
-        dame::Game::outcome(self).map(|o| format!("*** {} ({}) ***", o.describe(), o.result_str()))
-    }
-    fn legal_moves(&self) -> Vec<dame::Move> {
-        dame::Game::legal_moves(self).to_vec()
-    }
     fn play(&mut self, m: dame::Move) -> Result<()> {
         Ok(dame::Game::play(self, &m)?)
-    }
-    fn movetext(&self) -> String {
-        dame::Game::movetext(self)
-    }
-    fn set_tag(&mut self, key: &str, value: &str) {
-        dame::Game::set_tag(self, key, value);
-    }
-    fn to_record(&self) -> String {
-        dame::Game::to_record(self)
-    }
-    fn offer_draw(&mut self, by: Color) -> Result<bool, String> {
-        dame::Game::offer_draw(self, by).map_err(|e| e.to_string())
-    }
-    fn accept_draw(&mut self, by: Color) -> Result<(), String> {
-        dame::Game::accept_draw(self, by).map_err(|e| e.to_string())
-    }
-    fn decline_draw(&mut self, by: Color) -> Result<(), String> {
-        dame::Game::decline_draw(self, by).map_err(|e| e.to_string())
-    }
-    fn resign(&mut self, by: Color) -> Result<(), String> {
-        dame::Game::resign(self, by).map_err(|e| e.to_string())
-    }
-    fn draw_offer(&self) -> Option<Color> {
-        dame::Game::draw_offer(self)
     }
     fn undo(&mut self) -> Result<String, String> {
         match dame::Game::undo(self) {
@@ -695,23 +657,8 @@ Commands:
             engine::dame::databases::verdict(v)
         ))
     }
-    fn fen(&self) -> String {
-        self.position().fen()
-    }
-    fn hash(&self) -> u64 {
-        self.position().hash()
-    }
     fn outcome_detail(&self) -> Option<String> {
         dame::Game::outcome(self).map(|o| format!("{} ({})", o.result_str(), o.describe()))
-    }
-    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
-        dame::perft::perft_divide(self.position(), depth)
-            .into_iter()
-            .map(|(m, n)| (m.to_string(), n))
-            .collect()
-    }
-    fn perft(&self, depth: u32) -> u64 {
-        dame::perft::perft(self.position(), depth)
     }
     fn play_tokens(&mut self, tokens: &[&str]) -> Result<(), String> {
         let size = self.position().size();

@@ -23,7 +23,9 @@ pub struct Args {
     /// First player: `level:N` (1–10), `perfect` (Mühle: the databases once
     /// placing has ended, level 10 before) or `cmd:COMMAND` (a program
     /// speaking the engine protocol, e.g. `cmd:brett engine`, or
-    /// `cmd:brett --no-tablebase engine` for the engine without databases).
+    /// `cmd:brett --no-tablebase engine` for the engine without databases;
+    /// in either game: a Dame program is told the game and rules with
+    /// `setoption`).
     #[arg(long)]
     a: String,
     /// Second player, as for --a.
