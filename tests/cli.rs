@@ -649,3 +649,57 @@ fn dame_match_against_an_engine_command() {
         "{out}"
     );
 }
+
+#[test]
+fn play_dame_with_huffing_through_the_one_play_loop() {
+    let (ok, out, _) = brett(
+        &["play", "--game", "dame", "--rules", "huffing=on"],
+        "c3-d4\nf6-e5\na3-b4\nhuff d4\nundo\nlist\nquit\n",
+    );
+    assert!(ok);
+    assert!(out.starts_with("Dame — rules: dame,huffing=on."), "{out}");
+    assert!(out.contains("White played a3-b4."), "{out}");
+    assert!(
+        out.contains("A capture was skipped: 'huff SQ' may remove d4"),
+        "{out}"
+    );
+    assert!(out.contains("Black huffs the piece on d4."), "{out}");
+    assert!(out.contains("Took back the huff on d4."), "{out}");
+    assert!(out.contains("1. c3-d4 f6-e5 2. a3-b4 *"), "{out}");
+}
+
+#[test]
+fn international_match_against_an_engine_command() {
+    let exe = env!("CARGO_BIN_EXE_brett");
+    let b = format!("cmd:{exe} engine");
+    let (ok, out, err) = brett(
+        &[
+            "match",
+            "--game",
+            "international",
+            "--a",
+            "level:2",
+            "--b",
+            &b,
+            "--games",
+            "2",
+            "--movetime",
+            "50",
+            "--verbose",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("game international, rules international"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("forfeits"),
+        "the engine is told the game and plays legal moves: {out}"
+    );
+    assert!(
+        out.contains("of 2") && out.contains("Elo difference"),
+        "{out}"
+    );
+}

@@ -47,7 +47,7 @@ impl GameKind {
     /// Parse a name (`muehle`, `mühle`, `dame`, `dame-100`, `dame-fr`, `international`).
     pub fn from_name(s: &str) -> Option<GameKind> {
         match s.trim().to_ascii_lowercase().as_str() {
-            "muehle" | "mühle" | "muhle" | "mill" => Some(GameKind::Muehle),
+            "muehle" | "mühle" | "muhle" | "mill" | "morris" => Some(GameKind::Muehle),
             "dame" => Some(GameKind::Dame),
             "dame-100" | "dame100" => Some(GameKind::Dame100),
             "dame-fr" => Some(GameKind::DameFr),
@@ -184,7 +184,9 @@ pub trait CliGame: Clone + Send + Sized + 'static {
     fn start_or(rules: Self::Rules, position: Option<&str>) -> Result<Self::Position> {
         match position {
             None => Ok(Self::start_position(rules)),
-            Some(s) => Self::read_position(s, rules).map_err(|e| anyhow!("position '{s}': {e}")),
+            Some(s) => Self::read_position(s, rules)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| format!("position '{s}'")),
         }
     }
 
