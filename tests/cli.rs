@@ -612,23 +612,24 @@ fn dame_labels_are_made_and_fitted() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn dame_match_against_an_engine_command() {
+/// `brett match --game GAME --a level:LEVEL --b "cmd:brett engine"`: two
+/// games played to the end with legal moves; the output.
+fn match_against_an_engine_command(game: &str, level: &str, movetime: &str) -> String {
     let exe = env!("CARGO_BIN_EXE_brett");
     let b = format!("cmd:{exe} engine");
     let (ok, out, err) = brett(
         &[
             "match",
             "--game",
-            "dame",
+            game,
             "--a",
-            "level:3",
+            level,
             "--b",
             &b,
             "--games",
             "2",
             "--movetime",
-            "20",
+            movetime,
             "--opening-plies",
             "4",
             "--verbose",
@@ -646,6 +647,23 @@ fn dame_match_against_an_engine_command() {
     );
     assert!(
         out.contains("of 2") && out.contains("Elo difference"),
+        "{out}"
+    );
+    out
+}
+
+#[test]
+fn dame_match_against_an_engine_command() {
+    match_against_an_engine_command("dame", "level:3", "20");
+}
+
+/// The engine program is told the game (`setoption name Game`): a 10×10
+/// match against it.
+#[test]
+fn international_match_against_an_engine_command() {
+    let out = match_against_an_engine_command("international", "level:2", "50");
+    assert!(
+        out.contains("game international, rules international"),
         "{out}"
     );
 }
@@ -666,40 +684,4 @@ fn play_dame_with_huffing_through_the_one_play_loop() {
     assert!(out.contains("Black huffs the piece on d4."), "{out}");
     assert!(out.contains("Took back the huff on d4."), "{out}");
     assert!(out.contains("1. c3-d4 f6-e5 2. a3-b4 *"), "{out}");
-}
-
-#[test]
-fn international_match_against_an_engine_command() {
-    let exe = env!("CARGO_BIN_EXE_brett");
-    let b = format!("cmd:{exe} engine");
-    let (ok, out, err) = brett(
-        &[
-            "match",
-            "--game",
-            "international",
-            "--a",
-            "level:2",
-            "--b",
-            &b,
-            "--games",
-            "2",
-            "--movetime",
-            "50",
-            "--verbose",
-        ],
-        "",
-    );
-    assert!(ok, "{err}");
-    assert!(
-        out.contains("game international, rules international"),
-        "{out}"
-    );
-    assert!(
-        !out.contains("forfeits"),
-        "the engine is told the game and plays legal moves: {out}"
-    );
-    assert!(
-        out.contains("of 2") && out.contains("Elo difference"),
-        "{out}"
-    );
 }
