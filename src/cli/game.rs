@@ -251,8 +251,9 @@ pub trait CliGame: Clone + Send + Sized + 'static {
     fn incomplete_prompt(&self) -> String {
         String::new()
     }
-    /// A command of this game only (Dame's `huff SQ`): `None` if `line`
-    /// is none; else what to say, and whether to draw the board after.
+    /// A command of this game only (Dame's `huff SQ`; `line` in lower
+    /// case): `None` if `line` is none; else what to say (`Ok`: done, the
+    /// board is drawn after it; `Err`: refused).
     fn command(&mut self, _line: &str) -> Option<Result<String, String>> {
         None
     }
