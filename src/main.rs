@@ -3,8 +3,8 @@
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
-mod board;
 mod cli;
+mod terminal;
 
 /// Mühle (Nine Men's Morris) and Dame: exact rules, perft, a terminal game, and the app
 /// (`brett` alone starts the app on http://127.0.0.1:8080).

@@ -612,23 +612,24 @@ fn dame_labels_are_made_and_fitted() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn dame_match_against_an_engine_command() {
+/// `brett match --game GAME --a level:LEVEL --b "cmd:brett engine"`: two
+/// games played to the end with legal moves; the output.
+fn match_against_an_engine_command(game: &str, level: &str, movetime: &str) -> String {
     let exe = env!("CARGO_BIN_EXE_brett");
     let b = format!("cmd:{exe} engine");
     let (ok, out, err) = brett(
         &[
             "match",
             "--game",
-            "dame",
+            game,
             "--a",
-            "level:3",
+            level,
             "--b",
             &b,
             "--games",
             "2",
             "--movetime",
-            "20",
+            movetime,
             "--opening-plies",
             "4",
             "--verbose",
@@ -648,4 +649,39 @@ fn dame_match_against_an_engine_command() {
         out.contains("of 2") && out.contains("Elo difference"),
         "{out}"
     );
+    out
+}
+
+#[test]
+fn dame_match_against_an_engine_command() {
+    match_against_an_engine_command("dame", "level:3", "20");
+}
+
+/// The engine program is told the game (`setoption name Game`): a 10×10
+/// match against it.
+#[test]
+fn international_match_against_an_engine_command() {
+    let out = match_against_an_engine_command("international", "level:2", "50");
+    assert!(
+        out.contains("game international, rules international"),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_dame_with_huffing_through_the_one_play_loop() {
+    let (ok, out, _) = brett(
+        &["play", "--game", "dame", "--rules", "huffing=on"],
+        "c3-d4\nf6-e5\na3-b4\nhuff d4\nundo\nlist\nquit\n",
+    );
+    assert!(ok);
+    assert!(out.starts_with("Dame — rules: dame,huffing=on."), "{out}");
+    assert!(out.contains("White played a3-b4."), "{out}");
+    assert!(
+        out.contains("A capture was skipped: 'huff SQ' may remove d4"),
+        "{out}"
+    );
+    assert!(out.contains("Black huffs the piece on d4."), "{out}");
+    assert!(out.contains("Took back the huff on d4."), "{out}");
+    assert!(out.contains("1. c3-d4 f6-e5 2. a3-b4 *"), "{out}");
 }

@@ -4,9 +4,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::Result;
-use engine::MuehleState;
 use engine::muehle::explain::explain_move;
 use search::{Engine, Limits};
+
+use super::game::{CliGame, GameKind, Variant};
 
 /// Arguments of `brett analyze`.
 #[derive(clap::Args, Debug)]
@@ -14,11 +15,11 @@ pub struct Args {
     /// Position: a Mühle position string or a Dame FEN (default: the start).
     position: Option<String>,
     /// The game.
-    #[arg(long, value_enum, default_value_t = super::GameKind::Muehle)]
-    game: super::GameKind,
+    #[arg(long, value_enum, default_value_t = GameKind::Muehle)]
+    game: GameKind,
     /// Rule set: for Mühle a preset with options; for Dame a preset or options
     /// applied to the game's preset.
-    #[arg(long, default_value = "standard", long_help = super::RULES_HELP)]
+    #[arg(long, default_value = "standard", long_help = super::game::RULES_HELP)]
     rules: String,
     /// Thinking time in seconds.
     #[arg(long, default_value_t = 2.0)]
@@ -44,93 +45,66 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    if args.game != super::GameKind::Muehle {
-        return run_dame(args);
-    }
-    let rules = super::parse_rules(&args.rules)?;
-    let start = super::start_position(rules, args.position.as_deref())?;
-    let mut game = muehle::Game::from_position(start);
-    if let Some(moves) = &args.moves {
-        for text in muehle::join_removal_tokens(moves.split_whitespace()) {
-            game.play_str(&text)
-                .map_err(|e| anyhow::anyhow!("--moves: '{text}': {e}"))?;
+    let position = args.position.as_deref();
+    match Variant::parse(args.game, Some(&args.rules))? {
+        Variant::Muehle(rules) => {
+            let game: muehle::Game = start(muehle::Game::start_or(rules, position)?, &args)?;
+            let pos = *game.position();
+            if let Some(tb) = engine::muehle::databases::for_rules(&rules)
+                && !game.is_over()
+                && let Ok(Some(value)) = tb.probe(&pos)
+                && let Ok(Some(moves)) = tb.probe_moves(&pos)
+            {
+                println!(
+                    "\nPerfect play: {}",
+                    engine::muehle::databases::verdict(pos.turn(), value)
+                );
+                println!("Every move (value for the side to move):");
+                for (m, v) in moves {
+                    println!("  {:<12} {v}", m.to_string());
+                }
+            }
+            report(&args, &game, |pv, score| {
+                pv.first()
+                    .map(|mv| explain_move(&pos, *mv, Some(score)))
+                    .unwrap_or_default()
+            });
+        }
+        Variant::Dame(_, rules) => {
+            let game: dame::Game = start(dame::Game::start_or(rules, position)?, &args)?;
+            let pos = *game.position();
+            report(&args, &game, |pv, score| {
+                engine::dame::explain::explain_move(&pos, pv, Some(score))
+            });
         }
     }
-    let pos = *game.position();
-    print!(
-        "{}",
-        crate::board::render(&pos, game.moves().last().copied())
-    );
-    print!("{}", crate::board::status(&pos));
-    if let Some(o) = game.outcome() {
-        println!("\nThe game is over: {}.", o.describe());
-        return Ok(());
-    }
-    let history: Vec<u64> = (0..game.ply())
-        .filter_map(|i| game.position_at(i).map(|p| p.hash()))
-        .collect();
-    if let Some(tb) = engine::muehle::databases::for_rules(&rules)
-        && let Ok(Some(value)) = tb.probe(&pos)
-        && let Ok(Some(moves)) = tb.probe_moves(&pos)
-    {
-        println!(
-            "\nPerfect play: {}",
-            engine::muehle::databases::verdict(pos.turn(), value)
-        );
-        println!("Every move (value for the side to move):");
-        for (m, v) in moves {
-            println!("  {:<12} {v}", m.to_string());
-        }
-    }
-    let white = pos.turn() == muehle::Color::White;
-    report(&args, &MuehleState(pos), &history, white, |pv, score| {
-        pv.first()
-            .map(|mv| explain_move(&pos, *mv, Some(score)))
-            .unwrap_or_default()
-    });
     Ok(())
 }
 
-fn run_dame(args: Args) -> Result<()> {
-    let rules_arg = (args.rules != "standard").then_some(args.rules.as_str());
-    let rules = super::dame_rules(args.game, rules_arg)?;
-    let start = super::dame_position(rules, args.position.as_deref())?;
-    let mut game = dame::Game::from_position(start);
+/// The game from `start` after `--moves`, drawn with its status.
+fn start<G: CliGame>(start: G::Position, args: &Args) -> Result<G> {
+    let mut game = G::from_start(start);
     if let Some(moves) = &args.moves {
-        for text in moves.split_whitespace() {
-            game.play_str(text)
-                .map_err(|e| anyhow::anyhow!("--moves: '{text}': {e}"))?;
-        }
+        let tokens: Vec<&str> = moves.split_whitespace().collect();
+        game.play_tokens(&tokens)
+            .map_err(|e| anyhow::anyhow!("--moves: {e}"))?;
     }
-    let pos = *game.position();
-    print!("{}", crate::board::render_dame(&pos));
-    print!("{}", crate::board::dame_status(&pos));
-    if let Some(o) = game.outcome() {
-        println!("\nThe game is over: {}.", o.describe());
-        return Ok(());
+    print!("{}", game.render());
+    if let Some((_, words)) = game.outcome() {
+        println!("\nThe game is over: {words}.");
     }
-    let history: Vec<u64> = (0..game.ply())
-        .filter_map(|i| game.position_at(i).map(|p| p.hash()))
-        .collect();
-    let white = pos.turn() == dame::Color::White;
-    report(
-        &args,
-        &engine::DameState(pos),
-        &history,
-        white,
-        |pv, score| engine::dame::explain::explain_move(&pos, pv, Some(score)),
-    );
-    Ok(())
+    Ok(game)
 }
 
 /// Search `root` as `args` say and print the best lines with their reasons.
-fn report<G: search::Game>(
+fn report<G: CliGame>(
     args: &Args,
-    root: &G,
-    history: &[u64],
-    white_to_move: bool,
+    game: &G,
     why: impl Fn(&[G::Move], search::Score) -> Vec<String>,
 ) {
+    if game.is_over() {
+        return;
+    }
     let engine = Engine::new(args.hash, args.threads);
     let limits = match args.depth {
         Some(d) => Limits::depth(d),
@@ -138,14 +112,21 @@ fn report<G: search::Game>(
     };
     let stop = AtomicBool::new(false);
     let verbose = args.verbose;
-    let result = engine.search(root, history, limits, args.lines.max(1), &stop, &mut |i| {
-        if verbose {
-            println!("{}", super::engine::info_line(i));
-        }
-    });
+    let result = engine.search(
+        &game.searchable(),
+        &game.history(),
+        limits,
+        args.lines.max(1),
+        &stop,
+        &mut |i| {
+            if verbose {
+                println!("{}", super::engine::info_line(i));
+            }
+        },
+    );
     println!(
         "\nBest moves for {} (depth {}, {:.2} s, {} nodes):",
-        if white_to_move { "White" } else { "Black" },
+        game.turn().title(),
         result.depth,
         result.time.as_secs_f64(),
         result.nodes

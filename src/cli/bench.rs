@@ -47,7 +47,7 @@ pub fn run(args: Args) -> Result<()> {
         let stop = AtomicBool::new(false);
         let t = Instant::now();
         let r = engine.search(
-            &MuehleState(pos),
+            &MuehleState::new(pos),
             &[],
             // The signature must not depend on databases being installed.
             Limits {
@@ -87,7 +87,7 @@ fn timed(ms: u64, threads: usize) -> Result<()> {
         let engine = Engine::new(64, threads);
         let stop = AtomicBool::new(false);
         let r = engine.search(
-            &MuehleState(pos),
+            &MuehleState::new(pos),
             &[],
             Limits {
                 no_databases: true,

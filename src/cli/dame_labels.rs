@@ -64,7 +64,14 @@ fn one_game(rules: RuleSet, options: &MakeOptions, i: usize) -> (Vec<Position>, 
                 ..Limits::depth(options.depth)
             };
             match engine
-                .search(&DameState(pos), &history, limits, 1, &stop, &mut |_| {})
+                .search(
+                    &DameState::new(pos),
+                    &history,
+                    limits,
+                    1,
+                    &stop,
+                    &mut |_| {},
+                )
                 .best
             {
                 Some(m) => m,

@@ -24,13 +24,14 @@ mod message;
 
 use std::io::BufReader;
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use dame::{Bitboard, BoardSize, Color, Game, Move, Outcome, Position, RuleSet};
-use engine::{DameState, LevelPlayer};
+use engine::LevelPlayer;
 use search::{Clock, Engine, Limits};
+
+use super::game::{CliGame, level_choice};
 
 use message::{
     AcceptCode, BackAnswer, EndReason, FrameError, GameAccept, GameEnd, GameRequest, Message,
@@ -532,19 +533,7 @@ fn play_game(conn: &mut Connection, player: &Player, spec: &GameSpec) -> Result<
             }
             let started = Instant::now();
             let limits = player.limits(spec, used[spec.me.index()], my_moves);
-            let history: Vec<u64> = (0..game.ply())
-                .filter_map(|i| game.position_at(i).map(Position::hash))
-                .collect();
-            let stop = AtomicBool::new(false);
-            let choice = level
-                .choose(
-                    &player.engine,
-                    &DameState(*game.position()),
-                    &history,
-                    limits,
-                    &stop,
-                    &mut |_| {},
-                )
+            let choice = level_choice(&mut level, &player.engine, &game, limits)
                 .ok_or_else(|| anyhow!("the engine found no move in a game that is not over"))?;
             let took = started.elapsed();
             used[spec.me.index()] += took;
@@ -783,7 +772,9 @@ fn initiate(conn: &mut Connection, player: &Player, args: &Args) -> Result<Tally
     let first = Color::from(args.color);
     let setup = match &args.position {
         None => None,
-        Some(fen) => Some(super::dame_position(RuleSet::INTERNATIONAL, Some(fen))?.to_setup()),
+        Some(fen) => {
+            Some(<Game as CliGame>::start_or(RuleSet::INTERNATIONAL, Some(fen))?.to_setup())
+        }
     };
     let mut tally = Tally::default();
     for number in 1..=args.games {

@@ -4,22 +4,16 @@
 //! while a search runs. Bad input answers `info string error: …` and
 //! changes nothing.
 
-use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::io::Write;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use engine::dame::best_huff;
-use engine::{DameState, LevelPlayer, MuehleState};
-
-use muehle::perft::perft_divide;
-use muehle::{Color, Game, Position, RuleSet, join_removal_tokens};
+use muehle::{Game, RuleSet};
 use search::{Clock, Engine, Limits, SearchInfo};
 
-use super::GameKind;
+use super::game::{CliGame, GameKind, parse_position};
+use super::search_job::{Out, SearchJob, Searcher, say, stdin_lines};
 
 /// Arguments of `brett engine`.
 #[derive(clap::Args, Debug, Default)]
@@ -27,15 +21,6 @@ pub struct Args {}
 
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH: usize = 64;
-
-type Out = Arc<Mutex<Box<dyn Write + Send>>>;
-
-fn say(out: &Out, line: &str) {
-    if let Ok(mut w) = out.lock() {
-        let _ = writeln!(w, "{line}");
-        let _ = w.flush();
-    }
-}
 
 /// Format one search report as an `info` line.
 pub fn info_line<M: std::fmt::Display>(i: &SearchInfo<M>) -> String {
@@ -54,77 +39,6 @@ pub fn info_line<M: std::fmt::Display>(i: &SearchInfo<M>) -> String {
     )
 }
 
-/// A search running on its own thread.
-pub struct Running {
-    pub stop: Arc<AtomicBool>,
-    pub handle: JoinHandle<()>,
-    pub infinite: bool,
-    /// Set once the result is out: the thread is about to end.
-    pub reported: Arc<AtomicBool>,
-}
-
-/// Everything a search thread needs.
-pub struct SearchJob<G: search::Game> {
-    pub engine: Arc<Engine>,
-    pub root: G,
-    pub history: Vec<u64>,
-    pub limits: Limits,
-    pub level: u8,
-    pub multipv: usize,
-    pub seed: u64,
-}
-
-impl<G: search::Game> SearchJob<G> {
-    /// Start the search: `on_info` hears each depth, `on_done` gets the best
-    /// move and its line once the search ends (by a limit or `stop`).
-    pub fn spawn(
-        self,
-        on_info: impl Fn(&SearchInfo<G::Move>) + Send + 'static,
-        on_done: impl FnOnce(Option<G::Move>, Vec<G::Move>) + Send + 'static,
-    ) -> Running {
-        let stop = Arc::new(AtomicBool::new(false));
-        let reported = Arc::new(AtomicBool::new(false));
-        let (stop2, reported2) = (stop.clone(), reported.clone());
-        let infinite = self.limits.infinite;
-        let handle = std::thread::spawn(move || {
-            let mut info = |i: &SearchInfo<G::Move>| on_info(i);
-            let SearchJob {
-                engine,
-                root,
-                history,
-                limits,
-                level,
-                multipv,
-                seed,
-            } = self;
-            let (best, pv) = if level >= 10 || multipv > 1 {
-                let r = engine.search(&root, &history, limits, multipv, &stop2, &mut info);
-                (
-                    r.best,
-                    r.lines.into_iter().next().map(|l| l.1).unwrap_or_default(),
-                )
-            } else {
-                match LevelPlayer::new(level, seed)
-                    .choose(&engine, &root, &history, limits, &stop2, &mut info)
-                {
-                    Some(c) => (Some(c.mv), c.pv),
-                    None => (None, Vec::new()),
-                }
-            };
-            // Flag first: a command arriving right after the result then
-            // waits for this thread's last instant instead of being refused.
-            reported2.store(true, Ordering::Release);
-            on_done(best, pv);
-        });
-        Running {
-            stop,
-            handle,
-            infinite,
-            reported,
-        }
-    }
-}
-
 /// The protocol's state.
 pub struct Protocol {
     out: Out,
@@ -138,7 +52,7 @@ pub struct Protocol {
     hash: usize,
     multipv: usize,
     game: Game,
-    running: Option<Running>,
+    search: Searcher,
     seed: u64,
     /// Use Mühle's databases (option Tablebase).
     tablebase: bool,
@@ -148,7 +62,7 @@ impl Protocol {
     /// A protocol writing to `out`.
     pub fn new(out: Box<dyn Write + Send>) -> Protocol {
         Protocol {
-            out: Arc::new(Mutex::new(out)),
+            out: super::search_job::out(out),
             engine: Arc::new(Engine::new(DEFAULT_HASH, 1)),
             kind: GameKind::Muehle,
             dame_rules: dame::RuleSet::DAME,
@@ -159,7 +73,7 @@ impl Protocol {
             hash: DEFAULT_HASH,
             multipv: 1,
             game: Game::new(RuleSet::STANDARD),
-            running: None,
+            search: Searcher::default(),
             seed: 0x0062_7265_7474,
             tablebase: true,
         }
@@ -167,27 +81,6 @@ impl Protocol {
 
     fn error(&self, msg: &str) {
         say(&self.out, &format!("info string error: {msg}"));
-    }
-
-    /// Wait for a running search to end (stopping it first if `stop`).
-    fn finish_search(&mut self, stop: bool) {
-        if let Some(r) = self.running.take() {
-            if stop {
-                r.stop.store(true, Ordering::Relaxed);
-            }
-            let _ = r.handle.join();
-        }
-    }
-
-    fn searching(&mut self) -> bool {
-        match &self.running {
-            Some(r) if r.handle.is_finished() || r.reported.load(Ordering::Acquire) => {
-                self.finish_search(false);
-                false
-            }
-            Some(_) => true,
-            None => false,
-        }
     }
 
     /// Handle one input line. Returns false on `quit`.
@@ -241,88 +134,67 @@ impl Protocol {
                 say(&self.out, "readyok")
             }
             "quit" => {
-                self.finish_search(true);
+                self.search.finish(true);
                 return false;
             }
-            "stop" => self.finish_search(true),
+            "stop" => self.search.finish(true),
             "ucinewgame" => {
-                self.finish_search(true);
+                self.search.finish(true);
                 self.engine.clear();
                 self.game = Game::new(self.rules);
                 self.dame = dame::Game::new(self.dame_rules);
             }
             "setoption" => {
-                self.finish_search(true);
+                self.search.finish(true);
                 self.setoption(&rest);
             }
             "position" => {
-                self.finish_search(true);
-                if self.kind == GameKind::Muehle {
-                    match parse_position(self.rules, &rest) {
-                        Ok(g) => self.game = g,
-                        Err(e) => self.error(&e),
-                    }
+                self.search.finish(true);
+                let parsed = if self.kind == GameKind::Muehle {
+                    parse_position(self.rules, &rest).map(|g| self.game = g)
                 } else {
-                    match parse_dame_position(self.dame_rules, &rest) {
-                        Ok(g) => self.dame = g,
-                        Err(e) => self.error(&e),
-                    }
+                    parse_position(self.dame_rules, &rest).map(|g| self.dame = g)
+                };
+                if let Err(e) = parsed {
+                    self.error(&e);
                 }
             }
             "go" => {
-                if self.searching() {
+                if self.search.busy() {
                     self.error("a search is running: send stop first");
                 } else {
                     let white_to_move = match self.kind {
-                        GameKind::Muehle => self.game.position().turn() == Color::White,
-                        _ => self.dame.position().turn() == dame::Color::White,
+                        GameKind::Muehle => self.game.turn() == muehle::Color::White,
+                        _ => self.dame.turn() == muehle::Color::White,
                     };
                     match parse_go(&rest, white_to_move) {
-                        Ok(limits) if self.kind == GameKind::Muehle => self.go(limits),
-                        Ok(limits) => self.go_dame(limits),
+                        Ok(limits) if self.kind == GameKind::Muehle => {
+                            let game = self.game.clone();
+                            self.go(game, limits);
+                        }
+                        Ok(limits) => {
+                            let game = self.dame.clone();
+                            self.go(game, limits);
+                        }
                         Err(e) => self.error(&e),
                     }
                 }
             }
             "d" => {
-                self.finish_search(false);
-                self.display();
+                self.search.finish(false);
+                if self.kind == GameKind::Muehle {
+                    self.display(&self.game, None);
+                } else {
+                    self.display(&self.dame, Some(self.kind));
+                }
             }
             "perft" => {
-                self.finish_search(true);
+                self.search.finish(true);
                 match rest.first().map(|d| d.parse::<u32>()) {
                     Some(Ok(depth)) if depth <= 12 && self.kind != GameKind::Muehle => {
-                        let t = Instant::now();
-                        let pos = *self.dame.position();
-                        let mut total = 0;
-                        for (m, n) in dame::perft::perft_divide(&pos, depth) {
-                            say(&self.out, &format!("{m}: {n}"));
-                            total += n;
-                        }
-                        if depth == 0 {
-                            total = 1;
-                        }
-                        say(
-                            &self.out,
-                            &format!("depth {depth} nodes {total} time {:.3}", t.elapsed().as_secs_f64()),
-                        );
+                        self.perft(&self.dame, depth)
                     }
-                    Some(Ok(depth)) if depth <= 12 => {
-                        let t = Instant::now();
-                        let pos = *self.game.position();
-                        let mut total = 0;
-                        for (m, n) in perft_divide(&pos, depth) {
-                            say(&self.out, &format!("{m}: {n}"));
-                            total += n;
-                        }
-                        if depth == 0 {
-                            total = 1;
-                        }
-                        say(
-                            &self.out,
-                            &format!("depth {depth} nodes {total} time {:.3}", t.elapsed().as_secs_f64()),
-                        );
-                    }
+                    Some(Ok(depth)) if depth <= 12 => self.perft(&self.game, depth),
                     _ => self.error("perft needs a depth from 0 to 12, e.g. 'perft 5'"),
                 }
             }
@@ -438,158 +310,71 @@ impl Protocol {
         self.engine = Arc::new(Engine::new(self.hash, self.threads));
     }
 
-    fn display(&self) {
-        if self.kind != GameKind::Muehle {
-            return self.display_dame();
+    /// `perft N` divided by first moves, then the total.
+    fn perft<G: CliGame>(&self, game: &G, depth: u32) {
+        let t = Instant::now();
+        let mut total = 0;
+        for (m, n) in game.perft_divide(depth) {
+            say(&self.out, &format!("{m}: {n}"));
+            total += n;
         }
-        let pos = self.game.position();
-        let mut text = crate::board::render(pos, self.game.moves().last().copied());
-        text.push_str(&crate::board::status(pos));
-        for line in text.lines() {
-            say(&self.out, line);
+        if depth == 0 {
+            total = 1;
         }
-        say(&self.out, &format!("Rules: {}", self.rules));
-        say(&self.out, &format!("Fen: {}", pos.fen()));
-        say(&self.out, &format!("Hash: {:016x}", pos.hash()));
-        let moves: Vec<String> = self
-            .game
-            .legal_moves()
-            .iter()
-            .map(|m| m.to_string())
-            .collect();
         say(
             &self.out,
-            &format!("Legal moves ({}): {}", moves.len(), moves.join(" ")),
-        );
-        match self.game.outcome() {
-            Some(o) => say(
-                &self.out,
-                &format!(
-                    "Status: over, {} ({}, {})",
-                    o.result_str(),
-                    o.reason.code(),
-                    o.describe()
-                ),
+            &format!(
+                "depth {depth} nodes {total} time {:.3}",
+                t.elapsed().as_secs_f64()
             ),
-            None => say(&self.out, "Status: ongoing"),
-        }
+        );
     }
 
-    fn go(&mut self, limits: Limits) {
-        if self.game.is_over() {
-            say(&self.out, "bestmove none");
-            return;
-        }
-        let pos = *self.game.position();
-        let mut limits = limits;
-        limits.no_databases = !self.tablebase;
-        if self.tablebase
-            && let Some(tb) = engine::muehle::databases::for_rules(pos.rules())
-        {
-            match tb.probe(&pos) {
-                Ok(Some(v)) => say(
-                    &self.out,
-                    &format!(
-                        "info string tablebase {v} ({})",
-                        engine::muehle::databases::verdict(pos.turn(), v)
-                    ),
-                ),
-                Ok(None) => {}
-                Err(e) => say(
-                    &self.out,
-                    &format!("info string tablebase unavailable: {e}"),
-                ),
-            }
-        }
-        let root = MuehleState(pos);
-        let history: Vec<u64> = (0..self.game.ply())
-            .filter_map(|i| self.game.position_at(i).map(Position::hash))
-            .collect();
-        self.spawn(root, history, limits, String::new());
-    }
-
-    fn go_dame(&mut self, limits: Limits) {
-        if self.dame.is_over() {
-            say(&self.out, "bestmove none");
-            return;
-        }
-        // A capture the opponent skipped (huffing on): huff first.
-        let mut game = self.dame.clone();
-        let mut prefix = String::new();
-        if let Some(sq) = best_huff(&game)
-            && game.huff(sq).is_ok()
-        {
-            prefix = format!("H{} ", sq.name());
-        }
-        let mut limits = limits;
-        limits.no_databases = !self.tablebase;
-        let pos = *game.position();
-        if self.tablebase
-            && let Some(v) =
-                engine::dame::databases::installed().and_then(|tb| tb.probe_value(&pos))
-        {
-            say(
-                &self.out,
-                &format!(
-                    "info string tablebase {v} ({})",
-                    engine::dame::databases::verdict(v)
-                ),
-            );
-        }
-        let root = DameState(pos);
-        let history: Vec<u64> = (0..game.ply())
-            .filter_map(|i| game.position_at(i).map(dame::Position::hash))
-            .collect();
-        self.spawn(root, history, limits, prefix);
-    }
-
-    fn display_dame(&self) {
-        let pos = self.dame.position();
-        let mut text = crate::board::render_dame(pos);
-        text.push_str(&crate::board::dame_status(pos));
-        for line in text.lines() {
+    /// `d`: the board, the game (Dame), the rules, the position, its hash,
+    /// the legal moves, the huffable pieces (Dame) and the status.
+    fn display<G: CliGame>(&self, game: &G, kind: Option<GameKind>) {
+        for line in game.render().lines() {
             say(&self.out, line);
         }
-        say(&self.out, &format!("Game: {}", self.kind.name()));
-        say(&self.out, &format!("Rules: {}", self.dame_rules));
-        say(&self.out, &format!("Fen: {}", pos.fen()));
-        say(&self.out, &format!("Hash: {:016x}", pos.hash()));
-        let moves: Vec<String> = self
-            .dame
-            .legal_moves()
-            .iter()
-            .map(|m| m.to_string())
-            .collect();
+        if let Some(kind) = kind {
+            say(&self.out, &format!("Game: {}", kind.name()));
+        }
+        say(&self.out, &format!("Rules: {}", game.rules()));
+        say(&self.out, &format!("Fen: {}", game.fen()));
+        say(&self.out, &format!("Hash: {:016x}", game.hash()));
+        let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
         say(
             &self.out,
             &format!("Legal moves ({}): {}", moves.len(), moves.join(" ")),
         );
-        let huffable: Vec<&str> = self
-            .dame
-            .huffable()
-            .squares(pos.size())
-            .map(|s| s.name())
-            .collect();
+        let huffable = game.huffable();
         if !huffable.is_empty() {
             say(&self.out, &format!("Huffable: {}", huffable.join(" ")));
         }
-        match self.dame.outcome() {
-            Some(o) => say(
-                &self.out,
-                &format!("Status: over, {} ({})", o.result_str(), o.describe()),
-            ),
+        match game.outcome_detail() {
+            Some(detail) => say(&self.out, &format!("Status: over, {detail}")),
             None => say(&self.out, "Status: ongoing"),
         }
     }
 
-    /// Search `root` on a thread of its own; `bestmove` follows `prefix`.
-    fn spawn<G: search::Game>(
-        &mut self,
-        root: G,
-        history: Vec<u64>,
-        limits: Limits,
-        prefix: String,
-    ) {
+    /// `go`: search `game` on a thread of its own (after the huff the
+    /// engine makes first, if any: `bestmove H<square> <move>`).
+    fn go<G: CliGame>(&mut self, mut game: G, limits: Limits) {
+        if game.is_over() {
+            say(&self.out, "bestmove none");
+            return;
+        }
+        let prefix = game
+            .huff_for_engine()
+            .map(|sq| format!("H{sq} "))
+            .unwrap_or_default();
+        let mut limits = limits;
+        limits.no_databases = !self.tablebase;
+        if self.tablebase
+            && let Some(note) = game.tablebase_note()
+        {
+            say(&self.out, &format!("info string {note}"));
+        }
         let (out, out2) = (self.out.clone(), self.out.clone());
         self.seed = self
             .seed
@@ -597,107 +382,27 @@ impl Protocol {
             .wrapping_add(1442695040888963407);
         let job = SearchJob {
             engine: self.engine.clone(),
-            root,
-            history,
+            root: game.searchable(),
+            history: game.history(),
             limits,
             level: self.level,
             multipv: self.multipv,
             seed: self.seed,
         };
-        self.running = Some(job.spawn(
+        self.search.start(
+            job,
             move |i| say(&out, &info_line(i)),
             move |best, _pv| match best {
                 Some(m) => say(&out2, &format!("bestmove {prefix}{m}")),
                 None => say(&out2, "bestmove none"),
             },
-        ));
+        );
     }
 
     /// Wait for a search to end by itself (used at end of input).
     pub fn finish(&mut self) {
-        // An infinite search would never end by itself: stop it.
-        let infinite = self.running.as_ref().is_some_and(|r| r.infinite);
-        self.finish_search(infinite);
+        self.search.finish_at_end();
     }
-}
-
-/// `position startpos|fen <position string> [moves …]` (the words after `position`).
-pub fn parse_position(rules: RuleSet, rest: &[&str]) -> Result<Game, String> {
-    let (start, after) =
-        match rest.first() {
-            Some(&"startpos") => (Position::new(rules), &rest[1..]),
-            Some(&"fen") => {
-                let end = rest
-                    .iter()
-                    .position(|w| *w == "moves")
-                    .unwrap_or(rest.len());
-                let fen = rest[1..end].join(" ");
-                let pos = Position::from_fen(&fen, rules)
-                    .map_err(|e| format!("position fen '{fen}': {e}"))?;
-                (pos, &rest[end..])
-            }
-            _ => return Err(
-                "position needs 'startpos' or 'fen <position string>', then optionally 'moves …'"
-                    .into(),
-            ),
-        };
-    let mut game = Game::from_position(start);
-    match after.first() {
-        None => {}
-        Some(&"moves") => {
-            for (i, text) in join_removal_tokens(after[1..].iter().copied())
-                .iter()
-                .enumerate()
-            {
-                game.play_str(text)
-                    .map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
-            }
-        }
-        Some(other) => return Err(format!("expected 'moves', found '{other}'")),
-    }
-    Ok(game)
-}
-
-/// Dame: `position startpos|fen <FEN> [moves …]`; a huff is written
-/// `H<square>` before the move it precedes.
-pub fn parse_dame_position(rules: dame::RuleSet, rest: &[&str]) -> Result<dame::Game, String> {
-    let (start, after) = match rest.first() {
-        Some(&"startpos") => (dame::Position::new(rules), &rest[1..]),
-        Some(&"fen") => {
-            let end = rest
-                .iter()
-                .position(|w| *w == "moves")
-                .unwrap_or(rest.len());
-            let fen = rest[1..end].join(" ");
-            let pos = dame::Position::from_fen(&fen, rules)
-                .map_err(|e| format!("position fen '{fen}': {e}"))?;
-            (pos, &rest[end..])
-        }
-        _ => {
-            return Err(
-                "position needs 'startpos' or 'fen <FEN>', then optionally 'moves …'".into(),
-            );
-        }
-    };
-    let mut game = dame::Game::from_position(start);
-    match after.first() {
-        None => {}
-        Some(&"moves") => {
-            let size = game.position().size();
-            for (i, text) in after[1..].iter().enumerate() {
-                // A huff is `H` and one square of the board; anything else
-                // is a move (`h2-g3`, `h4xf6` on 8×8 are moves): the one
-                // rule of `dame::parse_huff_token`.
-                let result = match dame::parse_huff_token(text, size) {
-                    Some(sq) => game.huff(sq),
-                    None => game.play_str(text).map(|_| ()),
-                };
-                result.map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
-            }
-        }
-        Some(other) => return Err(format!("expected 'moves', found '{other}'")),
-    }
-    Ok(game)
 }
 
 /// `go …` (the words after `go`).
@@ -753,18 +458,8 @@ pub fn parse_go(rest: &[&str], white_to_move: bool) -> Result<Limits, String> {
 }
 
 pub fn run(_args: Args) -> Result<()> {
-    let (tx, rx) = mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        let stdin = io::stdin();
-        for line in stdin.lock().lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut protocol = Protocol::new(Box::new(io::stdout()));
-    for line in rx {
+    let mut protocol = Protocol::new(Box::new(std::io::stdout()));
+    for line in stdin_lines() {
         if !protocol.handle(&line) {
             return Ok(());
         }

@@ -6,10 +6,7 @@
 //! moves are `32-28`, or for captures from x to x every captured square
 //! (`28x19x23`).
 
-use std::io::{self, BufRead, Write};
-use std::sync::atomic::Ordering;
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -17,20 +14,11 @@ use dame::{BoardSize, Color, Move, Piece, PieceKind, Position, RuleSet, Setup, S
 use engine::DameState;
 use search::{Clock, Engine, Limits, Score, SearchInfo};
 
-use super::engine::{Running, SearchJob};
+use super::search_job::{Out, SearchJob, Searcher, say, stdin_lines};
 
 /// Arguments of `brett hub`.
 #[derive(clap::Args, Debug, Default)]
 pub struct Args {}
-
-type Out = Arc<Mutex<Box<dyn Write + Send>>>;
-
-fn say(out: &Out, line: &str) {
-    if let Ok(mut w) = out.lock() {
-        let _ = writeln!(w, "{line}");
-        let _ = w.flush();
-    }
-}
 
 /// Split a Hub line into its command and `(name, value)` arguments.
 pub fn parse_line(line: &str) -> Option<(String, Vec<(String, String)>)> {
@@ -190,7 +178,8 @@ pub fn parse_hub_move(pos: &Position, text: &str) -> Result<Move, String> {
         .ok_or_else(|| format!("'{text}' is not a legal move here"))
 }
 
-struct Hub {
+/// A Hub session: the engine, the position, the limits and the search.
+struct HubSession {
     out: Out,
     engine: Arc<Engine>,
     rules: RuleSet,
@@ -200,35 +189,15 @@ struct Hub {
     history: Vec<u64>,
     limits: Limits,
     level: u8,
-    running: Option<Running>,
+    search: Searcher,
 }
 
-impl Hub {
+impl HubSession {
     fn error(&self, msg: &str) {
         say(
             &self.out,
             &format!("error message=\"{}\"", msg.replace('"', "'")),
         );
-    }
-
-    fn finish(&mut self, stop: bool) {
-        if let Some(r) = self.running.take() {
-            if stop {
-                r.stop.store(true, Ordering::Relaxed);
-            }
-            let _ = r.handle.join();
-        }
-    }
-
-    fn searching(&mut self) -> bool {
-        match &self.running {
-            Some(r) if r.handle.is_finished() || r.reported.load(Ordering::Acquire) => {
-                self.finish(false);
-                false
-            }
-            Some(_) => true,
-            None => false,
-        }
     }
 
     fn handle(&mut self, line: &str) -> bool {
@@ -291,13 +260,13 @@ impl Hub {
             "init" => say(&self.out, "ready"),
             "ping" => say(&self.out, "pong"),
             "new-game" => {
-                self.finish(true);
+                self.search.finish(true);
                 self.engine.clear();
                 self.position = Some(Position::new(self.rules));
                 self.history.clear();
             }
             "pos" => {
-                self.finish(true);
+                self.search.finish(true);
                 // Whatever follows, the old position is gone: a refused
                 // `pos` leaves none.
                 self.position = None;
@@ -353,7 +322,7 @@ impl Hub {
                 self.limits = limits;
             }
             "go" => {
-                if self.searching() {
+                if self.search.busy() {
                     return self.bad("a search is running: send stop first");
                 }
                 let mut limits = self.limits;
@@ -364,9 +333,9 @@ impl Hub {
                 self.go(limits);
             }
             "ponder-hit" => {}
-            "stop" => self.finish(true),
+            "stop" => self.search.finish(true),
             "quit" => {
-                self.finish(true);
+                self.search.finish(true);
                 return false;
             }
             other => self.error(&format!("unknown command '{other}'")),
@@ -396,14 +365,15 @@ impl Hub {
         let (out, out2) = (self.out.clone(), self.out.clone());
         let job = SearchJob {
             engine: self.engine.clone(),
-            root: DameState(pos),
+            root: DameState::new(pos),
             history: self.history.clone(),
             limits,
             level: self.level,
             multipv: 1,
             seed: pos.hash(),
         };
-        self.running = Some(job.spawn(
+        self.search.start(
+            job,
             move |i: &SearchInfo<Move>| {
                 let score = match i.score {
                     Score::Cp(v) => format!("{:.2}", f64::from(v) / 100.0),
@@ -436,39 +406,29 @@ impl Hub {
                     say(&out2, "done");
                 }
             },
-        ));
+        );
     }
 }
 
 pub fn run(_args: Args) -> Result<()> {
-    let (tx, rx) = mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        for line in io::stdin().lock().lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
     let rules = RuleSet::INTERNATIONAL;
-    let mut hub = Hub {
-        out: Arc::new(Mutex::new(Box::new(io::stdout()))),
+    let mut hub = HubSession {
+        out: super::search_job::out(Box::new(std::io::stdout())),
         engine: Arc::new(Engine::new(64, 1)),
         rules,
         position: Some(Position::new(rules)),
         history: Vec::new(),
         limits: Limits::movetime(Duration::from_secs(1)),
         level: 10,
-        running: None,
+        search: Searcher::default(),
     };
-    for line in rx {
+    for line in stdin_lines() {
         if !hub.handle(&line) {
             return Ok(());
         }
     }
     // Standard input closed: the GUI is gone. Finish what runs and leave.
-    let infinite = hub.running.as_ref().is_some_and(|r| r.infinite);
-    hub.finish(infinite);
+    hub.search.finish_at_end();
     Ok(())
 }
 

@@ -18,7 +18,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use anyhow::{Context, Result, bail};
-use engine::WeightedMuehle;
+use engine::MuehleState;
 use engine::texel::{Sample, fit};
 use muehle::eval::{NAMES, Weights, features};
 use muehle::{Color, Position, RuleSet};
@@ -62,10 +62,7 @@ fn one_game(tb: &Tablebase, options: &MakeOptions, i: usize) -> Labelled {
         let m = if ply < opening || rng.f64() < options.random_share {
             moves[rng.usize(0..moves.len())]
         } else {
-            let state = WeightedMuehle {
-                pos,
-                weights: &Weights::TUNED,
-            };
+            let state = MuehleState::with_weights(pos, &Weights::TUNED);
             let limits = Limits {
                 no_databases: true,
                 ..Limits::depth(options.depth)

@@ -3,26 +3,29 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
-use engine::{DameState, LevelPlayer, MuehleState};
-use muehle::{Color, Game, Move, RuleSet};
+use engine::LevelPlayer;
+use muehle::Color;
 use search::{Engine, Limits};
+
+use super::game::{CliGame, GameKind, Variant, level_choice};
 
 /// Arguments of `brett match`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game.
-    #[arg(long, value_enum, default_value_t = super::GameKind::Muehle)]
-    game: super::GameKind,
+    #[arg(long, value_enum, default_value_t = GameKind::Muehle)]
+    game: GameKind,
     /// First player: `level:N` (1–10), `perfect` (Mühle: the databases once
     /// placing has ended, level 10 before) or `cmd:COMMAND` (a program
     /// speaking the engine protocol, e.g. `cmd:brett engine`, or
-    /// `cmd:brett --no-tablebase engine` for the engine without databases).
+    /// `cmd:brett --no-tablebase engine` for the engine without databases;
+    /// in either game: a Dame program is told the game and rules with
+    /// `setoption`).
     #[arg(long)]
     a: String,
     /// Second player, as for --a.
@@ -36,7 +39,7 @@ pub struct Args {
     movetime: u64,
     /// Rule set (preset and options; for Dame a preset or options applied to
     /// the game's preset).
-    #[arg(long, default_value = "standard", long_help = super::RULES_HELP)]
+    #[arg(long, default_value = "standard", long_help = super::game::RULES_HELP)]
     rules: String,
     /// Random plies (placements or moves) at the start of each game pair, for
     /// varied openings.
@@ -63,45 +66,87 @@ pub struct Args {
 /// (generous: a loaded machine may run many programs at once).
 const ENGINE_REPLY_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// A player in a match.
-trait Player: Send {
-    fn name(&self) -> String;
-    fn new_game(&mut self, rules: RuleSet) -> Result<()>;
-    fn choose(&mut self, game: &Game, movetime: Duration) -> Result<Option<Move>>;
+/// A player in a match, of either game.
+enum Player {
+    /// A level of brett's engine.
+    Level(LevelPlayer, Engine),
+    /// Mühle: perfect play from the databases once placing has ended
+    /// (by the rule of docs/TABLEBASE.md); level 10 before.
+    Perfect(LevelPlayer, Engine),
+    /// A program speaking the engine protocol.
+    Command(CommandSide),
 }
 
-struct LevelSide {
-    player: LevelPlayer,
-    engine: Engine,
-}
+impl Player {
+    /// The player `spec` names (`level:N`, `perfect`, `cmd:COMMAND`) for
+    /// `variant`; its random choices follow `seed`.
+    fn new(spec: &str, variant: Variant, seed: u64) -> Result<Player> {
+        if let Some(level) = spec.strip_prefix("level:") {
+            let level: u8 = level
+                .parse()
+                .ok()
+                .filter(|l| (1..=10).contains(l))
+                .ok_or_else(|| anyhow!("'{spec}': a level is 1 to 10"))?;
+            Ok(Player::Level(
+                LevelPlayer::new(level, seed),
+                Engine::new(32, 1),
+            ))
+        } else if let Some(cmd) = spec.strip_prefix("cmd:") {
+            Ok(Player::Command(CommandSide::spawn(cmd)?))
+        } else if spec == "perfect" {
+            if !matches!(variant, Variant::Muehle(_)) {
+                bail!(
+                    "'perfect' plays from Mühle's databases: for Dame a player is 'level:N' or 'cmd:COMMAND'"
+                );
+            }
+            if engine::muehle::databases::installed().is_none() {
+                bail!("'perfect' plays from the databases: run without --no-tablebase");
+            }
+            Ok(Player::Perfect(
+                LevelPlayer::new(10, seed),
+                Engine::new(32, 1),
+            ))
+        } else {
+            bail!("a player is 'level:N', 'perfect' or 'cmd:COMMAND', got '{spec}'")
+        }
+    }
 
-impl Player for LevelSide {
     fn name(&self) -> String {
-        format!("brett level {}", self.player.level)
+        match self {
+            Player::Level(level, _) => format!("brett level {}", level.level),
+            Player::Perfect(..) => "perfect (databases)".to_string(),
+            Player::Command(side) => side.name.clone(),
+        }
     }
-    fn new_game(&mut self, _rules: RuleSet) -> Result<()> {
-        self.engine.clear();
-        Ok(())
+
+    fn new_game(&mut self, variant: Variant) -> Result<()> {
+        match self {
+            Player::Level(_, engine) | Player::Perfect(_, engine) => {
+                engine.clear();
+                Ok(())
+            }
+            Player::Command(side) => side.new_game(variant),
+        }
     }
-    fn choose(&mut self, game: &Game, movetime: Duration) -> Result<Option<Move>> {
-        let history: Vec<u64> = (0..game.ply())
-            .filter_map(|i| game.position_at(i).map(|p| p.hash()))
-            .collect();
-        let stop = AtomicBool::new(false);
-        Ok(self
-            .player
-            .choose(
-                &self.engine,
-                &MuehleState(*game.position()),
-                &history,
-                Limits::movetime(movetime),
-                &stop,
-                &mut |_| {},
-            )
-            .map(|c| c.mv))
+
+    fn choose<G: CliGame>(&mut self, game: &G, movetime: Duration) -> Result<Option<G::Move>> {
+        let limits = Limits::movetime(movetime);
+        match self {
+            Player::Level(level, engine) => {
+                Ok(level_choice(level, engine, game, limits).map(|c| c.mv))
+            }
+            Player::Perfect(level, engine) => match game.perfect_move()? {
+                Some(m) => Ok(Some(m)),
+                None => Ok(level_choice(level, engine, game, limits).map(|c| c.mv)),
+            },
+            Player::Command(side) => side.choose(game, movetime),
+        }
     }
 }
 
+/// A program speaking the engine protocol, playing either game: it is told
+/// the game and rules (`setoption`), then each position as the start and
+/// the moves.
 struct CommandSide {
     command: String,
     child: Child,
@@ -156,14 +201,20 @@ impl CommandSide {
         Ok(())
     }
 
-    /// Send the position (`start`, then `moves`) and `go movetime`; the
-    /// words after `bestmove` in the answer, or `None` for `bestmove none`.
-    fn best_move_words(
-        &mut self,
-        start: &str,
-        moves: &[String],
-        movetime: Duration,
-    ) -> Result<Option<Vec<String>>> {
+    fn new_game(&mut self, variant: Variant) -> Result<()> {
+        for line in variant.engine_options() {
+            self.send(&line)?;
+        }
+        self.send("ucinewgame")?;
+        self.send("isready")?;
+        self.wait_for("readyok", ENGINE_REPLY_TIMEOUT)?;
+        Ok(())
+    }
+
+    /// Send the position and `go movetime`; the move of the answer, or
+    /// `None` for `bestmove none`.
+    fn choose<G: CliGame>(&mut self, game: &G, movetime: Duration) -> Result<Option<G::Move>> {
+        let (start, moves) = game.engine_position()?;
         if moves.is_empty() {
             self.send(&format!("position {start}"))?;
         } else {
@@ -176,7 +227,10 @@ impl CommandSide {
         if words.first().is_none_or(|w| w == "none") {
             return Ok(None);
         }
-        Ok(Some(words))
+        match game.engine_move(&words) {
+            Ok(m) => Ok(Some(m)),
+            Err(e) => bail!("engine '{}' sent {e}", self.command),
+        }
     }
 
     /// Read lines until one starts with `prefix`; returns all lines read.
@@ -210,103 +264,6 @@ impl Drop for CommandSide {
     }
 }
 
-impl Player for CommandSide {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-    fn new_game(&mut self, rules: RuleSet) -> Result<()> {
-        self.send(&format!("setoption name Rules value {rules}"))?;
-        self.send("ucinewgame")?;
-        self.send("isready")?;
-        self.wait_for("readyok", ENGINE_REPLY_TIMEOUT)?;
-        Ok(())
-    }
-    fn choose(&mut self, game: &Game, movetime: Duration) -> Result<Option<Move>> {
-        let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
-        let start = if game.start().fen() == muehle::Position::new(*game.rules()).fen() {
-            "startpos".to_string()
-        } else {
-            format!("fen {}", game.start().fen())
-        };
-        let Some(words) = self.best_move_words(&start, &moves, movetime)? else {
-            return Ok(None);
-        };
-        // The removal may come as its own token: "bestmove d6 xb4".
-        let text: String = words.concat();
-        Ok(Some(game.position().parse_move(&text).map_err(|e| {
-            anyhow!(
-                "engine '{}' sent an illegal move '{text}': {e}",
-                self.command
-            )
-        })?))
-    }
-}
-
-fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Player>> {
-    if let Some(level) = spec.strip_prefix("level:") {
-        let level: u8 = level
-            .parse()
-            .ok()
-            .filter(|l| (1..=10).contains(l))
-            .ok_or_else(|| anyhow!("'{spec}': a level is 1 to 10"))?;
-        Ok(Box::new(LevelSide {
-            player: LevelPlayer::new(level, seed),
-            engine: Engine::new(32, 1),
-        }))
-    } else if let Some(cmd) = spec.strip_prefix("cmd:") {
-        Ok(Box::new(CommandSide::spawn(cmd)?))
-    } else if spec == "perfect" {
-        if engine::muehle::databases::installed().is_none() {
-            bail!("'perfect' plays from the databases: run without --no-tablebase");
-        }
-        Ok(Box::new(PerfectSide(LevelSide {
-            player: LevelPlayer::new(10, seed),
-            engine: Engine::new(32, 1),
-        })))
-    } else {
-        bail!("a player is 'level:N', 'perfect' or 'cmd:COMMAND', got '{spec}'")
-    }
-}
-
-/// Perfect play once placing has ended (the databases' move, by the rule
-/// of docs/TABLEBASE.md); level 10 while placing.
-struct PerfectSide(LevelSide);
-
-impl Player for PerfectSide {
-    fn name(&self) -> String {
-        "perfect (databases)".to_string()
-    }
-    fn new_game(&mut self, rules: RuleSet) -> Result<()> {
-        self.0.new_game(rules)
-    }
-    fn choose(&mut self, game: &Game, movetime: Duration) -> Result<Option<Move>> {
-        let pos = game.position();
-        if pos.in_hand(Color::White) > 0 || pos.in_hand(Color::Black) > 0 {
-            return self.0.choose(game, movetime);
-        }
-        if game.is_over() {
-            return Ok(None);
-        }
-        if let Some(mut moves) = engine::muehle::databases::probe_moves(pos) {
-            moves.sort_by_key(|&(_, e, pref)| std::cmp::Reverse((e.rank(), pref)));
-            return Ok(moves.first().map(|m| m.0));
-        }
-        // The no-mill counter may make a database distance unreachable
-        // (the engine then does not take it as exact): the databases' best
-        // move all the same, as Malom plays.
-        let held = engine::muehle::databases::for_rules(pos.rules())
-            .and_then(|tb| tb.probe_moves(pos).ok().flatten());
-        match held {
-            Some(moves) => Ok(moves.first().map(|m| m.0)),
-            None => bail!(
-                "'perfect': the databases do not hold {} (build them with `brett tablebase build --rules {}`)",
-                pos.fen(),
-                pos.rules()
-            ),
-        }
-    }
-}
-
 /// Result of one game from A's point of view: 1, ½ or 0.
 struct Played {
     index: usize,
@@ -319,211 +276,18 @@ struct Played {
     blocked: i8,
 }
 
-fn play_game(
+/// One game of either game between A and B (A White in even games).
+fn play_game<G: CliGame>(
     args: &Args,
-    rules: RuleSet,
+    variant: Variant,
+    rules: G::Rules,
     index: usize,
-    a: &mut dyn Player,
-    b: &mut dyn Player,
+    a: &mut Player,
+    b: &mut Player,
 ) -> Result<Played> {
     let a_white = index.is_multiple_of(2);
-    let mut game = Game::new(rules);
+    let mut game = G::new_game(rules);
     // The same opening for both games of a pair.
-    let mut rng = fastrand::Rng::with_seed(
-        args.seed
-            .wrapping_mul(1_000_003)
-            .wrapping_add((index / 2) as u64),
-    );
-    for _ in 0..args.opening_plies {
-        let moves = game.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let m = moves[rng.usize(0..moves.len())];
-        game.play(m)?;
-    }
-    a.new_game(rules)?;
-    b.new_game(rules)?;
-    let movetime = Duration::from_millis(args.movetime.max(1));
-    let mut forfeit: Option<(Color, String)> = None;
-    while !game.is_over() && game.ply() < args.max_plies {
-        let turn = game.position().turn();
-        let a_moves = (turn == Color::White) == a_white;
-        let mover: &mut dyn Player = if a_moves { &mut *a } else { &mut *b };
-        match mover.choose(&game, movetime) {
-            Ok(Some(m)) => {
-                if let Err(e) = game.play(m) {
-                    forfeit = Some((turn, format!("illegal move {m}: {e}")));
-                    break;
-                }
-            }
-            Ok(None) => {
-                forfeit = Some((turn, "no move although the game goes on".to_string()));
-                break;
-            }
-            Err(e) => {
-                forfeit = Some((turn, e.to_string()));
-                break;
-            }
-        }
-    }
-    let (white, black) = if a_white {
-        (a.name(), b.name())
-    } else {
-        (b.name(), a.name())
-    };
-    game.set_tag("Event", "brett match");
-    game.set_tag("Round", &(index + 1).to_string());
-    game.set_tag("White", &white);
-    game.set_tag("Black", &black);
-    let outcome = game.outcome().map(|o| (o.winner, o.describe()));
-    let blocked = match game.outcome() {
-        Some(o) if forfeit.is_none() && o.reason == muehle::EndReason::Blocked => match o.winner {
-            Some(w) if (w == Color::White) == a_white => -1,
-            Some(_) => 1,
-            None => 0,
-        },
-        _ => 0,
-    };
-    let (ply, record) = (game.ply(), game.to_record());
-    let mut played = conclude(index, a_white, forfeit, outcome, ply, record, true);
-    played.blocked = blocked;
-    Ok(played)
-}
-
-/// A player in a Dame match.
-trait DamePlayer: Send {
-    fn name(&self) -> String;
-    fn new_game(&mut self, kind: super::GameKind, rules: dame::RuleSet) -> Result<()>;
-    fn choose(&mut self, game: &dame::Game, movetime: Duration) -> Result<Option<dame::Move>>;
-}
-
-/// A level playing Dame.
-struct DameLevel {
-    player: LevelPlayer,
-    engine: Engine,
-}
-
-impl DameLevel {
-    fn new(spec: &str, seed: u64) -> Result<DameLevel> {
-        let level: u8 = spec
-            .strip_prefix("level:")
-            .and_then(|l| l.parse().ok())
-            .filter(|l| (1..=10).contains(l))
-            .ok_or_else(|| {
-                anyhow!(
-                    "'{spec}': for Dame a player is 'level:N' (N from 1 to 10) or 'cmd:COMMAND'"
-                )
-            })?;
-        Ok(DameLevel {
-            player: LevelPlayer::new(level, seed),
-            engine: Engine::new(32, 1),
-        })
-    }
-}
-
-impl DamePlayer for DameLevel {
-    fn name(&self) -> String {
-        format!("brett level {}", self.player.level)
-    }
-
-    fn new_game(&mut self, _kind: super::GameKind, _rules: dame::RuleSet) -> Result<()> {
-        self.engine.clear();
-        Ok(())
-    }
-
-    fn choose(&mut self, game: &dame::Game, movetime: Duration) -> Result<Option<dame::Move>> {
-        let history: Vec<u64> = (0..game.ply())
-            .filter_map(|i| game.position_at(i).map(|p| p.hash()))
-            .collect();
-        let stop = AtomicBool::new(false);
-        Ok(self
-            .player
-            .choose(
-                &self.engine,
-                &DameState(*game.position()),
-                &history,
-                Limits::movetime(movetime),
-                &stop,
-                &mut |_| {},
-            )
-            .map(|c| c.mv))
-    }
-}
-
-/// A program speaking the engine protocol, playing Dame: it is told the
-/// game (`setoption name Game`) and, when the rules are not the game's
-/// preset, the rules; then each position as the start and the moves.
-impl DamePlayer for CommandSide {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn new_game(&mut self, kind: super::GameKind, rules: dame::RuleSet) -> Result<()> {
-        self.send(&format!("setoption name Game value {}", kind.name()))?;
-        if super::dame_rules(kind, None).ok() != Some(rules) {
-            self.send(&format!("setoption name Rules value {rules}"))?;
-        }
-        self.send("ucinewgame")?;
-        self.send("isready")?;
-        self.wait_for("readyok", ENGINE_REPLY_TIMEOUT)?;
-        Ok(())
-    }
-
-    fn choose(&mut self, game: &dame::Game, movetime: Duration) -> Result<Option<dame::Move>> {
-        let mut moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
-        // Engines before this version read a move starting with `h` (8×8:
-        // `h2-g3`) as a huff: such a move is sent as the position after it.
-        let cut = moves
-            .iter()
-            .rposition(|m| m.starts_with(['h', 'H']))
-            .map_or(0, |i| i + 1);
-        let start = if cut > 0 {
-            let at = game
-                .position_at(cut)
-                .ok_or_else(|| anyhow!("no position after move {cut}"))?;
-            format!("fen {}", at.fen())
-        } else if game
-            .start()
-            .same_position(&dame::Position::new(*game.rules()))
-        {
-            "startpos".to_string()
-        } else {
-            format!("fen {}", game.start().fen())
-        };
-        moves.drain(..cut);
-        let Some(words) = self.best_move_words(&start, &moves, movetime)? else {
-            return Ok(None);
-        };
-        let word = &words[0];
-        Ok(Some(game.position().parse_move(word).map_err(|e| {
-            anyhow!(
-                "engine '{}' sent an illegal move '{word}': {e}",
-                self.command
-            )
-        })?))
-    }
-}
-
-fn make_dame_player(spec: &str, seed: u64) -> Result<Box<dyn DamePlayer>> {
-    if let Some(cmd) = spec.strip_prefix("cmd:") {
-        Ok(Box::new(CommandSide::spawn(cmd)?))
-    } else {
-        Ok(Box::new(DameLevel::new(spec, seed)?))
-    }
-}
-
-/// One Dame game between two levels (A White in even games).
-fn play_dame_game<'p>(
-    args: &Args,
-    rules: dame::RuleSet,
-    index: usize,
-    a: &'p mut dyn DamePlayer,
-    b: &'p mut dyn DamePlayer,
-) -> Result<Played> {
-    use dame::Color;
-    let a_white = index.is_multiple_of(2);
-    let mut game = dame::Game::new(rules);
     let mut rng = fastrand::Rng::with_seed(
         args.seed
             .wrapping_mul(1_000_003)
@@ -535,14 +299,14 @@ fn play_dame_game<'p>(
             break;
         }
         let m = moves[rng.usize(0..moves.len())];
-        game.play(&m)?;
+        game.play(m)?;
     }
-    a.new_game(args.game, rules)?;
-    b.new_game(args.game, rules)?;
+    a.new_game(variant)?;
+    b.new_game(variant)?;
     let movetime = Duration::from_millis(args.movetime.max(1));
     let mut forfeit: Option<(Color, String)> = None;
     while !game.is_over() && game.ply() < args.max_plies {
-        let turn = game.position().turn();
+        let turn = game.turn();
         let mover = if (turn == Color::White) == a_white {
             &mut *a
         } else {
@@ -550,8 +314,8 @@ fn play_dame_game<'p>(
         };
         match mover.choose(&game, movetime) {
             Ok(Some(m)) => {
-                if let Err(e) = game.play(&m) {
-                    forfeit = Some((turn, format!("illegal move: {e}")));
+                if let Err(e) = game.play(m) {
+                    forfeit = Some((turn, format!("illegal move {m}: {e:#}")));
                     break;
                 }
             }
@@ -574,11 +338,29 @@ fn play_dame_game<'p>(
     game.set_tag("Round", &(index + 1).to_string());
     game.set_tag("White", &white);
     game.set_tag("Black", &black);
-    let outcome = game.outcome().map(|o| (o.winner, o.describe()));
+    let outcome = game.outcome();
+    let blocked = match game.blocked_loser() {
+        Some(loser) if forfeit.is_none() => {
+            if (loser == Color::White) == a_white {
+                1
+            } else {
+                -1
+            }
+        }
+        _ => 0,
+    };
     let (ply, record) = (game.ply(), game.to_record());
-    Ok(conclude(
-        index, a_white, forfeit, outcome, ply, record, false,
-    ))
+    let mut played = conclude(
+        index,
+        a_white,
+        forfeit,
+        outcome,
+        ply,
+        record,
+        G::MATCH_RESULT_TAG,
+    );
+    played.blocked = blocked;
+    Ok(played)
 }
 
 /// A finished match game: White's score from the forfeit (the side that
@@ -675,58 +457,31 @@ fn fmt_elo(v: f64) -> String {
 /// The games of one worker: a function from the game's index to its result.
 type Worker<'a> = Box<dyn FnMut(usize) -> Result<Played> + 'a>;
 
-/// The game of a match and its rules.
-#[derive(Clone, Copy)]
-enum MatchRules {
-    Muehle(RuleSet),
-    Dame(dame::RuleSet),
-}
-
 /// Build a worker's two players (their random choices follow `seed`).
-fn make_worker<'a>(args: &'a Args, rules: MatchRules, seed: u64) -> Result<Worker<'a>> {
-    match rules {
-        MatchRules::Muehle(rules) => {
-            let mut a = make_player(&args.a, seed)?;
-            let mut b = make_player(&args.b, seed ^ 0x5555)?;
-            Ok(Box::new(move |index| {
-                play_game(args, rules, index, a.as_mut(), b.as_mut())
-            }))
-        }
-        MatchRules::Dame(rules) => {
-            let mut a = make_dame_player(&args.a, seed)?;
-            let mut b = make_dame_player(&args.b, seed ^ 0x5555)?;
-            Ok(Box::new(move |index| {
-                play_dame_game(args, rules, index, a.as_mut(), b.as_mut())
-            }))
-        }
-    }
+fn make_worker<'a>(args: &'a Args, variant: Variant, seed: u64) -> Result<Worker<'a>> {
+    let mut a = Player::new(&args.a, variant, seed)?;
+    let mut b = Player::new(&args.b, variant, seed ^ 0x5555)?;
+    Ok(match variant {
+        Variant::Muehle(rules) => Box::new(move |index| {
+            play_game::<muehle::Game>(args, variant, rules, index, &mut a, &mut b)
+        }),
+        Variant::Dame(_, rules) => Box::new(move |index| {
+            play_game::<dame::Game>(args, variant, rules, index, &mut a, &mut b)
+        }),
+    })
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let rules = if args.game == super::GameKind::Muehle {
-        MatchRules::Muehle(super::parse_rules(&args.rules)?)
-    } else {
-        let rules_arg = (args.rules != "standard").then_some(args.rules.as_str());
-        MatchRules::Dame(super::dame_rules(args.game, rules_arg)?)
-    };
+    let variant = Variant::parse(args.game, Some(&args.rules))?;
     // Check both players start before playing.
-    let (name_a, name_b, rules_name) = match rules {
-        MatchRules::Muehle(r) => {
-            let probe_a = make_player(&args.a, args.seed)?;
-            let probe_b = make_player(&args.b, args.seed ^ 0x5555)?;
-            (probe_a.name(), probe_b.name(), r.to_string())
-        }
-        MatchRules::Dame(r) => (
-            make_dame_player(&args.a, args.seed)?.name(),
-            make_dame_player(&args.b, args.seed ^ 0x5555)?.name(),
-            r.to_string(),
-        ),
-    };
+    let name_a = Player::new(&args.a, variant, args.seed)?.name();
+    let name_b = Player::new(&args.b, variant, args.seed ^ 0x5555)?.name();
+    let rules_name = variant.rules_name();
     println!(
         "Match: A = {name_a} vs B = {name_b}, {} games, {} ms per move, game {}, rules {rules_name}",
         args.games,
         args.movetime,
-        args.game.name()
+        variant.kind().name()
     );
     // The first games would otherwise read the databases from disk.
     engine::muehle::databases::wait_warm();
@@ -741,7 +496,7 @@ pub fn run(args: Args) -> Result<()> {
             let args = &args;
             handles.push(scope.spawn(move || -> Result<()> {
                 let mut play =
-                    make_worker(args, rules, args.seed.wrapping_add(worker as u64 * 7919))?;
+                    make_worker(args, variant, args.seed.wrapping_add(worker as u64 * 7919))?;
                 loop {
                     let index = {
                         let mut n = next.lock().map_err(|_| anyhow!("lock"))?;
@@ -786,7 +541,7 @@ pub fn run(args: Args) -> Result<()> {
         "A ({name_a}): wins {wins} draws {draws} losses {losses} of {}",
         scores.len()
     );
-    if matches!(rules, MatchRules::Muehle(_)) {
+    if matches!(variant, Variant::Muehle(_)) {
         println!(
             "Lost by being blocked: A {}, B {}",
             played.iter().filter(|p| p.blocked == 1).count(),

@@ -1,18 +1,19 @@
 use std::time::Instant;
 
 use anyhow::Result;
-use muehle::perft::{perft, perft_divide};
+
+use super::game::{CliGame, GameKind, Variant};
 
 /// Arguments of `brett perft`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game.
-    #[arg(long, value_enum, default_value_t = super::GameKind::Muehle)]
-    game: super::GameKind,
+    #[arg(long, value_enum, default_value_t = GameKind::Muehle)]
+    game: GameKind,
     /// Rule set: for Mühle a preset with options (default standard); for Dame
     /// a preset (dame, dame-100, dame-fr, international) or options applied to
     /// the game's preset, e.g. 'huffing=on'.
-    #[arg(long, long_help = super::RULES_HELP)]
+    #[arg(long, long_help = super::game::RULES_HELP)]
     rules: Option<String>,
     /// Start from this position (Mühle position string, or Dame FEN such as
     /// W:W31-50:B1-20) instead of the start position.
@@ -26,40 +27,29 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    if args.game != super::GameKind::Muehle {
-        return run_dame(args);
-    }
-    let rules = super::parse_rules(args.rules.as_deref().unwrap_or("standard"))?;
-    let pos = super::start_position(rules, args.position.as_deref())?;
-    for depth in 1..=args.depth {
-        let t = Instant::now();
-        let nodes = perft(&pos, depth);
-        println!(
-            "depth {depth} nodes {nodes} time {:.3}",
-            t.elapsed().as_secs_f64()
-        );
-    }
-    if args.divide && args.depth > 0 {
-        for (m, n) in perft_divide(&pos, args.depth) {
-            println!("{m} {n}");
+    let position = args.position.as_deref();
+    match Variant::parse(args.game, args.rules.as_deref())? {
+        Variant::Muehle(rules) => {
+            count::<muehle::Game>(&muehle::Game::start_or(rules, position)?, &args)
+        }
+        Variant::Dame(_, rules) => {
+            count::<dame::Game>(&dame::Game::start_or(rules, position)?, &args)
         }
     }
-    Ok(())
 }
 
-fn run_dame(args: Args) -> Result<()> {
-    let rules = super::dame_rules(args.game, args.rules.as_deref())?;
-    let pos = super::dame_position(rules, args.position.as_deref())?;
+fn count<G: CliGame>(start: &G::Position, args: &Args) -> Result<()> {
+    let game = G::from_start(*start);
     for depth in 1..=args.depth {
         let t = Instant::now();
-        let nodes = dame::perft::perft(&pos, depth);
+        let nodes = game.perft(depth);
         println!(
             "depth {depth} nodes {nodes} time {:.3}",
             t.elapsed().as_secs_f64()
         );
     }
     if args.divide && args.depth > 0 {
-        for (m, n) in dame::perft::perft_divide(&pos, args.depth) {
+        for (m, n) in game.perft_divide(args.depth) {
             println!("{m} {n}");
         }
     }

@@ -1,26 +1,26 @@
-//! `brett play`: a game in the terminal, two people at one keyboard.
+//! `brett play`: a game in the terminal — Mühle or Dame, two people at one
+//! keyboard or against the computer. One loop for both games
+//! ([`CliGame`] says what differs).
 
 use std::io::{self, BufRead, Write};
-
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use engine::{LevelPlayer, MuehleState};
-use muehle::{Color, Game, GameError, Move, MoveError};
+use engine::LevelPlayer;
+use muehle::Color;
 use search::{Engine, Limits};
 
-use crate::board;
+use super::game::{CliGame, Entered, GameKind, Variant, level_choice};
 
 /// Arguments of `brett play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game.
-    #[arg(long, value_enum, default_value_t = super::GameKind::Muehle)]
-    game: super::GameKind,
+    #[arg(long, value_enum, default_value_t = GameKind::Muehle)]
+    game: GameKind,
     /// Rule set: for Mühle a preset with options; for Dame a preset or options
     /// applied to the game's preset (e.g. 'huffing=on').
-    #[arg(long, default_value = "standard", long_help = super::RULES_HELP)]
+    #[arg(long, default_value = "standard", long_help = super::game::RULES_HELP)]
     rules: String,
     /// Start from this position (Mühle position string or Dame FEN).
     #[arg(long)]
@@ -43,7 +43,7 @@ pub struct Args {
 impl Default for Args {
     fn default() -> Args {
         Args {
-            game: super::GameKind::Muehle,
+            game: GameKind::Muehle,
             rules: "standard".to_string(),
             position: None,
             computer: None,
@@ -63,45 +63,14 @@ pub struct Computer {
 }
 
 impl Computer {
-    fn choose(&mut self, game: &Game) -> Option<Move> {
-        let history: Vec<u64> = (0..game.ply())
-            .filter_map(|i| game.position_at(i).map(|p| p.hash()))
-            .collect();
-        let stop = AtomicBool::new(false);
-        self.player
-            .choose(
-                &self.engine,
-                &MuehleState(*game.position()),
-                &history,
-                Limits::movetime(self.time),
-                &stop,
-                &mut |_| {},
-            )
-            .map(|c| c.mv)
-    }
-}
-
-const HELP: &str = "\
-Commands:
-  d6, g7-g4, d6xb4, f2-f4xd5   play a move (place, slide or fly; xSQ removes a stone after a mill)
-  moves      list the legal moves
-  hint       the engine's suggestion
-  list       the moves played so far (game record)
-  undo       take back the last move
-  draw       offer a draw (the opponent answers with 'accept', or declines by moving)
-  accept     accept the opponent's draw offer
-  decline    decline the opponent's draw offer
-  resign     resign the game
-  show       draw the board again
-  new        start a new game with the same rules
-  help       this text
-  quit       leave
-";
-
-fn side(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
+    fn choose<G: CliGame>(&mut self, game: &G) -> Option<G::Move> {
+        level_choice(
+            &mut self.player,
+            &self.engine,
+            game,
+            Limits::movetime(self.time),
+        )
+        .map(|c| c.mv)
     }
 }
 
@@ -111,11 +80,6 @@ pub fn run(args: Args) -> Result<()> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64)
     });
-    if args.game != super::GameKind::Muehle {
-        return run_dame(args, seed);
-    }
-    let rules = super::parse_rules(&args.rules)?;
-    let start = super::start_position(rules, args.position.as_deref())?;
     let computer = computer_side(args.computer.as_deref(), seed)?.map(|side| Computer {
         side,
         player: LevelPlayer::new(args.level, seed),
@@ -124,77 +88,83 @@ pub fn run(args: Args) -> Result<()> {
     });
     let stdin = io::stdin();
     let stdout = io::stdout();
-    play_loop(
-        Game::from_position(start),
-        computer,
-        stdin.lock(),
-        stdout.lock(),
-    )
+    let position = args.position.as_deref();
+    match Variant::parse(args.game, Some(&args.rules))? {
+        Variant::Muehle(rules) => play_loop(
+            muehle::Game::from_start(muehle::Game::start_or(rules, position)?),
+            computer,
+            stdin.lock(),
+            stdout.lock(),
+        ),
+        Variant::Dame(_, rules) => play_loop(
+            dame::Game::from_start(dame::Game::start_or(rules, position)?),
+            computer,
+            stdin.lock(),
+            stdout.lock(),
+        ),
+    }
 }
 
-/// The game loop over any input and output (used by the tests with text).
-pub fn play_loop(
-    mut game: Game,
+/// The game loop over any input and output, for either game.
+pub fn play_loop<G: CliGame>(
+    mut game: G,
     mut computer: Option<Computer>,
     input: impl BufRead,
     mut out: impl Write,
 ) -> Result<()> {
-    let start = *game.start();
+    let start = game.clone();
     writeln!(
         out,
-        "Mühle — rules: {}. Type 'help' for the commands.\n",
+        "{} — rules: {}. Type 'help' for the commands.\n",
+        G::TITLE,
         game.rules()
     )?;
     if let Some(c) = &computer {
         writeln!(
             out,
             "The computer plays {} at level {}.\n",
-            side(c.side),
+            c.side.title(),
             c.player.level
         )?;
     }
     show(&game, &mut out)?;
     let mut lines = input.lines();
-    // A mill move waiting for the stone to remove.
-    let mut pending: Option<Move> = None;
+    // A move waiting to be completed (a Mühle mill without its removal).
+    let mut pending: Option<G::Move> = None;
     loop {
-        let pos = *game.position();
+        let mover = game.turn();
         if let Some(c) = computer.as_mut()
             && pending.is_none()
             && !game.is_over()
-            && pos.turn() == c.side
+            && mover == c.side
         {
             if game.draw_offer() == Some(c.side.other()) {
                 writeln!(out, "The computer declines the draw offer.")?;
             }
+            if let Some(sq) = game.huff_for_engine() {
+                writeln!(out, "The computer huffs the piece on {sq}.")?;
+            }
             if let Some(m) = c.choose(&game) {
                 game.play(m)?;
-                writeln!(out, "The computer ({}) plays {m}.\n", side(c.side))?;
+                writeln!(out, "The computer ({}) plays {m}.\n", c.side.title())?;
                 show(&game, &mut out)?;
             }
             continue;
         }
-        if let Some(m) = pending {
-            write!(out, "Mill! {} removes which stone? ", side(pos.turn()))?;
-            let _ = m;
+        if pending.is_some() {
+            write!(out, "{}", game.incomplete_prompt())?;
         } else if game.is_over() {
             write!(out, "Game over. 'undo', 'new', 'list' or 'quit' > ")?;
         } else {
-            let mover = pos.turn();
             let offer = if game.draw_offer() == Some(mover.other()) {
                 format!(
                     " [{} offers a draw: 'accept' or play on]",
-                    side(mover.other())
+                    mover.other().title()
                 )
             } else {
                 String::new()
             };
-            write!(
-                out,
-                "{} ({}){offer} > ",
-                side(mover),
-                pos.phase(mover).name()
-            )?;
+            write!(out, "{}{}{offer} > ", mover.title(), game.prompt_detail())?;
         }
         out.flush()?;
         let Some(line) = lines.next() else {
@@ -207,23 +177,16 @@ pub fn play_loop(
             continue;
         }
         if let Some(m) = pending.take() {
-            let sq = cmd.trim_start_matches(['x', 'X']);
-            match sq.parse() {
-                Ok(r) => try_move(&mut game, m.with_removal(r), &mut pending, &mut out)?,
-                Err(e) => {
-                    writeln!(out, "{e}")?;
-                    pending = Some(m);
-                }
-            }
+            enter(&mut game, cmd, Some(m), &mut pending, &mut out)?;
             continue;
         }
-        let mover = pos.turn();
-        match cmd.to_ascii_lowercase().as_str() {
-            "help" | "?" | "h" => write!(out, "{HELP}")?,
+        let lower = cmd.to_ascii_lowercase();
+        match lower.as_str() {
+            "help" | "?" | "h" => write!(out, "{}", G::HELP)?,
             "quit" | "exit" | "q" => return Ok(()),
             "show" | "board" => show(&game, &mut out)?,
             "moves" => {
-                let moves: Vec<String> = game.legal_moves().iter().map(Move::to_string).collect();
+                let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
                 if moves.is_empty() {
                     writeln!(out, "No legal moves.")?;
                 } else {
@@ -232,14 +195,14 @@ pub fn play_loop(
             }
             "list" | "history" | "record" => writeln!(out, "{}", game.movetext())?,
             "undo" | "takeback" => match game.undo() {
-                Ok(m) => {
-                    writeln!(out, "Took back {m}.")?;
+                Ok(what) => {
+                    writeln!(out, "Took back {what}.")?;
                     // Against the computer, take back its reply and your move.
                     if let Some(c) = &computer
-                        && game.position().turn() == c.side
-                        && let Ok(m2) = game.undo()
+                        && game.turn() == c.side
+                        && let Ok(what) = game.undo()
                     {
-                        writeln!(out, "Took back {m2}.")?;
+                        writeln!(out, "Took back {what}.")?;
                     }
                     show(&game, &mut out)?;
                 }
@@ -258,13 +221,13 @@ pub fn play_loop(
                 }
             }
             "new" => {
-                game = Game::from_position(start);
+                game = start.clone();
                 writeln!(out, "New game.")?;
                 show(&game, &mut out)?;
             }
             "draw" => match game.offer_draw(mover) {
                 Ok(true) => announce(&game, &mut out)?,
-                Ok(false) => writeln!(out, "{} offers a draw.", side(mover))?,
+                Ok(false) => writeln!(out, "{} offers a draw.", mover.title())?,
                 Err(e) => writeln!(out, "{e}")?,
             },
             "accept" => match game.accept_draw(mover) {
@@ -272,59 +235,68 @@ pub fn play_loop(
                 Err(e) => writeln!(out, "{e}")?,
             },
             "decline" => match game.decline_draw(mover) {
-                Ok(()) => writeln!(out, "{} declines the draw offer.", side(mover))?,
+                Ok(()) => writeln!(out, "{} declines the draw offer.", mover.title())?,
                 Err(e) => writeln!(out, "{e}")?,
             },
             "resign" => match game.resign(mover) {
                 Ok(()) => announce(&game, &mut out)?,
                 Err(e) => writeln!(out, "{e}")?,
             },
-            _ => match Move::parse(cmd) {
-                Ok(m) => try_move(&mut game, m, &mut pending, &mut out)?,
-                Err(e) => writeln!(out, "{e}. Type 'help' for the commands.")?,
+            _ => match game.command(&lower) {
+                Some(Ok(said)) => {
+                    writeln!(out, "{said}")?;
+                    show(&game, &mut out)?;
+                }
+                Some(Err(e)) => writeln!(out, "{e}")?,
+                None => enter(&mut game, cmd, None, &mut pending, &mut out)?,
             },
         }
     }
 }
 
-fn try_move(
-    game: &mut Game,
-    m: Move,
-    pending: &mut Option<Move>,
+/// A move typed by the player to move (`partial`: the incomplete move it completes).
+fn enter<G: CliGame>(
+    game: &mut G,
+    text: &str,
+    partial: Option<G::Move>,
+    pending: &mut Option<G::Move>,
     out: &mut impl Write,
 ) -> Result<()> {
-    match game.play(m) {
-        Ok(()) => {
-            writeln!(
-                out,
-                "{} played {m}.\n",
-                side(game.position().turn().other())
-            )?;
+    let mover = game.turn();
+    match game.enter(text, partial) {
+        Entered::Played(m) => {
+            writeln!(out, "{} played {m}.\n", mover.title())?;
             show(game, out)?;
         }
-        Err(GameError::Move(MoveError::RemovalRequired { removable, .. })) => {
-            writeln!(out, "{m} closes a mill. Removable: {removable}.")?;
+        Entered::Incomplete(m, said) => {
+            writeln!(out, "{said}")?;
             *pending = Some(m);
         }
-        Err(e) => writeln!(out, "{e}")?,
+        Entered::Refused(why) => writeln!(out, "{why}")?,
     }
     Ok(())
 }
 
-fn show(game: &Game, out: &mut impl Write) -> Result<()> {
-    let last = game.moves().last().copied();
-    write!(out, "{}", board::render(game.position(), last))?;
-    write!(out, "{}", board::status(game.position()))?;
-    if !game.moves().is_empty() {
+fn show<G: CliGame>(game: &G, out: &mut impl Write) -> Result<()> {
+    write!(out, "{}", game.render())?;
+    if game.ply() > 0 {
         writeln!(out, "  Moves: {}", game.movetext())?;
+    }
+    let huffable = game.huffable();
+    if !huffable.is_empty() {
+        writeln!(
+            out,
+            "  A capture was skipped: 'huff SQ' may remove {}",
+            huffable.join(", ")
+        )?;
     }
     writeln!(out)?;
     announce(game, out)
 }
 
-fn announce(game: &Game, out: &mut impl Write) -> Result<()> {
-    if let Some(o) = game.outcome() {
-        writeln!(out, "*** {} ({}) ***\n", o.describe(), o.result_str())?;
+fn announce<G: CliGame>(game: &G, out: &mut impl Write) -> Result<()> {
+    if let Some(line) = game.outcome_line() {
+        writeln!(out, "{line}\n")?;
     }
     Ok(())
 }
@@ -343,29 +315,4 @@ fn computer_side(arg: Option<&str>, seed: u64) -> Result<Option<Color>> {
             None => bail!("--computer: '{s}' is not white, black, random or none"),
         },
     })
-}
-
-fn run_dame(args: Args, seed: u64) -> Result<()> {
-    let rules_arg = (args.rules != "standard").then_some(args.rules.as_str());
-    let rules = super::dame_rules(args.game, rules_arg)?;
-    let start = super::dame_position(rules, args.position.as_deref())?;
-    let computer =
-        computer_side(args.computer.as_deref(), seed)?.map(|side| super::dame_play::DameComputer {
-            side: if side == Color::White {
-                dame::Color::White
-            } else {
-                dame::Color::Black
-            },
-            player: LevelPlayer::new(args.level, seed),
-            engine: Engine::new(32, 1),
-            time: Duration::from_secs_f64(args.time.clamp(0.01, 600.0)),
-        });
-    let stdin = io::stdin();
-    let stdout = io::stdout();
-    super::dame_play::play_loop(
-        dame::Game::from_position(start),
-        computer,
-        stdin.lock(),
-        stdout.lock(),
-    )
 }

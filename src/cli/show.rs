@@ -13,9 +13,9 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let rules = super::parse_rules(&args.rules)?;
-    let pos = super::start_position(rules, args.position.as_deref())?;
-    print!("{}", crate::board::render(&pos, None));
-    print!("{}", crate::board::status(&pos));
+    let pos = <muehle::Game as super::game::CliGame>::start_or(rules, args.position.as_deref())?;
+    print!("{}", crate::terminal::render(&pos, None));
+    print!("{}", crate::terminal::status(&pos));
     if let Some(o) = pos.outcome() {
         println!("Game over: {}", o.describe());
     }

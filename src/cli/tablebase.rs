@@ -13,7 +13,7 @@ use tablebase::{
     position_of,
 };
 
-use super::{RULES_HELP, parse_rules};
+use super::{GameKind, RULES_HELP, parse_rules};
 
 /// `brett tablebase …`
 #[derive(clap::Args, Debug)]
@@ -341,15 +341,15 @@ fn book(
 
 /// The Dame rule set `--game` names (`None`: Mühle).
 fn dame_game(game: &str) -> Result<Option<dame::RuleSet>> {
-    match game.trim().to_ascii_lowercase().as_str() {
-        "muehle" | "mühle" | "muhle" | "morris" => Ok(None),
-        g => {
-            let rules: dame::RuleSet = g.parse().with_context(|| {
-                format!("--game '{game}': muehle, or a Dame rule set (dame, dame-fr, dame-100, international)")
-            })?;
-            Ok(Some(rules))
-        }
+    if GameKind::from_name(game) == Some(GameKind::Muehle) {
+        return Ok(None);
     }
+    let rules: dame::RuleSet = game.trim().to_ascii_lowercase().parse().with_context(|| {
+        format!(
+            "--game '{game}': muehle, or a Dame rule set (dame, dame-fr, dame-100, international)"
+        )
+    })?;
+    Ok(Some(rules))
 }
 
 #[path = "tablebase_dame.rs"]

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::Result;
-use engine::{WeightedDame, WeightedMuehle};
+use engine::{DameState, MuehleState};
 use search::{Engine, Limits};
 
 use super::GameKind;
@@ -197,7 +197,12 @@ impl Tunable for MuehleTune {
             let history: Vec<u64> = (0..game.ply())
                 .filter_map(|i| game.position_at(i).map(|p| p.hash()))
                 .collect();
-            match best_move(&engine, &WeightedMuehle { pos, weights }, &history, depth) {
+            match best_move(
+                &engine,
+                &MuehleState::with_weights(pos, weights),
+                &history,
+                depth,
+            ) {
                 Some(m) if game.play(m).is_ok() => {}
                 _ => break,
             }
@@ -265,7 +270,12 @@ impl Tunable for DameTune {
             let history: Vec<u64> = (0..game.ply())
                 .filter_map(|i| game.position_at(i).map(|p| p.hash()))
                 .collect();
-            match best_move(&engine, &WeightedDame { pos, weights }, &history, depth) {
+            match best_move(
+                &engine,
+                &DameState::with_weights(pos, weights),
+                &history,
+                depth,
+            ) {
                 Some(m) if game.play(&m).is_ok() => {}
                 _ => break,
             }

@@ -89,9 +89,9 @@ fn play(rules: RuleSet, opening: &[Move], hooked_white: bool, nodes: Limits) -> 
             .collect();
         let white = pos.turn() == dame::Color::White;
         let mv = if white == hooked_white {
-            best(&DameState(pos), &history, nodes)
+            best(&DameState::new(pos), &history, nodes)
         } else {
-            best(&Plain(DameState(pos)), &history, nodes)
+            best(&Plain(DameState::new(pos)), &history, nodes)
         };
         let Some(mv) = mv else { break };
         game.play(&mv).expect("legal");

@@ -59,7 +59,7 @@ fn main() {
         };
         let engine = Engine::new(16, 1);
         let stop = AtomicBool::new(false);
-        let r = engine.search(&DameState(pos), &[], limits, 1, &stop, &mut |_| {});
+        let r = engine.search(&DameState::new(pos), &[], limits, 1, &stop, &mut |_| {});
         total += 1;
         nodes += r.nodes;
         depths += u64::from(r.depth);

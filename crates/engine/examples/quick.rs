@@ -11,7 +11,7 @@ fn main() {
     let e = Engine::new(64, 1);
     let stop = AtomicBool::new(false);
     let r = e.search(
-        &MuehleState(pos),
+        &MuehleState::new(pos),
         &[],
         Limits::movetime(std::time::Duration::from_secs(2)),
         1,

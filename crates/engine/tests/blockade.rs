@@ -64,7 +64,7 @@ fn best_move(pos: &Position, depth: u32) -> String {
         ..Limits::depth(depth)
     };
     engine
-        .search(&MuehleState(*pos), &[], limits, 1, &stop, &mut |_| {})
+        .search(&MuehleState::new(*pos), &[], limits, 1, &stop, &mut |_| {})
         .best
         .map(|m| m.to_string())
         .unwrap_or_default()
@@ -160,7 +160,7 @@ fn generate() {
                     ..Limits::depth(2)
                 };
                 match engine
-                    .search(&MuehleState(pos), &[], limits, 1, &stop, &mut |_| {})
+                    .search(&MuehleState::new(pos), &[], limits, 1, &stop, &mut |_| {})
                     .best
                 {
                     Some(m) => m,

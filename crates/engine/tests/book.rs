@@ -19,7 +19,7 @@ fn level10(pos: &Position) -> muehle::Move {
     player
         .choose(
             &engine,
-            &MuehleState(*pos),
+            &MuehleState::new(*pos),
             &[],
             Limits::depth(3),
             &stop,

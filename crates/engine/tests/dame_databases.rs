@@ -13,7 +13,7 @@ use tablebase::dame::{DameTablebase, Layout, Material, build_dame, position_at};
 fn search(pos: &Position, limits: Limits) -> search::SearchResult<dame::Move> {
     let engine = Engine::new(16, 1);
     let stop = AtomicBool::new(false);
-    engine.search(&DameState(*pos), &[], limits, 1, &stop, &mut |_| {})
+    engine.search(&DameState::new(*pos), &[], limits, 1, &stop, &mut |_| {})
 }
 
 fn positions_with(tb: &DameTablebase, m: Material, want: Value, n: usize) -> Vec<Position> {

@@ -39,7 +39,7 @@ fn solve(suite: &[Case], depth: u32) -> (usize, Vec<String>) {
     let mut missed = Vec::new();
     for case in suite {
         let pos = position(case);
-        let r = search(&DameState(pos), depth);
+        let r = search(&DameState::new(pos), depth);
         let best = r.best.map(|m| pos.short_notation(&m)).unwrap_or_default();
         if !case.expected.contains(&best.as_str()) {
             missed.push(format!("{} (played {best})", case.name));

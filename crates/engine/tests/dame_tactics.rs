@@ -1,5 +1,5 @@
 //! The Dame tactical suite (tests/dame_tactics.txt) solved at a fixed depth,
-//! the tuning adapter [`WeightedDame`] checked against [`DameState`], and the
+//! [`DameState`] with other weights (tuning) checked against the tuned one, and the
 //! FMJD draws of the king endings seen by the search.
 
 mod common;
@@ -7,7 +7,7 @@ mod common;
 use common::{cases, search};
 use dame::eval::{self, Weights};
 use dame::{Position, RuleSet};
-use engine::{DameState, WeightedDame};
+use engine::DameState;
 use search::{DRAW, Game, Score, Status};
 
 #[test]
@@ -32,7 +32,7 @@ fn dame_tactical_suite_is_solved() {
             "{}: the move must be a choice",
             case.name
         );
-        let r = search(&DameState(pos), case.depth);
+        let r = search(&DameState::new(pos), case.depth);
         match r.best {
             Some(best) if expected.contains(&best) => {}
             best => failures.push(format!(
@@ -48,19 +48,13 @@ fn dame_tactical_suite_is_solved() {
 static TUNED: Weights = Weights::TUNED_8;
 
 #[test]
-fn weighted_dame_with_the_tuned_weights_searches_like_dame_state() {
+fn dame_state_with_the_tuned_weights_searches_like_the_default() {
     let mut pos = Position::new(RuleSet::DAME);
     for m in ["c3-d4", "f6-e5", "d4xf6"] {
         pos = pos.play(&pos.parse_move(m).expect(m)).expect(m);
     }
-    let a = search(&DameState(pos), 6);
-    let b = search(
-        &WeightedDame {
-            pos,
-            weights: &TUNED,
-        },
-        6,
-    );
+    let a = search(&DameState::new(pos), 6);
+    let b = search(&DameState::with_weights(pos, &TUNED), 6);
     assert_eq!(a.best, b.best);
     assert_eq!(a.score, b.score);
     assert_eq!(a.nodes, b.nodes);
@@ -74,19 +68,13 @@ static KINGLESS: Weights = {
 };
 
 #[test]
-fn weighted_dame_evaluates_with_its_own_weights() {
+fn dame_state_evaluates_with_its_own_weights() {
     // White has a king against a man: the king's weight decides the score.
     let pos = Position::from_fen("W:WKa1:Bh8", RuleSet::DAME).expect("fen");
-    let tuned = WeightedDame {
-        pos,
-        weights: &TUNED,
-    };
-    let kingless = WeightedDame {
-        pos,
-        weights: &KINGLESS,
-    };
+    let tuned = DameState::with_weights(pos, &TUNED);
+    let kingless = DameState::with_weights(pos, &KINGLESS);
     assert_eq!(tuned.evaluate(), eval::evaluate(&pos));
-    assert_eq!(DameState(pos).evaluate(), eval::evaluate(&pos));
+    assert_eq!(DameState::new(pos).evaluate(), eval::evaluate(&pos));
     // Two pieces on the board: the endgame's king weight, nearly all of it.
     let full = eval::full_phase(pos.size());
     let king = (Weights::TUNED_8.mid[eval::f::KING] * 2
@@ -97,7 +85,11 @@ fn weighted_dame_evaluates_with_its_own_weights() {
     let mut moves = Vec::new();
     kingless.legal_moves(&mut moves);
     let next = kingless.play(moves[0]);
-    assert!(std::ptr::eq(next.weights, &KINGLESS));
+    assert!(std::ptr::eq(next.weights(), &KINGLESS));
+    assert!(
+        !next.databases(),
+        "other weights search without the databases"
+    );
 }
 
 /// FMJD rules, article on the draw: the king endings drawn by the 16- and
@@ -106,7 +98,7 @@ fn weighted_dame_evaluates_with_its_own_weights() {
 #[test]
 fn the_search_scores_the_fmjd_ending_limits_as_draws() {
     let international =
-        |fen: &str| DameState(Position::from_fen(fen, RuleSet::INTERNATIONAL).expect("fen"));
+        |fen: &str| DameState::new(Position::from_fen(fen, RuleSet::INTERNATIONAL).expect("fen"));
     // At the limit the game is drawn.
     assert_eq!(
         international("W:WK46,K47,K48:BK3:E32").status(),
@@ -119,7 +111,7 @@ fn the_search_scores_the_fmjd_ending_limits_as_draws() {
     );
     // One king each is no immediate draw under FMJD, but is under the leaflet.
     assert_eq!(international("W:WK46:BK3").status(), Status::Ongoing);
-    let leaflet = DameState(Position::from_fen("W:WK46:BK3", RuleSet::DAME_100).expect("fen"));
+    let leaflet = DameState::new(Position::from_fen("W:WK46:BK3", RuleSet::DAME_100).expect("fen"));
     assert_eq!(leaflet.status(), Status::Draw);
     // One ply before the limit, White cannot take the king on the edge at
     // once: every move draws, and the search knows it. With the whole 16

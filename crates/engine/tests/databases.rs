@@ -12,7 +12,7 @@ use tablebase::{BuildOptions, NoProgress, SectorIndex, Value, Variant, position_
 fn search(pos: &Position, limits: Limits) -> search::SearchResult<muehle::Move> {
     let engine = Engine::new(16, 1);
     let stop = AtomicBool::new(false);
-    engine.search(&MuehleState(*pos), &[], limits, 1, &stop, &mut |_| {})
+    engine.search(&MuehleState::new(*pos), &[], limits, 1, &stop, &mut |_| {})
 }
 
 fn no_databases(depth: u32) -> Limits {
@@ -144,7 +144,7 @@ fn databases_agree_with_search_and_guide_the_root() {
     let c = player
         .choose(
             &Engine::new(16, 1),
-            &MuehleState(*pos),
+            &MuehleState::new(*pos),
             &[],
             Limits::depth(1),
             &stop,

@@ -17,7 +17,7 @@ fn run(fen: &str, threads: usize, depth: u32) -> (Option<String>, String, u64) {
     let engine = Engine::new(8, threads);
     let stop = AtomicBool::new(false);
     let r = engine.search(
-        &MuehleState(pos),
+        &MuehleState::new(pos),
         &[],
         Limits::depth(depth),
         1,

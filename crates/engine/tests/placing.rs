@@ -185,7 +185,7 @@ fn the_search_plays_only_sound_moves_where_it_solves_the_root() {
         // The search alone at depth 1 cannot see to the end of placing;
         // only the solver keeps it from moves that lose.
         let result = engine.search(
-            &MuehleState(pos),
+            &MuehleState::new(pos),
             &[],
             Limits::depth(1),
             1,
@@ -199,7 +199,7 @@ fn the_search_plays_only_sound_moves_where_it_solves_the_root() {
         // Without the databases the solver is not asked, and the same
         // search goes wrong in some of these positions.
         let alone = engine.search(
-            &MuehleState(pos),
+            &MuehleState::new(pos),
             &[],
             Limits {
                 no_databases: true,

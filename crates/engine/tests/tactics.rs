@@ -30,7 +30,7 @@ fn tactical_suite_is_solved() {
                 case.name
             );
         }
-        let r = search(&MuehleState(pos), case.depth);
+        let r = search(&MuehleState::new(pos), case.depth);
         let best = r.best.map(|m| m.to_string()).unwrap_or_default();
         if !case.expected.iter().any(|e| matches(e, &best)) {
             failures.push(format!(

@@ -8,58 +8,51 @@ use dame::eval::{self, Weights};
 use dame::{Bitboard, Game as DameGame, Move, Position, Square};
 use search::{Game, Status};
 
-use crate::searchable::{Searchable, status};
+use crate::search_status;
 
-/// A Dame position, searchable, evaluated with the tuned weights of its
-/// board ([`Weights::tuned`]).
+/// A Dame position as the search sees it: the position, the weights of its
+/// evaluation and whether the search may ask the endgame databases.
 #[derive(Clone, Copy, Debug)]
-pub struct DameState(pub Position);
-
-/// A Dame position evaluated with other weights (for self-play tuning).
-#[derive(Clone, Copy, Debug)]
-pub struct WeightedDame {
+pub struct DameState {
     /// The position.
     pub pos: Position,
-    /// The weights it is evaluated with.
-    pub weights: &'static Weights,
+    weights: &'static Weights,
+    databases: bool,
 }
 
-impl Searchable for DameState {
-    type Position = Position;
-    type Weights = Weights;
+impl DameState {
+    /// `pos` evaluated with the tuned weights of its board
+    /// ([`Weights::tuned`]), with the endgame databases (those installed).
+    #[inline]
+    pub fn new(pos: Position) -> DameState {
+        DameState {
+            pos,
+            weights: Weights::tuned(pos.size()),
+            databases: true,
+        }
+    }
 
+    /// `pos` evaluated with other `weights` (self-play tuning), without
+    /// the databases.
     #[inline]
-    fn pos(&self) -> &Position {
-        &self.0
+    pub fn with_weights(pos: Position, weights: &'static Weights) -> DameState {
+        DameState {
+            pos,
+            weights,
+            databases: false,
+        }
     }
-    #[inline]
-    fn weights(&self) -> &Weights {
-        Weights::tuned(self.0.size())
-    }
-    #[inline]
-    fn with_pos(&self, pos: Position) -> Self {
-        DameState(pos)
-    }
-}
 
-impl Searchable for WeightedDame {
-    type Position = Position;
-    type Weights = Weights;
-
+    /// The weights the position is evaluated with.
     #[inline]
-    fn pos(&self) -> &Position {
-        &self.pos
-    }
-    #[inline]
-    fn weights(&self) -> &Weights {
+    pub fn weights(&self) -> &'static Weights {
         self.weights
     }
+
+    /// Whether the search asks the endgame databases.
     #[inline]
-    fn with_pos(&self, pos: Position) -> Self {
-        WeightedDame {
-            pos,
-            weights: self.weights,
-        }
+    pub fn databases(&self) -> bool {
+        self.databases
     }
 }
 
@@ -99,116 +92,107 @@ const DAME_REVERSE_FUTILITY: i32 = 60;
 /// Late-move reductions by the logarithms of depth and move number.
 const DAME_LOG_REDUCTIONS: bool = true;
 
-macro_rules! impl_game {
-    ($ty:ty, databases) => {
-        impl_game!($ty, {
-            fn probe(&self) -> Option<search::Exact> {
-                crate::dame::databases::probe(self.pos())
-            }
+impl Game for DameState {
+    type Move = Move;
+    const HISTORY_SIZE: usize = 64 * 64;
+    const REVERSE_FUTILITY: i32 = DAME_REVERSE_FUTILITY;
+    const LOG_REDUCTIONS: bool = DAME_LOG_REDUCTIONS;
 
-            fn probe_moves(&self) -> Option<Vec<(Move, search::Exact, i32)>> {
-                crate::dame::databases::probe_moves(self.pos())
-            }
-        });
-    };
-    ($ty:ty) => {
-        impl_game!($ty, {});
-    };
-    ($ty:ty, { $($extra:tt)* }) => {
-        impl Game for $ty {
-            type Move = Move;
-            const HISTORY_SIZE: usize = 64 * 64;
-            const REVERSE_FUTILITY: i32 = DAME_REVERSE_FUTILITY;
-            const LOG_REDUCTIONS: bool = DAME_LOG_REDUCTIONS;
-
-            fn legal_moves(&self, moves: &mut Vec<Move>) {
-                if self.pos().outcome().is_none() {
-                    moves.extend_from_slice(self.pos().strict_moves().as_slice());
-                }
-            }
-
-            fn noisy_moves(&self, moves: &mut Vec<Move>) {
-                if self.pos().has_capture() {
-                    self.legal_moves(moves);
-                }
-            }
-
-            #[inline]
-            fn play(&self, mv: Move) -> Self {
-                let mut next = *self.pos();
-                next.play_unchecked(&mv);
-                self.with_pos(next)
-            }
-
-            #[inline]
-            fn hash(&self) -> u64 {
-                self.pos().hash()
-            }
-
-            /// Every end the position shows by itself, the draws by the
-            /// king-move counter and by the move limits of the king endings
-            /// (FMJD's 16- and 5-move rules, kept by the position's ending
-            /// counter) included.
-            fn status(&self) -> Status {
-                status(self.pos().outcome())
-            }
-
-            fn evaluate(&self) -> i32 {
-                eval::evaluate_with(self.pos(), self.weights())
-            }
-
-            fn side_to_move(&self) -> usize {
-                self.pos().turn().index()
-            }
-
-            /// The king-move counter: a man's move or a capture resets it,
-            /// and only those change the material, so a repetition never
-            /// reaches across a change of the ending counter's ending.
-            fn reversible_plies(&self) -> u32 {
-                u32::from(self.pos().king_moves())
-            }
-
-            fn repetition_is_draw(&self) -> bool {
-                self.pos().rules().repetition_draw.is_some()
-            }
-
-            #[inline]
-            fn is_noisy(&self, mv: Move) -> bool {
-                mv.is_capture()
-            }
-
-            fn must_play_noisy(&self) -> bool {
-                self.pos().has_capture()
-            }
-
-            fn order_hint(&self, mv: Move) -> i32 {
-                order_hint(self.pos(), mv)
-            }
-
-            /// A single reply (a lone capture, the only move) costs no
-            /// depth: a shot's forced captures do not eat the horizon.
-            fn extend_single_reply(&self) -> bool {
-                true
-            }
-
-            /// Sacrifices at the first ply of quiescence: a shot starting
-            /// at the horizon is seen.
-            fn quiet_tactics(&self, moves: &mut Vec<Move>) {
-                sacrifices(self.pos(), moves);
-            }
-
-            #[inline]
-            fn history_index(&self, mv: Move) -> usize {
-                usize::from(mv.from().bit()) * 64 + usize::from(mv.to().bit())
-            }
-
-            $($extra)*
+    fn legal_moves(&self, moves: &mut Vec<Move>) {
+        if self.pos.outcome().is_none() {
+            moves.extend_from_slice(self.pos.strict_moves().as_slice());
         }
-    };
-}
+    }
 
-impl_game!(DameState, databases);
-impl_game!(WeightedDame);
+    fn noisy_moves(&self, moves: &mut Vec<Move>) {
+        if self.pos.has_capture() {
+            self.legal_moves(moves);
+        }
+    }
+
+    #[inline]
+    fn play(&self, mv: Move) -> Self {
+        let mut next = *self;
+        next.pos.play_unchecked(&mv);
+        next
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.pos.hash()
+    }
+
+    /// Every end the position shows by itself, the draws by the
+    /// king-move counter and by the move limits of the king endings
+    /// (FMJD's 16- and 5-move rules, kept by the position's ending
+    /// counter) included.
+    fn status(&self) -> Status {
+        search_status(self.pos.outcome())
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate_with(&self.pos, self.weights)
+    }
+
+    fn side_to_move(&self) -> usize {
+        self.pos.turn().index()
+    }
+
+    /// The king-move counter: a man's move or a capture resets it,
+    /// and only those change the material, so a repetition never
+    /// reaches across a change of the ending counter's ending.
+    fn reversible_plies(&self) -> u32 {
+        u32::from(self.pos.king_moves())
+    }
+
+    fn repetition_is_draw(&self) -> bool {
+        self.pos.rules().repetition_draw.is_some()
+    }
+
+    #[inline]
+    fn is_noisy(&self, mv: Move) -> bool {
+        mv.is_capture()
+    }
+
+    fn must_play_noisy(&self) -> bool {
+        self.pos.has_capture()
+    }
+
+    fn order_hint(&self, mv: Move) -> i32 {
+        order_hint(&self.pos, mv)
+    }
+
+    /// A single reply (a lone capture, the only move) costs no
+    /// depth: a shot's forced captures do not eat the horizon.
+    fn extend_single_reply(&self) -> bool {
+        true
+    }
+
+    /// Sacrifices at the first ply of quiescence: a shot starting
+    /// at the horizon is seen.
+    fn quiet_tactics(&self, moves: &mut Vec<Move>) {
+        sacrifices(&self.pos, moves);
+    }
+
+    #[inline]
+    fn history_index(&self, mv: Move) -> usize {
+        usize::from(mv.from().bit()) * 64 + usize::from(mv.to().bit())
+    }
+
+    fn probe(&self) -> Option<search::Exact> {
+        if !self.databases {
+            return None;
+        }
+        crate::dame::databases::probe(&self.pos)
+    }
+
+    fn probe_moves(&self) -> Option<Vec<(Move, search::Exact, i32)>> {
+        if !self.databases {
+            return None;
+        }
+        crate::dame::databases::probe_moves(&self.pos)
+    }
+}
 
 /// When the opponent skipped a capture (huffing on), the piece to remove:
 /// the one whose removal leaves the best position by the evaluation.

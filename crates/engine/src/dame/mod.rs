@@ -6,4 +6,4 @@ pub mod explain;
 pub mod game;
 pub mod shots;
 
-pub use game::{DameState, WeightedDame, best_huff};
+pub use game::{DameState, best_huff};

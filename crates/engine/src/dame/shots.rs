@@ -85,7 +85,7 @@ pub fn search_lines(pos: &Position, depth: u32, lines: usize) -> search::SearchR
     let engine = Engine::new(16, 1);
     let stop = AtomicBool::new(false);
     engine.search(
-        &DameState(*pos),
+        &DameState::new(*pos),
         &[],
         Limits::depth(depth),
         lines,

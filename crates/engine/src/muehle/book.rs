@@ -335,7 +335,7 @@ fn choose(
     use crate::muehle::placing::PlacingSolver;
     let stop = AtomicBool::new(false);
     let result = engine.search(
-        &crate::MuehleState(*pos),
+        &crate::MuehleState::new(*pos),
         &[],
         search::Limits::depth(options.depth),
         options.candidates.max(2),

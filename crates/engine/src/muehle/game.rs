@@ -4,57 +4,52 @@ use muehle::eval::{self, Weights};
 use muehle::{Move, Phase, Position};
 use search::{Game, Status};
 
-use crate::searchable::{Searchable, status};
+use crate::search_status;
 
-/// A Mühle position, searchable, evaluated with the tuned weights.
+/// A Mühle position as the search sees it: the position, the weights of
+/// its evaluation and whether the search may ask the perfect-play
+/// databases, the opening book and the placing solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MuehleState(pub Position);
-
-/// A Mühle position evaluated with other weights (for self-play tuning).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WeightedMuehle {
+pub struct MuehleState {
     /// The position.
     pub pos: Position,
-    /// The weights it is evaluated with.
-    pub weights: &'static Weights,
+    weights: &'static Weights,
+    databases: bool,
 }
 
-impl Searchable for MuehleState {
-    type Position = Position;
-    type Weights = Weights;
+impl MuehleState {
+    /// `pos` evaluated with the tuned weights, with the databases, the
+    /// book and the placing solver (those installed).
+    #[inline]
+    pub fn new(pos: Position) -> MuehleState {
+        MuehleState {
+            pos,
+            weights: &Weights::TUNED,
+            databases: true,
+        }
+    }
 
+    /// `pos` evaluated with other `weights` (self-play tuning), without
+    /// the databases, the book and the placing solver.
     #[inline]
-    fn pos(&self) -> &Position {
-        &self.0
+    pub fn with_weights(pos: Position, weights: &'static Weights) -> MuehleState {
+        MuehleState {
+            pos,
+            weights,
+            databases: false,
+        }
     }
-    #[inline]
-    fn weights(&self) -> &Weights {
-        &Weights::TUNED
-    }
-    #[inline]
-    fn with_pos(&self, pos: Position) -> Self {
-        MuehleState(pos)
-    }
-}
 
-impl Searchable for WeightedMuehle {
-    type Position = Position;
-    type Weights = Weights;
-
+    /// The weights the position is evaluated with.
     #[inline]
-    fn pos(&self) -> &Position {
-        &self.pos
-    }
-    #[inline]
-    fn weights(&self) -> &Weights {
+    pub fn weights(&self) -> &'static Weights {
         self.weights
     }
+
+    /// Whether the search asks the databases, the book and the placing solver.
     #[inline]
-    fn with_pos(&self, pos: Position) -> Self {
-        WeightedMuehle {
-            pos,
-            weights: self.weights,
-        }
+    pub fn databases(&self) -> bool {
+        self.databases
     }
 }
 
@@ -114,106 +109,100 @@ fn order_hints(pos: &Position, moves: &[Move], hints: &mut Vec<i32>) {
     }));
 }
 
-macro_rules! impl_game {
-    ($ty:ty, databases) => {
-        impl_game!($ty, {
-            fn probe(&self) -> Option<search::Exact> {
-                crate::muehle::databases::probe(self.pos())
-            }
+impl Game for MuehleState {
+    type Move = Move;
+    const HISTORY_SIZE: usize = 25 * 24;
+    const REVERSE_FUTILITY: i32 = 90;
+    const LOG_REDUCTIONS: bool = true;
 
-            fn probe_moves(&self) -> Option<Vec<(Move, search::Exact, i32)>> {
-                crate::muehle::databases::probe_moves(self.pos())
-            }
+    fn legal_moves(&self, moves: &mut Vec<Move>) {
+        self.pos.legal_moves_into(moves);
+    }
 
-            fn sound_moves(&self, budget: &search::SolveBudget) -> Option<Vec<Move>> {
-                if let Some(m) = crate::muehle::book::book_move(self.pos()) {
-                    return Some(vec![m]);
-                }
-                let tb = crate::muehle::databases::for_rules(self.pos().rules())?;
-                crate::muehle::placing::sound_moves(tb, self.pos(), budget)
-            }
-        });
-    };
-    ($ty:ty) => {
-        impl_game!($ty, {});
-    };
-    ($ty:ty, { $($extra:tt)* }) => {
-        impl Game for $ty {
-            type Move = Move;
-            const HISTORY_SIZE: usize = 25 * 24;
-            const REVERSE_FUTILITY: i32 = 90;
-            const LOG_REDUCTIONS: bool = true;
+    fn noisy_moves(&self, moves: &mut Vec<Move>) {
+        noisy_moves(&self.pos, moves);
+    }
 
-            fn legal_moves(&self, moves: &mut Vec<Move>) {
-                self.pos().legal_moves_into(moves);
-            }
+    #[inline]
+    fn play(&self, mv: Move) -> Self {
+        let mut next = *self;
+        next.pos.play_unchecked(mv);
+        next
+    }
 
-            fn noisy_moves(&self, moves: &mut Vec<Move>) {
-                noisy_moves(self.pos(), moves);
-            }
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.pos.hash()
+    }
 
-            #[inline]
-            fn play(&self, mv: Move) -> Self {
-                let mut next = *self.pos();
-                next.play_unchecked(mv);
-                self.with_pos(next)
-            }
+    fn status(&self) -> Status {
+        search_status(self.pos.outcome())
+    }
 
-            #[inline]
-            fn hash(&self) -> u64 {
-                self.pos().hash()
-            }
+    fn evaluate(&self) -> i32 {
+        eval::evaluate_with(&self.pos, self.weights)
+    }
 
-            fn status(&self) -> Status {
-                status(self.pos().outcome())
-            }
+    #[inline]
+    fn critical(&self) -> bool {
+        critical(&self.pos)
+    }
 
-            fn evaluate(&self) -> i32 {
-                eval::evaluate_with(self.pos(), self.weights())
-            }
+    fn side_to_move(&self) -> usize {
+        self.pos.turn().index()
+    }
 
-            #[inline]
-            fn critical(&self) -> bool {
-                critical(self.pos())
-            }
+    fn reversible_plies(&self) -> u32 {
+        u32::from(self.pos.plies_since_mill())
+    }
 
-            fn side_to_move(&self) -> usize {
-                self.pos().turn().index()
-            }
+    fn repetition_is_draw(&self) -> bool {
+        self.pos.rules().repetition_draw.is_some()
+    }
 
-            fn reversible_plies(&self) -> u32 {
-                u32::from(self.pos().plies_since_mill())
-            }
+    #[inline]
+    fn is_noisy(&self, mv: Move) -> bool {
+        mv.removal().is_some()
+    }
 
-            fn repetition_is_draw(&self) -> bool {
-                self.pos().rules().repetition_draw.is_some()
-            }
+    fn order_hint(&self, mv: Move) -> i32 {
+        let mut hints = Vec::with_capacity(1);
+        order_hints(&self.pos, &[mv], &mut hints);
+        hints[0]
+    }
 
-            #[inline]
-            fn is_noisy(&self, mv: Move) -> bool {
-                mv.removal().is_some()
-            }
+    fn order_hints(&self, moves: &[Move], hints: &mut Vec<i32>) {
+        order_hints(&self.pos, moves, hints);
+    }
 
-            fn order_hint(&self, mv: Move) -> i32 {
-                let mut hints = Vec::with_capacity(1);
-                order_hints(self.pos(), &[mv], &mut hints);
-                hints[0]
-            }
+    #[inline]
+    fn history_index(&self, mv: Move) -> usize {
+        let from = mv.from().map_or(24, |s| s.index());
+        from * 24 + mv.to().index()
+    }
 
-            fn order_hints(&self, moves: &[Move], hints: &mut Vec<i32>) {
-                order_hints(self.pos(), moves, hints);
-            }
-
-            #[inline]
-            fn history_index(&self, mv: Move) -> usize {
-                let from = mv.from().map_or(24, |s| s.index());
-                from * 24 + mv.to().index()
-            }
-
-            $($extra)*
+    fn probe(&self) -> Option<search::Exact> {
+        if !self.databases {
+            return None;
         }
-    };
-}
+        crate::muehle::databases::probe(&self.pos)
+    }
 
-impl_game!(MuehleState, databases);
-impl_game!(WeightedMuehle);
+    fn probe_moves(&self) -> Option<Vec<(Move, search::Exact, i32)>> {
+        if !self.databases {
+            return None;
+        }
+        crate::muehle::databases::probe_moves(&self.pos)
+    }
+
+    fn sound_moves(&self, budget: &search::SolveBudget) -> Option<Vec<Move>> {
+        if !self.databases {
+            return None;
+        }
+        if let Some(m) = crate::muehle::book::book_move(&self.pos) {
+            return Some(vec![m]);
+        }
+        let tb = crate::muehle::databases::for_rules(self.pos.rules())?;
+        crate::muehle::placing::sound_moves(tb, &self.pos, budget)
+    }
+}

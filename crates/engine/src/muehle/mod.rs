@@ -9,4 +9,4 @@ pub mod game;
 pub mod placing;
 pub mod puzzles;
 
-pub use game::{MuehleState, WeightedMuehle};
+pub use game::MuehleState;

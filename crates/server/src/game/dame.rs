@@ -368,7 +368,7 @@ impl ServerGame for Game {
             }
         }
         let mv = level_move(
-            &engine::DameState(*Game::position(&g)),
+            &engine::DameState::new(*Game::position(&g)),
             &history(Game::session(&g)),
             level,
             seed,
@@ -387,7 +387,7 @@ impl ServerGame for Game {
         }
         let pos = *Game::position(self);
         analyze_root(
-            &engine::DameState(pos),
+            &engine::DameState::new(pos),
             &history(Game::session(self)),
             time,
             lines,

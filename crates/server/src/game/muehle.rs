@@ -188,7 +188,7 @@ impl ServerGame for Game {
             return None;
         }
         level_move(
-            &engine::MuehleState(*Game::position(self)),
+            &engine::MuehleState::new(*Game::position(self)),
             &history(Game::session(self)),
             level,
             seed,
@@ -203,7 +203,7 @@ impl ServerGame for Game {
         }
         let pos = *Game::position(self);
         analyze_root(
-            &engine::MuehleState(pos),
+            &engine::MuehleState::new(pos),
             &history(Game::session(self)),
             time,
             lines,

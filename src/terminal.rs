@@ -1,4 +1,4 @@
-//! Drawing a Mühle position in the terminal.
+//! Drawing positions of both games in the terminal: the boards and their status lines.
 
 use muehle::{Color, Move, Phase, Position, Square};
 
@@ -51,7 +51,7 @@ fn describe_side(pos: &Position, c: Color) -> String {
     };
     format!(
         "{:5}: {} on board{}{} ({})",
-        if c == Color::White { "White" } else { "Black" },
+        c.title(),
         pos.stones(c).count(),
         if detail.is_empty() { "" } else { ", " },
         detail,
@@ -68,11 +68,7 @@ pub fn status(pos: &Position) -> String {
     s.push_str(&format!(
         "  Move {}, {} to move; {} plies since the last mill\n  Position: {}\n",
         pos.move_number(),
-        if pos.turn() == Color::White {
-            "White"
-        } else {
-            "Black"
-        },
+        pos.turn().title(),
         pos.plies_since_mill(),
         pos.fen()
     ));
@@ -137,11 +133,7 @@ pub fn dame_status(pos: &dame::Position) -> String {
     format!(
         "  White: {wm} men, {wk} kings; Black: {bm} men, {bk} kings\n  Move {}, {} to move; {} plies of king moves without capture\n  FEN: {}\n",
         pos.move_number(),
-        if pos.turn() == DColor::White {
-            "White"
-        } else {
-            "Black"
-        },
+        pos.turn().title(),
         pos.king_moves(),
         pos.fen()
     )
