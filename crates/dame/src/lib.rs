@@ -26,6 +26,7 @@ pub mod eval;
 mod game;
 mod movegen;
 mod mv;
+pub mod pattern;
 pub mod perft;
 mod position;
 mod record;
