@@ -105,12 +105,19 @@ pub fn indices(pos: &Position) -> [u16; MAX_REGIONS] {
 
 /// A board's pattern weights: for each region and index, the middle-game
 /// and the endgame value (hundredths of a man, for the side to move).
-#[derive(Debug, PartialEq, Eq)]
+#[derive(PartialEq, Eq)]
 pub struct PatternWeights {
     /// Middle-game values, `region * PATTERNS + index`.
     pub mid: &'static [i16],
     /// Endgame values, laid out as `mid`.
     pub end: &'static [i16],
+}
+
+impl std::fmt::Debug for PatternWeights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let used = self.mid.iter().filter(|&&x| x != 0).count();
+        write!(f, "PatternWeights({} entries, {used} used)", self.mid.len())
+    }
 }
 
 impl PatternWeights {
@@ -127,6 +134,17 @@ impl PatternWeights {
         (mid * phase + end * (full - phase)) / full
     }
 }
+
+const N8: usize = 9 * PATTERNS;
+
+static RAW8: [i16; 2 * N8] = decode(include_bytes!("../data/patterns-8.bin"));
+
+/// The pattern weights in use on 8×8 (`crates/dame/data/patterns-8.bin`,
+/// fitted by `brett tune --game dame --labels FILE --patterns OUT`).
+pub static PATTERNS_8: PatternWeights = PatternWeights {
+    mid: RAW8.split_at(N8).0,
+    end: RAW8.split_at(N8).1,
+};
 
 /// Decode a table file: little-endian `i16`s, the middle-game values of
 /// every region and index, then the endgame values (`2 · regions · 6561`
