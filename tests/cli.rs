@@ -606,6 +606,30 @@ fn dame_labels_are_made_and_fitted() {
         out.contains("held-out loss") && out.contains("mid: [100,"),
         "{out}"
     );
+    // The pattern fit writes a table of the size the evaluation reads
+    // (2 bytes × middle game and endgame × 9 regions × 3⁸ on 8×8).
+    let table = dir.join("patterns.bin");
+    let (ok, out, err) = brett(
+        &[
+            "tune",
+            "--game",
+            "dame",
+            "--labels",
+            file,
+            "--patterns",
+            table.to_str().expect("utf-8"),
+            "--iterations",
+            "20",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("pattern entries used") && out.contains("mid: [100,"),
+        "{out}"
+    );
+    let size = std::fs::metadata(&table).expect("table written").len();
+    assert_eq!(size, 2 * 2 * 9 * 6561);
     // The file says its rules: fitting it as another game is refused.
     let (ok, _, err) = brett(&["tune", "--game", "international", "--labels", file], "");
     assert!(!ok && err.contains("'dame' rules"), "{err}");

@@ -331,3 +331,83 @@ pub fn fit_file(
     println!("    end: {:?},", w.end);
     Ok(w)
 }
+
+/// Fit the pattern weights and the linear weights for `rules`' board to a
+/// label file, print the losses and the linear weights, and write the
+/// pattern table to `out`. Every tenth block of positions (2,000 in a
+/// large file) is held out: whole games, mostly, so the held-out loss is not flattered by
+/// positions of the games the fit has seen.
+pub fn fit_patterns_file(
+    path: &Path,
+    rules: RuleSet,
+    epochs: usize,
+    pattern_ridge: f64,
+    linear_ridge: f64,
+    out: &Path,
+) -> Result<()> {
+    use engine::dame::pattern_fit::{PatternOptions, PatternSample, fit_patterns};
+    if let Some(name) = rules_of(path)?
+        && RuleSet::preset(&name) != Some(rules)
+    {
+        bail!(
+            "{} holds positions of the '{name}' rules; fit them with --game {name}",
+            path.display()
+        );
+    }
+    let samples = read(path, rules)?;
+    if samples.len() < 100 {
+        bail!(
+            "{} holds {} positions; the fit needs at least 100",
+            path.display(),
+            samples.len()
+        );
+    }
+    let block = (samples.len() / 100).clamp(1, 2000);
+    let start = Weights {
+        patterns: None,
+        ..*Weights::tuned(rules.board)
+    };
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    for (i, (pos, target)) in samples.iter().enumerate() {
+        let s = PatternSample::new(pos, *target, &start);
+        if (i / block) % 10 == 9 {
+            test.push(s);
+        } else {
+            train.push(s);
+        }
+    }
+    let options = PatternOptions {
+        regions: dame::pattern::regions(rules.board),
+        epochs,
+        rate: 1.0,
+        pattern_ridge,
+        linear_ridge,
+        fit_linear: true,
+    };
+    let fit = fit_patterns(&train, &test, &start, &options);
+    println!(
+        "{} positions fitted, {} held out; scale {:.0}",
+        train.len(),
+        test.len(),
+        fit.scale
+    );
+    println!(
+        "training loss {:.5} -> {:.5}; held-out loss {:.5} -> {:.5} (linear weights alone -> with patterns)",
+        fit.train.0, fit.train.1, fit.held_out.0, fit.held_out.1
+    );
+    let used = fit.mid.iter().filter(|&&x| x != 0).count();
+    println!("pattern entries used: {used} of {}", fit.mid.len());
+    let mut w = start;
+    for (i, &v) in fit.linear.iter().enumerate() {
+        *w.slot(i) = v;
+    }
+    println!("\n    mid: {:?},", w.mid);
+    println!("    end: {:?},", w.end);
+    let mut bytes = Vec::with_capacity(4 * fit.mid.len());
+    for x in fit.mid.iter().chain(&fit.end) {
+        bytes.extend_from_slice(&x.to_le_bytes());
+    }
+    std::fs::write(out, bytes).with_context(|| format!("cannot write {}", out.display()))?;
+    println!("pattern table written to {}", out.display());
+    Ok(())
+}

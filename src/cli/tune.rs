@@ -76,6 +76,16 @@ pub struct Args {
     /// (the loss gains RIDGE/2 · (change/100)² per weight).
     #[arg(long, default_value_t = 0.002)]
     ridge: f64,
+    /// Dame: with --labels, fit the pattern weights (docs/ENGINE.md "Dame
+    /// evaluation") together with the linear weights, print the linear
+    /// weights and write the pattern table to FILE (the format of
+    /// `crates/dame/data/patterns-*.bin`); --iterations full-batch steps.
+    #[arg(long, value_name = "FILE")]
+    patterns: Option<std::path::PathBuf>,
+    /// Dame: how strongly the --patterns fit keeps each pattern entry near
+    /// 0 (the loss gains RIDGE/2 · (entry/100)² per entry).
+    #[arg(long, default_value_t = 0.0003)]
+    pattern_ridge: f64,
     /// Tune nothing: play the weights in use against the hand-set ones
     /// (Dame: `TUNED` against `DEFAULT`) over --games games and report
     /// wins, draws and losses.
@@ -484,6 +494,16 @@ pub fn run(args: Args) -> Result<()> {
         && args.game != GameKind::Muehle
     {
         let rules = super::dame_rules(args.game, None)?;
+        if let Some(out) = &args.patterns {
+            return super::dame_labels::fit_patterns_file(
+                path,
+                rules,
+                args.iterations,
+                args.pattern_ridge,
+                args.ridge,
+                out,
+            );
+        }
         super::dame_labels::fit_file(
             path,
             rules,

@@ -19,6 +19,7 @@
 //! for each board.
 
 use crate::movegen::{self, G8, G10, Geo};
+use crate::pattern::PatternWeights;
 use crate::{BoardSize, Color, Position, Square};
 
 /// Number of evaluation features.
@@ -100,6 +101,9 @@ pub struct Weights {
     pub mid: [i32; FEATURES],
     /// Endgame weights, by feature.
     pub end: [i32; FEATURES],
+    /// The pattern weights added to the linear part, if any
+    /// ([`crate::pattern`]).
+    pub patterns: Option<&'static PatternWeights>,
 }
 
 /// Names of all weights: `mid.` and `end.` before each feature's name (the
@@ -151,6 +155,7 @@ impl Weights {
         end: [
             100, 300, 4, 2, 2, 2, 2, 100, 15, -1, 1, -3, -2, -2, 10, -10, -30,
         ],
+        patterns: None,
     };
 
     /// The weights for `size` in use, fitted to self-play results
@@ -165,11 +170,12 @@ impl Weights {
     /// Fitted on 8×8 (`dame`).
     pub const TUNED_8: Weights = Weights {
         mid: [
-            100, 159, -15, 8, -28, 9, -2, -17, 13, 1, 9, -11, 1, -5, -60, -4, -18,
+            100, 140, -8, 9, 0, 3, 12, -27, 23, -3, 10, -7, 0, -3, -71, -6, -10,
         ],
         end: [
-            85, 260, 14, -7, 88, 11, 9, -46, 23, -9, -39, 30, -18, 11, 19, -27, -19,
+            69, 280, 14, -13, 60, 22, 2, -58, 18, -3, -22, 25, -19, 9, 17, -29, -13,
         ],
+        patterns: Some(&crate::pattern::PATTERNS_8),
     };
 
     /// Fitted on 10×10 (`international`).
@@ -180,6 +186,7 @@ impl Weights {
         end: [
             30, 141, 2, -4, 23, 9, -10, -40, -2, -10, -4, 22, -8, 11, 10, -14, -9,
         ],
+        patterns: None,
     };
 
     /// All weights, middle game first (the order of [`WEIGHT_NAMES`]).
@@ -542,7 +549,11 @@ pub fn linear(features: &[i32; FEATURES], phase: i32, full: i32, w: &Weights) ->
 /// Evaluate `pos` for the side to move with the given weights.
 pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
     let feats = features(pos);
-    let score = linear(&feats, phase(pos), full_phase(pos.size()), w);
+    let (phase, full) = (phase(pos), full_phase(pos.size()));
+    let mut score = linear(&feats, phase, full, w);
+    if let Some(p) = w.patterns {
+        score += p.score(pos, phase, full);
+    }
     let scale = draw_scale(pos, score > 0);
     if scale == 16 {
         score

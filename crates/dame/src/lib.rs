@@ -27,6 +27,7 @@ pub mod eval;
 mod game;
 mod movegen;
 mod mv;
+pub mod pattern;
 pub mod perft;
 mod position;
 mod record;

@@ -163,6 +163,7 @@ fn the_phase_mixes_middle_game_and_endgame_weights() {
     let mut w = Weights {
         mid: [0; FEATURES],
         end: [0; FEATURES],
+        patterns: None,
     };
     w.mid[f::KING] = 100;
     w.end[f::KING] = 300;

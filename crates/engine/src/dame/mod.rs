@@ -4,6 +4,7 @@
 pub mod databases;
 pub mod explain;
 pub mod game;
+pub mod pattern_fit;
 pub mod shots;
 
 pub use game::{DameState, best_huff};

@@ -1,0 +1,195 @@
+//! Pattern evaluation: the men in small regions of the board, each region
+//! read as a base-3 number that indexes a table of learned weights.
+//!
+//! The strongest draughts programs evaluate this way (Scan and its
+//! successors, from their public descriptions): a formation of a few men —
+//! a tail, a fork, a hook, a locked wing — is worth what the games say it
+//! is worth, which no hand-made term counts as well. brett's regions are
+//! the 4 × 4 blocks of the board at even files and ranks, overlapping by
+//! two rows and two files: 9 on 8×8, 16 on 10×10, each with 8 playable
+//! squares, so 3⁸ = 6,561 entries a region. Each square reads 0 (empty or
+//! a king), 1 (a man of the side to move) or 2 (an opponent man), always
+//! from the side to move's point of view: for Black the board is turned
+//! half a turn, so one table serves both colours and the tempo of having
+//! the move is learned with it.
+//!
+//! The tables have a middle-game and an endgame part, mixed by
+//! [`crate::eval::phase`] like the other weights; they are fitted to game
+//! results (`brett tune --game … --labels FILE --patterns OUT`).
+
+use crate::{BoardSize, Color, Position, Square};
+
+/// Playable squares in a region.
+pub const REGION_SQUARES: usize = 8;
+
+/// Entries of one region's table: 3⁸.
+pub const PATTERNS: usize = 6561;
+
+/// The most regions on a board (10×10).
+pub const MAX_REGIONS: usize = 16;
+
+/// The number of regions on a board.
+pub const fn regions(size: BoardSize) -> usize {
+    match size {
+        BoardSize::Eight => 9,
+        BoardSize::Ten => 16,
+    }
+}
+
+/// For each colour to move and each region, the bit of each of the
+/// region's squares in the padded bitboard (the board turned for Black).
+struct Layout {
+    bits: [[[u8; REGION_SQUARES]; MAX_REGIONS]; 2],
+}
+
+const fn layout(size: BoardSize) -> Layout {
+    let side = size.side();
+    let mut bits = [[[0u8; REGION_SQUARES]; MAX_REGIONS]; 2];
+    let per_row = (side - 2) / 2;
+    let mut region = 0;
+    while region < regions(size) {
+        let fx = (region as u8 % per_row) * 2;
+        let ry = (region as u8 / per_row) * 2;
+        let mut colour = 0;
+        while colour < 2 {
+            let mut k = 0;
+            let mut dr = 0;
+            while dr < 4 {
+                let mut df = 0;
+                while df < 4 {
+                    let (mut file, mut rank) = (fx + df, ry + dr);
+                    if colour == 1 {
+                        file = side - 1 - file;
+                        rank = side - 1 - rank;
+                    }
+                    if let Some(sq) = Square::from_coords(size, file, rank) {
+                        bits[colour][region][k] = sq.bb().0.trailing_zeros() as u8;
+                        k += 1;
+                    }
+                    df += 1;
+                }
+                dr += 1;
+            }
+            assert!(k == REGION_SQUARES);
+            colour += 1;
+        }
+        region += 1;
+    }
+    Layout { bits }
+}
+
+const LAYOUT8: Layout = layout(BoardSize::Eight);
+const LAYOUT10: Layout = layout(BoardSize::Ten);
+
+/// The table index of each region of `pos` (the first
+/// [`regions`]`(pos.size())` entries), seen from the side to move.
+pub fn indices(pos: &Position) -> [u16; MAX_REGIONS] {
+    let me = pos.turn();
+    let own = pos.men(me).0;
+    let opp = pos.men(me.other()).0;
+    let layout = match pos.size() {
+        BoardSize::Eight => &LAYOUT8,
+        BoardSize::Ten => &LAYOUT10,
+    };
+    let colour = usize::from(me == Color::Black);
+    let mut out = [0u16; MAX_REGIONS];
+    for (region, slot) in out.iter_mut().enumerate().take(regions(pos.size())) {
+        let mut idx = 0u32;
+        for &b in &layout.bits[colour][region] {
+            idx = idx * 3 + ((own >> b) & 1) as u32 + 2 * ((opp >> b) & 1) as u32;
+        }
+        *slot = idx as u16;
+    }
+    out
+}
+
+/// A board's pattern weights: for each region and index, the middle-game
+/// and the endgame value (hundredths of a man, for the side to move).
+#[derive(PartialEq, Eq)]
+pub struct PatternWeights {
+    /// Middle-game values, `region * PATTERNS + index`.
+    pub mid: &'static [i16],
+    /// Endgame values, laid out as `mid`.
+    pub end: &'static [i16],
+}
+
+impl std::fmt::Debug for PatternWeights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let used = self.mid.iter().filter(|&&x| x != 0).count();
+        write!(f, "PatternWeights({} entries, {used} used)", self.mid.len())
+    }
+}
+
+impl PatternWeights {
+    /// The pattern part of the evaluation of `pos`, for the side to move,
+    /// mixed by the phase (`phase` of `full`: all middle game).
+    pub fn score(&self, pos: &Position, phase: i32, full: i32) -> i32 {
+        let idx = indices(pos);
+        let (mut mid, mut end) = (0i32, 0i32);
+        for (region, &i) in idx.iter().enumerate().take(regions(pos.size())) {
+            let at = region * PATTERNS + usize::from(i);
+            mid += i32::from(self.mid[at]);
+            end += i32::from(self.end[at]);
+        }
+        (mid * phase + end * (full - phase)) / full
+    }
+}
+
+const N8: usize = 9 * PATTERNS;
+
+static RAW8: [i16; 2 * N8] = decode(include_bytes!("../data/patterns-8.bin"));
+
+/// The pattern weights in use on 8×8 (`crates/dame/data/patterns-8.bin`,
+/// fitted by `brett tune --game dame --labels FILE --patterns OUT`).
+pub static PATTERNS_8: PatternWeights = PatternWeights {
+    mid: RAW8.split_at(N8).0,
+    end: RAW8.split_at(N8).1,
+};
+
+/// Decode a table file: little-endian `i16`s, the middle-game values of
+/// every region and index, then the endgame values (`2 · regions · 6561`
+/// numbers). Used at compile time for the tables built in.
+pub const fn decode<const N: usize>(bytes: &[u8]) -> [i16; N] {
+    assert!(bytes.len() == 2 * N, "pattern table of the wrong size");
+    let mut out = [0i16; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = i16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]);
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleSet;
+
+    #[test]
+    fn every_playable_square_is_in_a_region_and_regions_mirror_for_black() {
+        for (size, layout) in [(BoardSize::Eight, &LAYOUT8), (BoardSize::Ten, &LAYOUT10)] {
+            let mut seen = 0u64;
+            for region in 0..regions(size) {
+                for &b in &layout.bits[0][region] {
+                    seen |= 1 << b;
+                }
+            }
+            assert_eq!(seen.count_ones(), size.squares() as u32, "{size:?}");
+        }
+    }
+
+    #[test]
+    fn the_start_reads_the_same_for_both_sides() {
+        for rules in [RuleSet::DAME, RuleSet::INTERNATIONAL] {
+            let start = Position::new(rules);
+            // White to move at the start; the same men with Black to move
+            // read the same, the board turned.
+            let fen = start.fen();
+            let black = Position::from_fen(&format!("B{}", &fen[1..]), rules).unwrap();
+            assert_eq!(indices(&start), indices(&black), "{rules:?}");
+        }
+        // On 10×10 the mover's first four rows are full: 1 in each digit.
+        let all_own = (0..REGION_SQUARES).fold(0u16, |a, _| a * 3 + 1);
+        assert_eq!(indices(&Position::new(RuleSet::INTERNATIONAL))[0], all_own);
+    }
+}
