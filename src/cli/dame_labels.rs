@@ -223,6 +223,28 @@ pub fn rules_of(path: &Path) -> Result<Option<String>> {
         .map(|s| s.trim().to_string()))
 }
 
+/// A label file's positions for a fit of `rules`' weights: refused when the
+/// file names other rules or holds fewer than 100 positions.
+fn read_for_fit(path: &Path, rules: RuleSet) -> Result<Vec<(Position, f32)>> {
+    if let Some(name) = rules_of(path)?
+        && RuleSet::preset(&name) != Some(rules)
+    {
+        bail!(
+            "{} holds positions of the '{name}' rules; fit them with --game {name}",
+            path.display()
+        );
+    }
+    let samples = read(path, rules)?;
+    if samples.len() < 100 {
+        bail!(
+            "{} holds {} positions; the fit needs at least 100",
+            path.display(),
+            samples.len()
+        );
+    }
+    Ok(samples)
+}
+
 /// One table row: the features split by the phase into their middle-game
 /// and endgame parts, scaled as the evaluation scales the ending (with the
 /// starting weights deciding which side is ahead).
@@ -269,23 +291,17 @@ pub fn fit_file(
                 .collect()
         }
     };
-    if let Some(name) = rules_of(path)?
-        && RuleSet::preset(&name) != Some(rules)
-    {
-        bail!(
-            "{} holds positions of the '{name}' rules; fit them with --game {name}",
-            path.display()
+    let samples = read_for_fit(path, rules)?;
+    let tuned = Weights::tuned(rules.board);
+    if tuned.patterns.is_some() {
+        println!(
+            "Note: this fits the linear weights alone; the board's pattern weights are fitted together with them by --patterns FILE."
         );
     }
-    let samples = read(path, rules)?;
-    if samples.len() < 100 {
-        bail!(
-            "{} holds {} positions; the fit needs at least 100",
-            path.display(),
-            samples.len()
-        );
-    }
-    let start = *Weights::tuned(rules.board);
+    let start = Weights {
+        patterns: None,
+        ..*tuned
+    };
     // Every tenth position is held out to check the fit on unseen data.
     let (mut train, mut test) = (Table::new(2 * FEATURES), Table::new(2 * FEATURES));
     for (i, (pos, target)) in samples.iter().enumerate() {
@@ -346,22 +362,7 @@ pub fn fit_patterns_file(
     out: &Path,
 ) -> Result<()> {
     use engine::dame::pattern_fit::{PatternOptions, PatternSample, fit_patterns};
-    if let Some(name) = rules_of(path)?
-        && RuleSet::preset(&name) != Some(rules)
-    {
-        bail!(
-            "{} holds positions of the '{name}' rules; fit them with --game {name}",
-            path.display()
-        );
-    }
-    let samples = read(path, rules)?;
-    if samples.len() < 100 {
-        bail!(
-            "{} holds {} positions; the fit needs at least 100",
-            path.display(),
-            samples.len()
-        );
-    }
+    let samples = read_for_fit(path, rules)?;
     let block = (samples.len() / 100).clamp(1, 2000);
     let start = Weights {
         patterns: None,

@@ -582,7 +582,13 @@ mod tests {
         for rules in [RuleSet::DAME, RuleSet::INTERNATIONAL] {
             let p = Position::new(rules);
             assert_eq!(features(&p), [0; FEATURES]);
-            assert_eq!(evaluate(&p), 0);
+            let w = Weights::tuned(rules.board);
+            assert_eq!(linear(&features(&p), phase(&p), full_phase(p.size()), w), 0);
+            // The pattern weights read the board from the side to move: the
+            // start is worth the same for either side to move, and little.
+            let black = Position::from_fen(&format!("B{}", &p.fen()[1..]), rules).unwrap();
+            assert_eq!(evaluate(&p), evaluate(&black));
+            assert!(evaluate(&p).abs() <= 10, "{}", evaluate(&p));
         }
     }
 
