@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod bench;
 pub mod dame_labels;
 pub mod dame_play;
+pub mod db;
 pub mod dxp;
 pub mod engine;
 pub mod hub;

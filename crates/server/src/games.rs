@@ -402,6 +402,42 @@ impl Hub {
             .count()
     }
 
+    /// Ids of the games in memory (crate::cluster).
+    pub(crate) fn live_game_ids(&self) -> Vec<i64> {
+        self.registry
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .filter(|(_, w)| w.strong_count() > 0)
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
+    /// Another instance changed game `id` (crate::cluster): read it anew
+    /// and send it to the sockets here; with `load`, also when it is not in
+    /// memory (so the computer moves here if it is its turn).
+    pub(crate) async fn refresh(self: &Arc<Self>, id: i64, load: bool) {
+        let entry = if load {
+            self.entry(id)
+        } else {
+            let map = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+            match map.get(&id).and_then(Weak::upgrade) {
+                Some(entry) => entry,
+                None => return,
+            }
+        };
+        let mut guard = entry.state.lock().await;
+        match guard.as_mut() {
+            Some(live) => live.stale = true,
+            None if !load => return,
+            None => {}
+        }
+        match self.load(&entry, &mut guard).await {
+            Ok(live) => Self::broadcast(&entry, live),
+            Err(e) => tracing::warn!(game = id, error = %e, "reading a changed game failed"),
+        }
+    }
+
     /// A version number not used before in this process.
     fn next_version(&self) -> u64 {
         self.versions.fetch_add(1, Ordering::Relaxed)
@@ -522,10 +558,22 @@ impl Hub {
         let hub = self.clone();
         let entry = entry.clone();
         tokio::spawn(async move {
+            // Several instances on one database: only the holder of the
+            // game's lease searches (crate::cluster).
+            let lease = match crate::cluster::take_lease(hub.storage.as_ref(), entry.id).await {
+                Ok(crate::cluster::Lease::Elsewhere) => return,
+                Ok(lease) => lease,
+                Err(e) => {
+                    tracing::error!(game = entry.id, error = %e, "taking the computer's lease failed");
+                    return hub.finish_computer(&entry, version, &stop, Err(())).await;
+                }
+            };
             let chosen = hub
                 .computer_search(board, level, movetime, stop.clone())
                 .await;
-            hub.finish_computer(&entry, version, &stop, chosen).await;
+            hub.finish_computer(&entry, version, &stop, Ok(chosen))
+                .await;
+            crate::cluster::release_lease(&hub, entry.id, lease).await;
         });
     }
 
@@ -564,7 +612,7 @@ impl Hub {
         entry: &Arc<Entry>,
         version: u64,
         stop: &Arc<AtomicBool>,
-        mv: Option<String>,
+        mv: Result<Option<String>, ()>,
     ) {
         let mut guard = entry.state.lock().await;
         let Some(live) = guard.as_mut() else { return };
@@ -579,6 +627,12 @@ impl Hub {
         if self.is_closing() {
             return;
         }
+        let Ok(mv) = mv else {
+            // No search (its lease could not be taken): try again later.
+            live.stale = true;
+            self.retry_computer(entry);
+            return;
+        };
         let Some(mv) = mv.filter(|_| live.board.ending().is_none()) else {
             Self::broadcast(entry, live);
             return;
@@ -907,6 +961,11 @@ impl Hub {
     ) -> Result<(Color, Value), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
+        let live = self.load(&entry, &mut guard).await?;
+        if ply > live.board.ply() as u64 && self.storage.cluster().is_some() {
+            // Moves stored by another instance, not heard of yet.
+            live.stale = true;
+        }
         let live = self.load(&entry, &mut guard).await?;
         let side = live.seat_of(token)?;
         live.check_both_joined()?;
