@@ -267,6 +267,26 @@ impl Drop for Serve {
     }
 }
 
+/// Wait until some instance holds the lease of game `id`.
+async fn wait_for_lease(url: &str, id: i64) {
+    let mut conn = sqlx::PgConnection::connect(url).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let held: Option<String> =
+            sqlx::query_scalar("SELECT instance FROM computer_leases WHERE game_id = $1")
+                .bind(id)
+                .fetch_optional(&mut conn)
+                .await
+                .unwrap();
+        if held.is_some() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "nobody takes the lease");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    conn.close().await.unwrap();
+}
+
 async fn get(c: &reqwest::Client, url: String) -> Value {
     let r = c.get(url).send().await.unwrap();
     assert!(r.status().is_success(), "{}", r.status());
@@ -300,11 +320,14 @@ async fn a_killed_instance_hands_its_computer_games_to_another() {
     assert_eq!(r.status(), 201);
     let v: Value = r.json().await.unwrap();
     let id = v["id"].as_i64().unwrap();
+    // A takes the lease (right after answering; until then B could take
+    // it, and would play the move itself).
+    wait_for_lease(&url, id).await;
     // B sees the game, and that the computer thinks (on A): it does not
     // move while A lives.
     let st = get(&c, format!("{}/api/games/{id}", b.base)).await;
     assert_eq!(st["thinking"], true, "{st}");
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    tokio::time::sleep(Duration::from_secs(5)).await;
     let st = get(&c, format!("{}/api/games/{id}", b.base)).await;
     assert_eq!(st["ply"], 0, "B must not play A's game: {st}");
 

@@ -144,7 +144,7 @@ async fn the_computer_moves_on_one_instance_and_another_takes_over() {
         return;
     };
     let url = new_pg_database(&base).await;
-    let lease = Duration::from_millis(1000);
+    let lease = Duration::from_millis(2000);
     // A thinks a minute (Dame, level 10: by time only); B would answer at
     // once.
     let mut a = instance(&url, |c| {
@@ -158,12 +158,33 @@ async fn the_computer_moves_on_one_instance_and_another_takes_over() {
         .await;
     let id = id_of(&v);
     assert_eq!(v["state"]["thinking"], true);
+    // A takes the lease right after answering; until then B could take it
+    // (and would play the move itself).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    loop {
+        let held: Option<String> =
+            sqlx::query_scalar("SELECT instance FROM computer_leases WHERE game_id = $1")
+                .bind(id)
+                .fetch_optional(&mut conn)
+                .await
+                .unwrap();
+        if let Some(holder) = held {
+            let hub = &a.server.as_ref().unwrap().state.hub;
+            assert_eq!(holder, hub.storage().cluster().unwrap().instance());
+            break;
+        }
+        assert!(Instant::now() < deadline, "nobody takes the lease");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let mut on_b = b.ws(id).await;
     let st = next_json(&mut on_b).await["state"].clone();
     assert_eq!(st["ply"], 0);
     assert_eq!(st["thinking"], true, "B knows the computer thinks: {st}");
     // A holds the lease (renewed): B does not play, over several leases.
-    tokio::time::sleep(lease * 3).await;
+    tokio::time::sleep(lease * 2).await;
     assert_eq!(b.state(id).await["ply"], 0);
     assert_eq!(a.state(id).await["ply"], 0);
 
