@@ -301,14 +301,14 @@ async fn a_killed_instance_hands_its_computer_games_to_another() {
     };
     let url = new_database(&base, "kill").await;
     // A thinks a minute (Dame, level 10: by time only), B 30 ms; leases
-    // last a second.
+    // last three seconds (renewed every second).
     let mut a = Serve::start(
         &url,
-        &["--computer-movetime", "60000", "--computer-lease", "1"],
+        &["--computer-movetime", "60000", "--computer-lease", "3"],
     );
     let b = Serve::start(
         &url,
-        &["--computer-movetime", "30", "--computer-lease", "1"],
+        &["--computer-movetime", "30", "--computer-lease", "3"],
     );
     let c = reqwest::Client::new();
     let r = c
