@@ -72,7 +72,11 @@ brett_pg_start() {
     id -u "$BRETT_PG_USER" >/dev/null 2>&1 \
       || useradd --system --no-create-home --shell /usr/sbin/nologin "$BRETT_PG_USER"
   fi
-  BRETT_PG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/brett-pg.XXXXXX")
+  # As root under /tmp: the postgres user must reach the folder (a TMPDIR
+  # under /root would not do).
+  local tmp="${TMPDIR:-/tmp}"
+  [ "$(id -u)" = "0" ] && tmp=/tmp
+  BRETT_PG_DIR=$(mktemp -d "$tmp/brett-pg.XXXXXX")
   [ "$(id -u)" = "0" ] && chown "$BRETT_PG_USER" "$BRETT_PG_DIR"
   chmod 700 "$BRETT_PG_DIR"
   trap brett_pg_stop EXIT

@@ -111,11 +111,16 @@ pub async fn start(hub: &Arc<Hub>) {
     });
     every(hub, lease / 2, |hub, c| {
         Box::pin(async move {
-            match c.expired_leases().await {
+            match c.claim_expired_leases().await {
                 Ok(games) => {
-                    for game in games {
+                    for (game, token) in games {
                         tracing::info!(game, "taking over the computer's move of another instance");
+                        // Reading the game starts the computer if it is to
+                        // move, under a lease of its own.
                         hub.refresh(game, true).await;
+                        if !hub.is_closing() {
+                            c.release_lease(game, token).await;
+                        }
                     }
                 }
                 Err(e) => tracing::warn!(error = %e, "looking for expired computer leases failed"),

@@ -191,7 +191,12 @@ async fn the_computer_moves_on_one_instance_and_another_takes_over() {
     // A stops (its leases expire at once); B takes the game over.
     let stopped = Instant::now();
     a.stop().await;
+    eprintln!("A stopped in {:?}", stopped.elapsed());
     let st = next_state_where(&mut on_b, |s| s["ply"] == 1).await;
+    eprintln!(
+        "B took over {:?} after A was told to stop",
+        stopped.elapsed()
+    );
     assert_eq!(st["thinking"], false);
     assert!(
         stopped.elapsed() < Duration::from_secs(10),
@@ -323,4 +328,77 @@ async fn postgres_gone_answers_503_and_the_server_recovers() {
     let again = instance(&url, |_| {}).await;
     let st: Value = again.state(id).await;
     assert_eq!(st["moves"], json!(["d6", "f4", "d2"]));
+}
+
+#[tokio::test]
+async fn an_instance_cut_off_from_the_database_loses_its_computer_lease() {
+    let test = "an_instance_cut_off_from_the_database_loses_its_computer_lease";
+    let Some(base) = postgres_url(test) else {
+        return;
+    };
+    let url = new_pg_database(&base).await;
+    let proxy = Proxy::to(host_port(&url)).await;
+    let through = url.replacen(&host_port(&url), &format!("127.0.0.1:{}", proxy.port), 1);
+    let lease = Duration::from_millis(1000);
+    // A reaches the database through the proxy and thinks 5 s; B thinks
+    // 30 ms.
+    let a = instance(&through, |c| {
+        c.computer_lease = lease;
+        c.computer_movetime_ms = Some(5000);
+    })
+    .await;
+    let b = instance(&url, |c| c.computer_lease = lease).await;
+    let v = a
+        .create(json!({"game": "dame", "kind": "computer", "color": "black", "level": 10}))
+        .await;
+    let id = id_of(&v);
+    let started = Instant::now();
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    let holder = || {
+        sqlx::query_scalar::<_, String>("SELECT instance FROM computer_leases WHERE game_id = $1")
+            .bind(id)
+    };
+    let a_instance = {
+        let hub = &a.server.as_ref().unwrap().state.hub;
+        hub.storage().cluster().unwrap().instance().to_string()
+    };
+    while holder().fetch_optional(&mut conn).await.unwrap().is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "A takes no lease"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(holder().fetch_one(&mut conn).await.unwrap(), a_instance);
+
+    // A loses the database while it searches: its lease expires, B takes
+    // the game over and plays.
+    proxy.cut();
+    let mut on_b = b.ws(id).await;
+    let st = next_state_where(&mut on_b, |s| s["ply"] == 1).await;
+    assert!(
+        started.elapsed() < Duration::from_millis(4500),
+        "B played before A's search ended: {:?}",
+        started.elapsed()
+    );
+    let played = st["moves"].clone();
+
+    // A comes back before its search ends: its move is not stored (the
+    // game moved on: the ply check, or A reads the game anew first).
+    proxy.restore();
+    tokio::time::sleep(Duration::from_millis(6000).saturating_sub(started.elapsed())).await;
+    let st = a
+        .wait_for(id, 10, |s| s["ply"] == 1 && s["thinking"] == false)
+        .await;
+    assert_eq!(st["moves"], played);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let moves: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = $1")
+        .bind(id)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(moves, 1, "one computer move stored");
+    assert_eq!(b.state(id).await["moves"], played);
 }

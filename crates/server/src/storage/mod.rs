@@ -252,10 +252,13 @@ pub trait Cluster: Send + Sync {
     /// Extend the leases this instance holds.
     fn renew_leases(&self) -> BoxFuture<'_, Result<(), StorageError>>;
 
-    /// Remove expired leases (of instances that died or lost the
-    /// database) and return their games: the computer's move of each is
-    /// to be taken over. Each expired lease is returned to one instance.
-    fn expired_leases(&self) -> BoxFuture<'_, Result<Vec<i64>, StorageError>>;
+    /// Claim the expired leases (of instances that died, stopped or lost
+    /// the database) for this instance: their games with the tokens of the
+    /// claims. Each expired lease goes to one instance, which reads the
+    /// game anew (taking the lease with [`Cluster::take_lease`] if the
+    /// computer is to move) and then releases the claim's token; a claim
+    /// not released (the instance died too) expires in turn.
+    fn claim_expired_leases(&self) -> BoxFuture<'_, Result<Vec<(i64, u64)>, StorageError>>;
 
     /// Listen for the changes of other instances: events go to `tx` until
     /// it is closed or `closing` turns true. Reconnects by itself.

@@ -717,7 +717,10 @@ impl Storage for PgStorage {
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
             // The leases of the computer moves this instance was searching
-            // expire now: another instance takes them over at once.
+            // expire now: another instance takes them over at once. (After
+            // a renewal in progress; none comes after.)
+            let mut leases = self.leases.lock().await;
+            leases.clear();
             let instance = self.instance.clone();
             let released = self
                 .write("expire leases", move |conn| {
@@ -736,6 +739,7 @@ impl Storage for PgStorage {
             if let Err(e) = released {
                 tracing::warn!(error = %e, "could not hand over the computer leases");
             }
+            drop(leases);
             self.pool.close().await;
         })
     }
@@ -855,17 +859,38 @@ impl Cluster for PgStorage {
         })
     }
 
-    fn expired_leases(&self) -> BoxFuture<'_, Result<Vec<i64>, StorageError>> {
-        Box::pin(self.write("expired leases", |conn| {
-            Box::pin(async move {
-                let ids = sqlx::query_scalar(
-                    "DELETE FROM computer_leases WHERE expires_at < now() RETURNING game_id",
-                )
-                .fetch_all(&mut *conn)
+    fn claim_expired_leases(&self) -> BoxFuture<'_, Result<Vec<(i64, u64)>, StorageError>> {
+        Box::pin(async move {
+            let mut leases = self.leases.lock().await;
+            let instance = self.instance.clone();
+            let secs = self.lease_seconds();
+            // Claimed, not deleted: should this instance stop before it
+            // has taken the game over, the claim expires in turn.
+            let games: Vec<i64> = self
+                .write("claim expired leases", move |conn| {
+                    Box::pin(async move {
+                        let ids = sqlx::query_scalar(
+                            "UPDATE computer_leases \
+                             SET instance = $1, expires_at = now() + make_interval(secs => $2) \
+                             WHERE expires_at < now() RETURNING game_id",
+                        )
+                        .bind(instance)
+                        .bind(secs)
+                        .fetch_all(&mut *conn)
+                        .await?;
+                        Ok(ids)
+                    })
+                })
                 .await?;
-                Ok(ids)
-            })
-        }))
+            Ok(games
+                .into_iter()
+                .map(|game| {
+                    let token = self.next_token.fetch_add(1, Ordering::Relaxed);
+                    leases.insert(game, token);
+                    (game, token)
+                })
+                .collect())
+        })
     }
 
     fn listen(
