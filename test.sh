@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
-# Runs all tests: the Rust workspace and the browser tests (headless Chromium).
-# Installs what the browser tests need when it is missing (Debian's chromium
-# via apt-get when run as root; playwright-core via npm ci).
+# Runs all tests: the Rust workspace (with a throw-away PostgreSQL server
+# for the storage tests) and the browser tests (headless Chromium).
+# Installs what is missing: Debian's postgresql and chromium via apt-get when
+# run as root; playwright-core via npm ci.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+# PostgreSQL in a temporary folder, stopped and removed when this script
+# exits; exports BRETT_TEST_POSTGRES and BRETT_REQUIRE_POSTGRES=1.
+source tests/pg/start.sh
 
 # The `ci` profile is release without LTO (see Cargo.toml): fast to build.
 echo "== Rust tests (cargo test --workspace --profile ci)"
 cargo test --workspace --profile ci
+
+echo "== the API tests again, every test server on PostgreSQL (BRETT_TEST_BACKEND=postgres)"
+BRETT_TEST_BACKEND=postgres cargo test --profile ci -p server --test api --test dame
 
 echo "== browser tests (tests/e2e)"
 if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then

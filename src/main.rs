@@ -71,6 +71,9 @@ enum Command {
     /// Start the app: the browser UI and the JSON API on http://127.0.0.1:8080
     /// (the default when no command is given).
     Serve(cli::serve::Args),
+    /// The app's database: migrate, export all games, import them (e.g.
+    /// from SQLite to PostgreSQL).
+    Db(cli::db::Args),
 }
 
 fn main() -> Result<()> {
@@ -111,6 +114,7 @@ fn main() -> Result<()> {
         Some(Command::Puzzles(args)) => cli::puzzles::run(args),
         Some(Command::Tablebase(args)) => cli::tablebase::run(args, cli.tablebase_dir.clone()),
         Some(Command::Serve(args)) => cli::serve::run(args),
+        Some(Command::Db(args)) => cli::db::run(args),
         None => cli::serve::run(cli::serve::Args::default()),
     }
 }

@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod dame_labels;
+pub mod db;
 pub mod dxp;
 pub mod engine;
 pub mod game;

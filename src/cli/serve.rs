@@ -10,11 +10,17 @@ pub struct Args {
     /// The address to listen on [default: 127.0.0.1:8080] (port 0: any free port).
     #[arg(long, value_name = "ADDR")]
     listen: Option<SocketAddr>,
-    /// The database URL, e.g. sqlite:///home/me/brett.db or sqlite::memory:
-    /// (default: $XDG_DATA_HOME/brett/brett.db, else
-    /// ~/.local/share/brett/brett.db).
+    /// The database URL: sqlite:///home/me/brett.db, sqlite::memory: or
+    /// postgres://user[:password]@host[:port]/db (default:
+    /// $XDG_DATA_HOME/brett/brett.db, else ~/.local/share/brett/brett.db).
+    /// Several instances may share one PostgreSQL database.
     #[arg(long, value_name = "URL")]
     database: Option<String>,
+    /// Several instances on PostgreSQL: seconds the lease of a computer
+    /// move lasts without renewal; another instance takes the game over
+    /// this long after the instance holding it died [default: 10].
+    #[arg(long, value_name = "SECS")]
+    computer_lease: Option<f64>,
     /// The computer's thinking time per move in milliseconds (default: by
     /// level, 0.3–1 s for levels 1–9 and 1.5 s at level 10).
     #[arg(long, value_name = "MS")]
@@ -98,6 +104,13 @@ pub fn run(args: Args) -> Result<()> {
         allowed_origins: args.allowed_origins,
         ..server::ServerConfig::default()
     };
+    if let Some(secs) = args.computer_lease {
+        anyhow::ensure!(
+            secs.is_finite() && (0.1..=3600.0).contains(&secs),
+            "--computer-lease must be between 0.1 and 3600 seconds"
+        );
+        config.computer_lease = std::time::Duration::from_secs_f64(secs);
+    }
     if let Some(listen) = args.listen {
         config.listen = listen;
     }

@@ -51,12 +51,27 @@ impl GameRegistry {
         let registry = self.clone();
         let entry = entry.clone();
         tokio::spawn(async move {
+            // Several instances on one database: only the holder of the
+            // game's lease searches (crate::cluster).
+            let lease = match crate::cluster::take_lease(registry.storage().as_ref(), entry.id)
+                .await
+            {
+                Ok(crate::cluster::Lease::Elsewhere) => return,
+                Ok(lease) => lease,
+                Err(e) => {
+                    tracing::error!(game = entry.id, error = %e, "taking the computer's lease failed");
+                    return registry
+                        .finish_computer(&entry, version, &stop, Err(()))
+                        .await;
+                }
+            };
             let chosen = registry
                 .computer_search(game, level, movetime, stop.clone())
                 .await;
             registry
-                .finish_computer(&entry, version, &stop, chosen)
+                .finish_computer(&entry, version, &stop, Ok(chosen))
                 .await;
+            crate::cluster::release_lease(&registry, entry.id, lease).await;
         });
     }
 
@@ -95,7 +110,7 @@ impl GameRegistry {
         entry: &Arc<Entry>,
         version: u64,
         stop: &Arc<AtomicBool>,
-        mv: Option<String>,
+        mv: Result<Option<String>, ()>,
     ) {
         let mut guard = entry.state.lock().await;
         let Some(live) = guard.as_mut() else { return };
@@ -110,6 +125,12 @@ impl GameRegistry {
         if self.is_closing() {
             return;
         }
+        let Ok(mv) = mv else {
+            // No search (its lease could not be taken): try again later.
+            live.stale = true;
+            self.retry_computer(entry);
+            return;
+        };
         let Some(mv) = mv.filter(|_| live.game.ending().is_none()) else {
             Self::broadcast(entry, live);
             return;

@@ -24,6 +24,7 @@
 mod analysis;
 mod api;
 mod assets;
+pub mod cluster;
 mod computer;
 mod conn;
 pub mod error;
@@ -62,9 +63,13 @@ pub use ws::{ClientAnswer, MAX_CLIENT_MESSAGE, answer_binary, answer_text};
 pub struct ServerConfig {
     /// The address to listen on (port 0: any free port).
     pub listen: SocketAddr,
-    /// The database URL (`sqlite:PATH`, `sqlite::memory:`); `None`: the
-    /// default file (see [`storage::default_database_path`]).
+    /// The database URL (`sqlite:PATH`, `sqlite::memory:`,
+    /// `postgres://USER@HOST/DB`); `None`: the default SQLite file (see
+    /// [`storage::default_database_path`]).
     pub database_url: Option<String>,
+    /// Several instances on one PostgreSQL database: how long the lease
+    /// of a computer move lasts without renewal (crate::cluster).
+    pub computer_lease: Duration,
     /// The computer's thinking time per move in milliseconds; `None`: by
     /// level (0.3–1 s for levels 1–9, 1.5 s at level 10).
     pub computer_movetime_ms: Option<u64>,
@@ -122,6 +127,7 @@ impl Default for ServerConfig {
         ServerConfig {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             database_url: None,
+            computer_lease: storage::StorageOptions::default().computer_lease,
             computer_movetime_ms: None,
             engine_slots: None,
             analysis_slots: limits.analysis_slots,
@@ -227,6 +233,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         .await
         .with_context(|| format!("listening on {}", config.listen))?;
     let addr = listener.local_addr()?;
+    cluster::start(&state.registry).await;
     match state.registry.resume_computer_games().await {
         Ok(0) => {}
         Ok(n) => tracing::info!("the computer resumes thinking in {n} game(s)"),
@@ -257,7 +264,8 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
 pub async fn run(config: ServerConfig) -> anyhow::Result<()> {
     let url = config.database_url();
     let mut server = start(config).await?;
-    tracing::info!(database = %url, "brett listens on http://{}", server.addr);
+    let database = storage::redact_url(&url);
+    tracing::info!(%database, "brett listens on http://{}", server.addr);
     tokio::select! {
         r = server.wait() => return r,
         _ = shutdown_signal() => {}

@@ -361,6 +361,42 @@ impl GameRegistry {
             .count()
     }
 
+    /// Ids of the games in memory (crate::cluster).
+    pub(crate) fn live_game_ids(&self) -> Vec<i64> {
+        self.entries
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .filter(|(_, w)| w.strong_count() > 0)
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
+    /// Another instance changed game `id` (crate::cluster): read it anew
+    /// and send it to the sockets here; with `load`, also when it is not in
+    /// memory (so the computer moves here if it is its turn).
+    pub(crate) async fn refresh(self: &Arc<Self>, id: i64, load: bool) {
+        let entry = if load {
+            self.entry(id)
+        } else {
+            let map = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+            match map.get(&id).and_then(Weak::upgrade) {
+                Some(entry) => entry,
+                None => return,
+            }
+        };
+        let mut guard = entry.state.lock().await;
+        match guard.as_mut() {
+            Some(live) => live.stale = true,
+            None if !load => return,
+            None => {}
+        }
+        match self.load(&entry, &mut guard).await {
+            Ok(live) => Self::broadcast(&entry, live),
+            Err(e) => tracing::warn!(game = id, error = %e, "reading a changed game failed"),
+        }
+    }
+
     /// A version number not used before in this process.
     pub(crate) fn next_version(&self) -> u64 {
         self.versions.fetch_add(1, Ordering::Relaxed)
@@ -732,6 +768,11 @@ impl GameRegistry {
     ) -> Result<(Color, GameState), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
+        let live = self.load(&entry, &mut guard).await?;
+        if ply > live.game.ply() as u64 && self.storage.cluster().is_some() {
+            // Moves stored by another instance, not heard of yet.
+            live.stale = true;
+        }
         let live = self.load(&entry, &mut guard).await?;
         let side = live.seat_of(token)?;
         live.check_both_joined()?;

@@ -27,9 +27,12 @@ impl AppState {
             config.wrong_tokens_per_minute,
         )?;
         let url = config.database_url();
-        let storage = storage::open(&url)
+        let options = storage::StorageOptions {
+            computer_lease: config.computer_lease,
+        };
+        let storage = storage::open_with(&url, &options)
             .await
-            .with_context(|| format!("opening the database {url}"))?;
+            .with_context(|| format!("opening the database {}", storage::redact_url(&url)))?;
         Ok(AppState {
             registry: GameRegistry::new(storage, config.registry_config()),
             guard: Arc::new(guard),

@@ -1,14 +1,22 @@
 //! Where games live: the [`Storage`] trait and its backends, chosen by the
-//! database URL's scheme. Only SQLite (`sqlite:…`) exists today; a
-//! PostgreSQL backend would be another implementation of the same trait.
+//! database URL's scheme: SQLite (`sqlite:…`, the default) and PostgreSQL
+//! (`postgres://…`). Both run their own migrations and plain runtime
+//! queries. PostgreSQL may be shared by several server instances: its
+//! storage also offers a [`Cluster`] (change notifications, computer
+//! leases; crate::cluster).
 
+mod postgres;
+mod record;
 mod sqlite;
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 
+pub use postgres::PgStorage;
+pub use record::{GameRecord, RecordMove, RecordSeat};
 pub use sqlite::SqliteStorage;
 
 /// A storage failure.
@@ -24,6 +32,10 @@ pub enum StorageError {
     /// The database URL names a backend that does not exist.
     #[error("{0}")]
     Unsupported(String),
+    /// An imported game's id is taken already; nothing of the batch was
+    /// written.
+    #[error("game {0} exists already in the target database")]
+    Exists(i64),
     /// A stored value could not be understood.
     #[error("corrupt stored data: {0}")]
     Corrupt(String),
@@ -174,8 +186,103 @@ pub trait Storage: Send + Sync + 'static {
     /// Ids of the ongoing games that have a computer seat.
     fn ongoing_computer_games(&self) -> BoxFuture<'_, Result<Vec<i64>, StorageError>>;
 
+    /// Up to `limit` games with an id above `after_id`, by id, with
+    /// everything stored about them (`brett db export`).
+    fn export_games(
+        &self,
+        after_id: i64,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<GameRecord>, StorageError>>;
+
+    /// Store games exported from a database, with their ids (`brett db
+    /// import`); one transaction: if an id exists already
+    /// ([`StorageError::Exists`]) nothing is written.
+    fn import_games(&self, games: Vec<GameRecord>) -> BoxFuture<'_, Result<(), StorageError>>;
+
+    /// What the database offers to several instances sharing it (`None`:
+    /// only one instance uses it, as with SQLite).
+    fn cluster(&self) -> Option<&dyn Cluster> {
+        None
+    }
+
     /// Close the connections (waits for writes in progress).
     fn close(&self) -> BoxFuture<'_, ()>;
+}
+
+/// A change of a game stored by another instance (a notification).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RemoteChange {
+    pub game: i64,
+    /// The number of moves after the change.
+    pub ply: usize,
+}
+
+/// What comes from a [`Cluster::listen`]ing connection.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClusterEvent {
+    /// The listening connection is established (the first time).
+    Listening,
+    /// Another instance changed a game.
+    Changed(RemoteChange),
+    /// The listening connection was (re)established: changes made while
+    /// it was down were not heard, every game in memory must be read anew.
+    Resync,
+}
+
+/// Several server instances on one database: every change of a game is
+/// announced to the others, and the computer's move of a game is searched
+/// by the one instance that holds the game's lease.
+pub trait Cluster: Send + Sync {
+    /// This instance's id (random, new at each start).
+    fn instance(&self) -> &str;
+
+    /// How long a lease lasts without renewal.
+    fn lease_duration(&self) -> Duration;
+
+    /// Take the lease of game `game`'s computer move: `Some(token)` if this
+    /// instance holds it now (it was free, expired or ours), `None` if
+    /// another instance does. Held leases are renewed by
+    /// [`Cluster::renew_leases`] until released with the token.
+    fn take_lease(&self, game: i64) -> BoxFuture<'_, Result<Option<u64>, StorageError>>;
+
+    /// Give up the lease taken with `token` (a later take of the same game
+    /// by this instance keeps it).
+    fn release_lease(&self, game: i64, token: u64) -> BoxFuture<'_, ()>;
+
+    /// Extend the leases this instance holds.
+    fn renew_leases(&self) -> BoxFuture<'_, Result<(), StorageError>>;
+
+    /// Claim the expired leases (of instances that died, stopped or lost
+    /// the database) for this instance: their games with the tokens of the
+    /// claims. Each expired lease goes to one instance, which reads the
+    /// game anew (taking the lease with [`Cluster::take_lease`] if the
+    /// computer is to move) and then releases the claim's token; a claim
+    /// not released (the instance died too) expires in turn.
+    fn claim_expired_leases(&self) -> BoxFuture<'_, Result<Vec<(i64, u64)>, StorageError>>;
+
+    /// Listen for the changes of other instances: events go to `tx` until
+    /// it is closed or `closing` turns true. Reconnects by itself.
+    fn listen(
+        &self,
+        tx: tokio::sync::mpsc::Sender<ClusterEvent>,
+        closing: tokio::sync::watch::Receiver<bool>,
+    ) -> BoxFuture<'static, ()>;
+}
+
+/// How a storage is opened.
+#[derive(Clone, Debug)]
+pub struct StorageOptions {
+    /// The lease of a computer move (several instances on PostgreSQL):
+    /// after this long without renewal another instance takes it over.
+    pub computer_lease: Duration,
+}
+
+impl Default for StorageOptions {
+    fn default() -> StorageOptions {
+        StorageOptions {
+            computer_lease: Duration::from_secs(10),
+        }
+    }
 }
 
 /// The default database: `$XDG_DATA_HOME/brett/brett.db`, else
@@ -203,14 +310,79 @@ pub fn default_database_url() -> String {
 /// Open (creating and migrating as needed) the database at `url`; the
 /// scheme chooses the backend.
 pub async fn open(url: &str) -> Result<Arc<dyn Storage>, StorageError> {
+    open_with(url, &StorageOptions::default()).await
+}
+
+/// [`open`] with options.
+pub async fn open_with(
+    url: &str,
+    options: &StorageOptions,
+) -> Result<Arc<dyn Storage>, StorageError> {
+    match backend_of(url)? {
+        Backend::Sqlite => Ok(Arc::new(SqliteStorage::open(url).await?)),
+        Backend::Postgres => Ok(Arc::new(PgStorage::open(url, options).await?)),
+    }
+}
+
+/// The backends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// The backend a database URL names.
+pub fn backend_of(url: &str) -> Result<Backend, StorageError> {
     let scheme = url.split(':').next().unwrap_or("").to_ascii_lowercase();
     match scheme.as_str() {
-        "sqlite" => Ok(Arc::new(SqliteStorage::open(url).await?)),
-        "postgres" | "postgresql" => Err(StorageError::Unsupported(format!(
-            "database '{url}': PostgreSQL is not supported yet; use a sqlite: URL"
-        ))),
+        "sqlite" => Ok(Backend::Sqlite),
+        "postgres" | "postgresql" => Ok(Backend::Postgres),
         _ => Err(StorageError::Unsupported(format!(
-            "database '{url}': unknown scheme '{scheme}' (supported: sqlite:PATH, sqlite::memory:)"
+            "database '{}': unknown scheme '{scheme}' (supported: sqlite:PATH, sqlite::memory:, \
+             postgres://USER@HOST/DB)",
+            redact_url(url)
         ))),
+    }
+}
+
+/// `url` without its password, for messages and logs.
+pub fn redact_url(url: &str) -> String {
+    // scheme://user:password@host… → scheme://user:***@host…
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (authority, tail) = match rest.find(['/', '?']) {
+        Some(i) => rest.split_at(i),
+        None => (rest, ""),
+    };
+    match authority.rsplit_once('@') {
+        Some((userinfo, host)) => match userinfo.split_once(':') {
+            Some((user, _)) => format!("{scheme}://{user}:***@{host}{tail}"),
+            None => url.to_string(),
+        },
+        None => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redacts_passwords() {
+        assert_eq!(
+            redact_url("postgres://brett:secret@db.lan:5432/brett?sslmode=require"),
+            "postgres://brett:***@db.lan:5432/brett?sslmode=require"
+        );
+        assert_eq!(redact_url("postgres://brett@db/x"), "postgres://brett@db/x");
+        assert_eq!(redact_url("sqlite:///tmp/a.db"), "sqlite:///tmp/a.db");
+    }
+
+    #[test]
+    fn backends_by_scheme() {
+        assert_eq!(backend_of("sqlite::memory:").unwrap(), Backend::Sqlite);
+        assert_eq!(backend_of("postgres://x/y").unwrap(), Backend::Postgres);
+        assert_eq!(backend_of("postgresql://x/y").unwrap(), Backend::Postgres);
+        assert!(backend_of("mysql://x").is_err());
     }
 }

@@ -33,11 +33,13 @@ use sqlx::sqlite::{
 };
 use sqlx::{Connection, Row, Sqlite};
 
+use super::record::{tags_from_text, tags_to_text};
 use super::{
-    GameMeta, GameSummary, MoveChange, NewGame, Seat, Seats, Storage, StorageError, StoredGame,
+    GameMeta, GameRecord, GameSummary, MoveChange, NewGame, RecordMove, RecordSeat, Seat, Seats,
+    Storage, StorageError, StoredGame,
 };
 
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
 /// Games in an SQLite database.
 #[derive(Debug)]
@@ -761,23 +763,6 @@ fn seats_from_row(row: &SqliteRow) -> Result<Seats, sqlx::Error> {
     Ok([seat_from_row(row, "white")?, seat_from_row(row, "black")?])
 }
 
-fn tags_to_text(tags: &[(String, String)]) -> Option<String> {
-    if tags.is_empty() {
-        None
-    } else {
-        serde_json::to_string(tags).ok()
-    }
-}
-
-fn tags_from_text(text: Option<String>) -> Result<Vec<(String, String)>, StorageError> {
-    match text {
-        None => Ok(Vec::new()),
-        Some(t) => {
-            serde_json::from_str(&t).map_err(|e| StorageError::Corrupt(format!("tags: {e}")))
-        }
-    }
-}
-
 async fn insert_moves(
     conn: &mut SqliteConnection,
     id: i64,
@@ -1039,6 +1024,144 @@ impl Storage for SqliteStorage {
                 .fetch_all(&mut *conn)
                 .await?;
                 Ok(ids)
+            })
+        }))
+    }
+
+    fn export_games(
+        &self,
+        after_id: i64,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<GameRecord>, StorageError>> {
+        Box::pin(async move {
+            let (rows, moves) = self
+                .read("export games", move |conn| {
+                    Box::pin(async move {
+                        let sql = format!(
+                            "SELECT {GAME_COLUMNS} FROM games WHERE id > ? ORDER BY id LIMIT ?"
+                        );
+                        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+                            .bind(after_id)
+                            .bind(i64::from(limit))
+                            .fetch_all(&mut *conn)
+                            .await?;
+                        let last: Option<i64> = match rows.last() {
+                            Some(r) => Some(r.try_get("id")?),
+                            None => None,
+                        };
+                        let moves: Vec<(i64, i64, String, String)> = match last {
+                            None => Vec::new(),
+                            Some(last) => {
+                                sqlx::query_as(
+                                    "SELECT game_id, ply, mv, created_at FROM moves \
+                                     WHERE game_id > ? AND game_id <= ? ORDER BY game_id, ply",
+                                )
+                                .bind(after_id)
+                                .bind(last)
+                                .fetch_all(&mut *conn)
+                                .await?
+                            }
+                        };
+                        Ok((rows, moves))
+                    })
+                })
+                .await?;
+            let mut out = Vec::with_capacity(rows.len());
+            let mut moves = moves.into_iter().peekable();
+            for row in &rows {
+                let id: i64 = row.try_get("id")?;
+                let mut list = Vec::new();
+                while let Some((_, ply, mv, at)) = moves.next_if(|m| m.0 == id) {
+                    if ply != list.len() as i64 {
+                        return Err(StorageError::Corrupt(format!(
+                            "game {id}: move {ply} stored where move {} belongs",
+                            list.len()
+                        )));
+                    }
+                    list.push(RecordMove { mv, at });
+                }
+                let [white, black] = seats_from_row(row)?;
+                let meta = meta_from_row(row)?;
+                out.push(GameRecord {
+                    id,
+                    game: row.try_get("game")?,
+                    kind: row.try_get("kind")?,
+                    rules: row.try_get("rules")?,
+                    start_position: row.try_get("start_position")?,
+                    status: meta.status,
+                    result: meta.result,
+                    reason: meta.reason,
+                    draw_offer: meta.draw_offer,
+                    pending_huff: meta.pending_huff,
+                    white: RecordSeat::from(white),
+                    black: RecordSeat::from(black),
+                    tags: tags_from_text(row.try_get("tags")?)?,
+                    created_at: row.try_get("created_at")?,
+                    updated_at: meta.updated_at,
+                    moves: list,
+                });
+            }
+            Ok(out)
+        })
+    }
+
+    fn import_games(&self, games: Vec<GameRecord>) -> BoxFuture<'_, Result<(), StorageError>> {
+        Box::pin(self.write("import games", move |conn| {
+            Box::pin(async move {
+                for g in &games {
+                    let exists: Option<i64> =
+                        sqlx::query_scalar("SELECT id FROM games WHERE id = ?")
+                            .bind(g.id)
+                            .fetch_optional(&mut *conn)
+                            .await?;
+                    if exists.is_some() {
+                        return Err(StorageError::Exists(g.id));
+                    }
+                    let [w, b] = g.seats();
+                    sqlx::query(
+                        "INSERT INTO games (id, game, kind, rules, start_position, ply, status, \
+                         result, reason, draw_offer, white_token_hash, black_token_hash, \
+                         white_name, black_name, white_joined, black_joined, white_level, \
+                         black_level, tags, created_at, updated_at, pending_huff) \
+                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    )
+                    .bind(g.id)
+                    .bind(g.game.clone())
+                    .bind(g.kind.clone())
+                    .bind(g.rules.clone())
+                    .bind(g.start_position.clone())
+                    .bind(g.moves.len() as i64)
+                    .bind(g.status.clone())
+                    .bind(g.result.clone())
+                    .bind(g.reason.clone())
+                    .bind(g.draw_offer.clone())
+                    .bind(w.token_hash.clone())
+                    .bind(b.token_hash.clone())
+                    .bind(w.name.clone())
+                    .bind(b.name.clone())
+                    .bind(i64::from(w.joined))
+                    .bind(i64::from(b.joined))
+                    .bind(w.level.map(i64::from))
+                    .bind(b.level.map(i64::from))
+                    .bind(tags_to_text(&g.tags))
+                    .bind(g.created_at.clone())
+                    .bind(g.updated_at.clone())
+                    .bind(g.pending_huff.clone())
+                    .execute(&mut *conn)
+                    .await?;
+                    for (ply, m) in g.moves.iter().enumerate() {
+                        sqlx::query(
+                            "INSERT INTO moves (game_id, ply, mv, created_at) VALUES (?, ?, ?, ?)",
+                        )
+                        .bind(g.id)
+                        .bind(ply as i64)
+                        .bind(m.mv.clone())
+                        .bind(m.at.clone())
+                        .execute(&mut *conn)
+                        .await?;
+                    }
+                }
+                Ok(())
             })
         }))
     }

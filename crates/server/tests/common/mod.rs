@@ -1,5 +1,13 @@
 //! A server on 127.0.0.1 (any free port) over a real SQLite file in a temp
 //! folder, and small client helpers.
+//!
+//! PostgreSQL: `BRETT_TEST_POSTGRES=postgres://…` names a server on which
+//! the tests may create databases (./test.sh starts one, tests/pg/start.sh);
+//! tests that need it are skipped with a message when it is unset, and
+//! fail instead when `BRETT_REQUIRE_POSTGRES=1`. With
+//! `BRETT_TEST_BACKEND=postgres` every test server runs on a database of
+//! its own there instead of an SQLite file (the same path, the same
+//! database: restarts find their games).
 #![allow(dead_code)]
 
 use std::path::PathBuf;
@@ -22,10 +30,101 @@ pub struct TestServer {
     pub dir: Option<tempfile::TempDir>,
 }
 
+/// The PostgreSQL server of the tests, or `None` after saying that `test`
+/// is skipped (a failure when `BRETT_REQUIRE_POSTGRES=1`).
+pub fn postgres_url(test: &str) -> Option<String> {
+    match std::env::var("BRETT_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            assert!(
+                std::env::var("BRETT_REQUIRE_POSTGRES").as_deref() != Ok("1"),
+                "{test}: BRETT_REQUIRE_POSTGRES=1 but BRETT_TEST_POSTGRES is not set"
+            );
+            eprintln!(
+                "skipped: {test}: no PostgreSQL server (set BRETT_TEST_POSTGRES=postgres://…; \
+                 ./test.sh starts one)"
+            );
+            None
+        }
+    }
+}
+
+/// The URL of database `name` on the server of `base`.
+pub fn with_database(base: &str, name: &str) -> String {
+    let (head, query) = match base.split_once('?') {
+        Some((h, q)) => (h, format!("?{q}")),
+        None => (base, String::new()),
+    };
+    let authority_end = head
+        .find("://")
+        .map(|i| i + 3)
+        .and_then(|start| head[start..].find('/').map(|j| start + j))
+        .unwrap_or(head.len());
+    format!("{}/{name}{query}", &head[..authority_end])
+}
+
+/// Create database `name` on the server of `base` if it is not there.
+pub async fn ensure_pg_database(base: &str, name: &str) {
+    use sqlx::Connection;
+    let mut conn = sqlx::PgConnection::connect(base).await.unwrap();
+    let exists: Option<i32> = sqlx::query_scalar("SELECT 1 FROM pg_database WHERE datname = $1")
+        .bind(name)
+        .fetch_optional(&mut conn)
+        .await
+        .unwrap();
+    if exists.is_none() {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE \"{name}\"")))
+            .execute(&mut conn)
+            .await
+            .unwrap();
+    }
+    conn.close().await.unwrap();
+}
+
+/// A new, empty database on the server of `base`; its URL.
+pub async fn new_pg_database(base: &str) -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = format!(
+        "brett_t{}_{n}_{:08x}",
+        std::process::id(),
+        fastrand::u32(..)
+    );
+    ensure_pg_database(base, &name).await;
+    with_database(base, &name)
+}
+
+/// The database URL of the test server whose SQLite file is `db`: that
+/// file, or with `BRETT_TEST_BACKEND=postgres` a PostgreSQL database of
+/// its own for that path.
+pub fn database_url_for(db: &std::path::Path) -> String {
+    if std::env::var("BRETT_TEST_BACKEND").as_deref() != Ok("postgres") {
+        return format!("sqlite://{}", db.display());
+    }
+    let base = postgres_url("BRETT_TEST_BACKEND=postgres")
+        .expect("BRETT_TEST_BACKEND=postgres needs BRETT_TEST_POSTGRES");
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    db.hash(&mut h);
+    let name = format!("brett_p{}_{:016x}", std::process::id(), h.finish());
+    let (b, n) = (base.clone(), name.clone());
+    // Called from sync code inside the tests' runtime: on a thread of its own.
+    std::thread::spawn(move || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(ensure_pg_database(&b, &n))
+    })
+    .join()
+    .unwrap();
+    with_database(&base, &name)
+}
+
 pub fn config(db: &std::path::Path, movetime_ms: u64) -> ServerConfig {
     ServerConfig {
         listen: "127.0.0.1:0".parse().unwrap(),
-        database_url: Some(format!("sqlite://{}", db.display())),
+        database_url: Some(database_url_for(db)),
         computer_movetime_ms: Some(movetime_ms),
         engine_slots: Some(2),
         ..ServerConfig::default()
@@ -63,7 +162,9 @@ impl TestServer {
         TestServer::with_config(db, c).await
     }
 
-    async fn with_config(db: PathBuf, config: ServerConfig) -> TestServer {
+    /// A server with this configuration (`db`: the SQLite file it names,
+    /// if any).
+    pub async fn with_config(db: PathBuf, config: ServerConfig) -> TestServer {
         let server = server::start(config).await.unwrap();
         let base = format!("http://{}", server.addr);
         TestServer {

@@ -1,0 +1,404 @@
+//! Several server instances on one PostgreSQL database, and PostgreSQL
+//! going away under a running server. Each test makes a database of its
+//! own on the server of `BRETT_TEST_POSTGRES` (skipped with a message when
+//! it is unset, a failure when `BRETT_REQUIRE_POSTGRES=1`).
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use common::*;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use server::ServerConfig;
+
+/// A server instance on the PostgreSQL database `url`.
+async fn instance(url: &str, f: impl FnOnce(&mut ServerConfig)) -> TestServer {
+    let mut c = ServerConfig {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        database_url: Some(url.to_string()),
+        computer_movetime_ms: Some(30),
+        engine_slots: Some(2),
+        ..ServerConfig::default()
+    };
+    f(&mut c);
+    TestServer::with_config("unused".into(), c).await
+}
+
+/// Two instances A and B on one fresh database.
+async fn two_instances(test: &str) -> Option<(TestServer, TestServer, String)> {
+    let base = postgres_url(test)?;
+    let url = new_pg_database(&base).await;
+    let a = instance(&url, |_| {}).await;
+    let b = instance(&url, |_| {}).await;
+    Some((a, b, url))
+}
+
+#[tokio::test]
+async fn a_move_on_one_instance_reaches_the_sockets_of_the_other() {
+    let Some((a, b, _)) =
+        two_instances("a_move_on_one_instance_reaches_the_sockets_of_the_other").await
+    else {
+        return;
+    };
+    let v = a.create(json!({"kind": "local"})).await;
+    let id = id_of(&v);
+    let (white, black) = (token(&v, "white"), token(&v, "black"));
+    let mut on_b = b.ws(id).await;
+    assert_eq!(next_json(&mut on_b).await["state"]["ply"], 0);
+    let mut on_a = a.ws(id).await;
+    assert_eq!(next_json(&mut on_a).await["state"]["ply"], 0);
+
+    // A move over HTTP on A reaches the socket on B, and back.
+    a.play_ok(id, &white, 0, "d6").await;
+    let st = next_state_where(&mut on_b, |s| s["ply"] == 1).await;
+    assert_eq!(st["moves"], json!(["d6"]));
+    b.play_ok(id, &black, 1, "f4").await;
+    let st = next_state_where(&mut on_a, |s| s["ply"] == 2).await;
+    assert_eq!(st["moves"], json!(["d6", "f4"]));
+    // A change of seats and a draw offer travel too.
+    let (status, _) = a
+        .post(
+            &format!("/api/games/{id}/draw"),
+            json!({"token": white, "action": "offer"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let st = next_state_where(&mut on_b, |s| s["draw_offer"] == "white").await;
+    assert_eq!(st["ply"], 2);
+    // B serves the current state, and moves on from it.
+    assert_eq!(b.state(id).await["draw_offer"], "white");
+    b.play_ok(id, &white, 2, "d2").await;
+    next_state_where(&mut on_a, |s| s["ply"] == 3).await;
+
+    // An online game: the guest joins on B, the host sees it on A.
+    let (status, v) = a
+        .post("/api/games", json!({"kind": "online", "name": "Anna"}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let online = id_of(&v);
+    let invite = v["invite"]["token"].as_str().unwrap().to_string();
+    let mut host = a.ws(online).await;
+    next_json(&mut host).await;
+    let (status, v) = b
+        .post(
+            &format!("/api/games/{online}/join"),
+            json!({"token": invite, "name": "Ben"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let st = next_state_where(&mut host, |s| s["players"]["black"]["joined"] == true).await;
+    assert_eq!(st["players"]["black"]["name"], "Ben");
+}
+
+#[tokio::test]
+async fn the_same_move_on_both_instances_is_stored_once() {
+    let Some((a, b, _)) = two_instances("the_same_move_on_both_instances_is_stored_once").await
+    else {
+        return;
+    };
+    let v = a.create(json!({"kind": "local"})).await;
+    let id = id_of(&v);
+    let tokens = [token(&v, "white"), token(&v, "black")];
+    for ply in 0..12u64 {
+        // Both instances have the game in memory at this ply.
+        let st = a.wait_for(id, 10, |s| s["ply"] == ply).await;
+        b.wait_for(id, 10, |s| s["ply"] == ply).await;
+        let mv = st["legal_moves"][0].as_str().unwrap().to_string();
+        let t = &tokens[usize::from(st["turn"] != "white")];
+        let (ra, rb) = tokio::join!(a.play(id, t, ply, &mv), b.play(id, t, ply, &mv));
+        let ok = [&ra, &rb]
+            .iter()
+            .filter(|(s, _)| *s == StatusCode::OK)
+            .count();
+        assert_eq!(ok, 1, "ply {ply}: exactly one is stored: {ra:?} {rb:?}");
+        for (status, body) in [&ra, &rb] {
+            if *status != StatusCode::OK {
+                assert_error(*status, body, 409, "stale_ply");
+            }
+        }
+    }
+    let st = a.state(id).await;
+    assert_eq!(st["ply"], 12);
+    assert_eq!(
+        b.wait_for(id, 10, |s| s["ply"] == 12).await["moves"],
+        st["moves"]
+    );
+    // A client that moved on A and sends the next move to B at once finds
+    // B up to date (B reads the game anew when the ply is ahead of it).
+    for ply in 12..16u64 {
+        let st = a.state(id).await;
+        let mv = st["legal_moves"][0].as_str().unwrap().to_string();
+        let t = &tokens[usize::from(st["turn"] != "white")];
+        let server = if ply % 2 == 0 { &a } else { &b };
+        server.play_ok(id, t, ply, &mv).await;
+    }
+}
+
+#[tokio::test]
+async fn the_computer_moves_on_one_instance_and_another_takes_over() {
+    let test = "the_computer_moves_on_one_instance_and_another_takes_over";
+    let Some(base) = postgres_url(test) else {
+        return;
+    };
+    let url = new_pg_database(&base).await;
+    let lease = Duration::from_millis(2000);
+    // A thinks a minute (Dame, level 10: by time only); B would answer at
+    // once.
+    let mut a = instance(&url, |c| {
+        c.computer_lease = lease;
+        c.computer_movetime_ms = Some(60_000);
+    })
+    .await;
+    let b = instance(&url, |c| c.computer_lease = lease).await;
+    let v = a
+        .create(json!({"game": "dame", "kind": "computer", "color": "black", "level": 10}))
+        .await;
+    let id = id_of(&v);
+    assert_eq!(v["state"]["thinking"], true);
+    // A takes the lease right after answering; until then B could take it
+    // (and would play the move itself).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    loop {
+        let held: Option<String> =
+            sqlx::query_scalar("SELECT instance FROM computer_leases WHERE game_id = $1")
+                .bind(id)
+                .fetch_optional(&mut conn)
+                .await
+                .unwrap();
+        if let Some(holder) = held {
+            let hub = &a.server.as_ref().unwrap().state.registry;
+            assert_eq!(holder, hub.storage().cluster().unwrap().instance());
+            break;
+        }
+        assert!(Instant::now() < deadline, "nobody takes the lease");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let mut on_b = b.ws(id).await;
+    let st = next_json(&mut on_b).await["state"].clone();
+    assert_eq!(st["ply"], 0);
+    assert_eq!(st["thinking"], true, "B knows the computer thinks: {st}");
+    // A holds the lease (renewed): B does not play, over several leases.
+    tokio::time::sleep(lease * 2).await;
+    assert_eq!(b.state(id).await["ply"], 0);
+    assert_eq!(a.state(id).await["ply"], 0);
+
+    // A stops (its leases expire at once); B takes the game over.
+    let stopped = Instant::now();
+    a.stop().await;
+    eprintln!("A stopped in {:?}", stopped.elapsed());
+    let st = next_state_where(&mut on_b, |s| s["ply"] == 1).await;
+    eprintln!(
+        "B took over {:?} after A was told to stop",
+        stopped.elapsed()
+    );
+    assert_eq!(st["thinking"], false);
+    assert!(
+        stopped.elapsed() < Duration::from_secs(10),
+        "taken over after {:?}",
+        stopped.elapsed()
+    );
+
+    // Games created on B are played by B.
+    let v = b
+        .create(json!({"kind": "computer", "color": "white", "level": 1}))
+        .await;
+    let g = id_of(&v);
+    let me = token(&v, "white");
+    b.play_ok(g, &me, 0, "d6").await;
+    b.wait_for(g, 10, |s| s["ply"] == 2).await;
+}
+
+/// A TCP proxy to the PostgreSQL server that can be cut: open connections
+/// are dropped and new ones refused until it is restored.
+struct Proxy {
+    port: u16,
+    open: Arc<AtomicBool>,
+    conns: Arc<std::sync::Mutex<Vec<tokio::task::AbortHandle>>>,
+}
+
+impl Proxy {
+    async fn to(target: String) -> Proxy {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let open = Arc::new(AtomicBool::new(true));
+        let conns = Arc::new(std::sync::Mutex::new(Vec::<tokio::task::AbortHandle>::new()));
+        let (o, c) = (open.clone(), conns.clone());
+        tokio::spawn(async move {
+            loop {
+                let Ok((mut inbound, _)) = listener.accept().await else {
+                    return;
+                };
+                if !o.load(Ordering::SeqCst) {
+                    drop(inbound);
+                    continue;
+                }
+                let target = target.clone();
+                let task = tokio::spawn(async move {
+                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
+                c.lock().unwrap().push(task.abort_handle());
+            }
+        });
+        Proxy { port, open, conns }
+    }
+
+    fn cut(&self) {
+        self.open.store(false, Ordering::SeqCst);
+        for c in self.conns.lock().unwrap().drain(..) {
+            c.abort();
+        }
+    }
+
+    fn restore(&self) {
+        self.open.store(true, Ordering::SeqCst);
+    }
+}
+
+/// The host:port of a postgres:// URL.
+fn host_port(url: &str) -> String {
+    let rest = url.split_once("://").unwrap().1;
+    let authority = rest.split(['/', '?']).next().unwrap();
+    authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, h)| h)
+        .to_string()
+}
+
+#[tokio::test]
+async fn postgres_gone_answers_503_and_the_server_recovers() {
+    let test = "postgres_gone_answers_503_and_the_server_recovers";
+    let Some(base) = postgres_url(test) else {
+        return;
+    };
+    let url = new_pg_database(&base).await;
+    let proxy = Proxy::to(host_port(&url)).await;
+    let through = url.replacen(&host_port(&url), &format!("127.0.0.1:{}", proxy.port), 1);
+    let s = instance(&through, |_| {}).await;
+    let v = s.create(json!({"kind": "local"})).await;
+    let id = id_of(&v);
+    let white = token(&v, "white");
+    let black = token(&v, "black");
+    s.play_ok(id, &white, 0, "d6").await;
+    let mut ws = s.ws(id).await;
+    next_json(&mut ws).await;
+
+    // The database goes away: writes are refused, nothing is acknowledged
+    // or sent.
+    proxy.cut();
+    let (status, v) = s.play(id, &black, 1, "f4").await;
+    assert_error(status, &v, 503, "storage_unavailable");
+    let (status, v) = s.post("/api/games", json!({"kind": "local"})).await;
+    assert_error(status, &v, 503, "storage_unavailable");
+    assert!(
+        tokio::time::timeout(Duration::from_millis(300), next_json(&mut ws))
+            .await
+            .is_err(),
+        "nothing is sent for a change not stored"
+    );
+
+    // Back: the next requests work, without a restart.
+    proxy.restore();
+    let st = s.wait_for(id, 10, |st| st["ply"] == 1).await;
+    assert_eq!(st["moves"], json!(["d6"]));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (status, v) = s.play(id, &black, 1, "f4").await;
+        if status == StatusCode::OK {
+            break;
+        }
+        assert_error(status, &v, 503, "storage_unavailable");
+        assert!(Instant::now() < deadline, "no recovery: {v}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let st = next_state_where(&mut ws, |st| st["ply"] == 2).await;
+    assert_eq!(st["moves"], json!(["d6", "f4"]));
+    s.play_ok(id, &white, 2, "d2").await;
+    let (_, archive) = s.get("/api/games").await;
+    assert_eq!(archive["total"], 1, "the refused game was not stored");
+
+    // Read straight from the database: exactly the acknowledged moves.
+    let again = instance(&url, |_| {}).await;
+    let st: Value = again.state(id).await;
+    assert_eq!(st["moves"], json!(["d6", "f4", "d2"]));
+}
+
+#[tokio::test]
+async fn an_instance_cut_off_from_the_database_loses_its_computer_lease() {
+    let test = "an_instance_cut_off_from_the_database_loses_its_computer_lease";
+    let Some(base) = postgres_url(test) else {
+        return;
+    };
+    let url = new_pg_database(&base).await;
+    let proxy = Proxy::to(host_port(&url)).await;
+    let through = url.replacen(&host_port(&url), &format!("127.0.0.1:{}", proxy.port), 1);
+    let lease = Duration::from_millis(1000);
+    // A reaches the database through the proxy and thinks 5 s; B thinks
+    // 30 ms.
+    let a = instance(&through, |c| {
+        c.computer_lease = lease;
+        c.computer_movetime_ms = Some(5000);
+    })
+    .await;
+    let b = instance(&url, |c| c.computer_lease = lease).await;
+    let v = a
+        .create(json!({"game": "dame", "kind": "computer", "color": "black", "level": 10}))
+        .await;
+    let id = id_of(&v);
+    let started = Instant::now();
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    let holder = || {
+        sqlx::query_scalar::<_, String>("SELECT instance FROM computer_leases WHERE game_id = $1")
+            .bind(id)
+    };
+    let a_instance = {
+        let hub = &a.server.as_ref().unwrap().state.registry;
+        hub.storage().cluster().unwrap().instance().to_string()
+    };
+    while holder().fetch_optional(&mut conn).await.unwrap().is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "A takes no lease"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(holder().fetch_one(&mut conn).await.unwrap(), a_instance);
+
+    // A loses the database while it searches: its lease expires, B takes
+    // the game over and plays.
+    proxy.cut();
+    let mut on_b = b.ws(id).await;
+    let st = next_state_where(&mut on_b, |s| s["ply"] == 1).await;
+    assert!(
+        started.elapsed() < Duration::from_millis(4500),
+        "B played before A's search ended: {:?}",
+        started.elapsed()
+    );
+    let played = st["moves"].clone();
+
+    // A comes back before its search ends: its move is not stored (the
+    // game moved on: the ply check, or A reads the game anew first).
+    proxy.restore();
+    tokio::time::sleep(Duration::from_millis(6000).saturating_sub(started.elapsed())).await;
+    let st = a
+        .wait_for(id, 10, |s| s["ply"] == 1 && s["thinking"] == false)
+        .await;
+    assert_eq!(st["moves"], played);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let moves: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = $1")
+        .bind(id)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(moves, 1, "one computer move stored");
+    assert_eq!(b.state(id).await["moves"], played);
+}
