@@ -39,10 +39,16 @@ pub struct Args {
     /// [default: 30].
     #[arg(long, value_name = "N")]
     wrong_tokens_per_minute: Option<u32>,
-    /// Connections served at once, WebSockets included; further ones wait
-    /// [default: 512].
+    /// Connections served at once, WebSockets included; a further one
+    /// waits --connection-wait seconds for a slot, then is answered 503
+    /// too_many_connections. Lowered (with a warning) where the open-file
+    /// limit has no room for so many [default: 512].
     #[arg(long, value_name = "N")]
     max_connections: Option<usize>,
+    /// Seconds a connection over --max-connections waits for a slot before
+    /// it is refused [default: 5].
+    #[arg(long, value_name = "SECS")]
+    connection_wait: Option<f64>,
     /// Seconds a client has to send a request's header; also how long an
     /// idle connection stays open [default: 10].
     #[arg(long, value_name = "SECS")]
@@ -123,6 +129,13 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(n) = args.max_connections {
         anyhow::ensure!(n > 0, "--max-connections must be at least 1");
         config.max_connections = n;
+    }
+    if let Some(secs) = args.connection_wait {
+        anyhow::ensure!(
+            secs.is_finite() && (0.0..=600.0).contains(&secs),
+            "--connection-wait must be between 0 and 600 seconds"
+        );
+        config.connection_wait = std::time::Duration::from_secs_f64(secs);
     }
     if let Some(secs) = args.header_timeout {
         anyhow::ensure!(secs > 0, "--header-timeout must be at least 1 second");

@@ -104,8 +104,13 @@ pub struct ServerConfig {
     pub games_per_minute: u32,
     /// Wrong tokens one client may send a minute; 0: no limit.
     pub wrong_tokens_per_minute: u32,
-    /// Connections served at once; further ones wait to be accepted.
+    /// Connections served at once; a further one waits up to
+    /// `connection_wait` for a slot, then is refused with `503
+    /// too_many_connections`. Lowered at start where the open-file limit
+    /// (raised to its hard limit) has no room for so many.
     pub max_connections: usize,
+    /// How long a connection over `max_connections` waits for a slot.
+    pub connection_wait: Duration,
     /// The time a client has to send a request's header, and the time a
     /// connection may stay idle between requests.
     pub header_timeout: Duration,
@@ -140,6 +145,7 @@ impl Default for ServerConfig {
             games_per_minute: 60,
             wrong_tokens_per_minute: 30,
             max_connections: 512,
+            connection_wait: Duration::from_secs(5),
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
             ws_ping_interval: Duration::from_secs(30),
@@ -245,8 +251,9 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
     ));
     let registry = state.registry.clone();
     let limits = conn::Limits {
-        max_connections: config.max_connections.max(1),
+        max_connections: conn::fit_to_budget(config.max_connections, conn::open_file_budget()),
         header_timeout: config.header_timeout,
+        connection_wait: config.connection_wait,
     };
     let task = tokio::spawn(conn::serve(listener, router, limits, async move {
         let _ = rx.await;

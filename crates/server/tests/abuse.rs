@@ -565,6 +565,103 @@ async fn connections_over_the_limit_wait() {
     assert_eq!(r.status(), StatusCode::OK);
 }
 
+/// The whole answer on a raw connection until the server closes it.
+async fn answer_on(stream: &mut tokio::net::TcpStream, secs: f64) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut data = Vec::new();
+    let mut buf = [0u8; 4096];
+    let _ = tokio::time::timeout(std::time::Duration::from_secs_f64(secs), async {
+        loop {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => data.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    String::from_utf8_lossy(&data).into_owned()
+}
+
+#[tokio::test]
+async fn connections_over_the_limit_are_refused_clearly() {
+    use tokio::io::AsyncWriteExt;
+    let s = TestServer::start_config(|c| {
+        c.header_timeout = std::time::Duration::from_secs(30);
+        c.max_connections = 2;
+        c.connection_wait = std::time::Duration::from_millis(1500);
+    })
+    .await;
+    let id = id_of(&s.create(create_body()).await);
+    // The pooled connection and a game socket fill the limit.
+    let mut socket = s.ws(id).await;
+    assert_eq!(next_json(&mut socket).await["type"], "state");
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .build()
+        .unwrap();
+    // A third connection waits for a slot, then is refused with a 503 the
+    // client can read.
+    let started = std::time::Instant::now();
+    let r = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        client.get(s.url("/api/games")).send(),
+    )
+    .await
+    .expect("answered within 5 s")
+    .expect("an answer, not a reset");
+    assert!(started.elapsed() >= std::time::Duration::from_millis(1400));
+    assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(r.headers()["retry-after"], "5");
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["code"], "too_many_connections");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("too many connections")
+    );
+    // Beyond the connections that may wait (64 at this limit), the refusal
+    // comes at once.
+    let mut held = Vec::new();
+    for _ in 0..72 {
+        let mut c = raw(&s).await;
+        let _ = c
+            .write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")
+            .await;
+        held.push(c);
+    }
+    // Within a second (the wait is 1.5 s), only those are answered.
+    let answers = futures_util::future::join_all(held.iter_mut().map(|c| answer_on(c, 1.0))).await;
+    let refused_at_once = answers
+        .iter()
+        .filter(|a| a.starts_with("HTTP/1.1 503") && a.contains("too_many_connections"))
+        .count();
+    assert_eq!(refused_at_once, 8, "{answers:?}");
+    assert!(
+        answers
+            .iter()
+            .all(|a| a.is_empty() || a.starts_with("HTTP/1.1 503"))
+    );
+    // The waiting ones are refused after the wait; none is served.
+    let answers = futures_util::future::join_all(held.iter_mut().map(|c| answer_on(c, 3.0))).await;
+    let refused_later = answers
+        .iter()
+        .filter(|a| a.starts_with("HTTP/1.1 503") && a.contains("too_many_connections"))
+        .count();
+    assert_eq!(refused_later, 64, "{answers:?}");
+    drop(held);
+    // Once the socket closes, connections are served again.
+    drop(socket);
+    let r = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        client.get(s.url("/api/games")).send(),
+    )
+    .await
+    .expect("served once a slot is free")
+    .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+}
+
 /// The frames a server sent on a raw WebSocket connection until it closed
 /// it (or `secs` passed): (opcode, payload) each, and whether it closed.
 async fn server_frames(
