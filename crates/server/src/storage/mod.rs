@@ -7,6 +7,7 @@
 
 mod postgres;
 mod record;
+mod sql;
 mod sqlite;
 
 use std::path::PathBuf;

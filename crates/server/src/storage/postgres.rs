@@ -25,14 +25,13 @@ use std::time::Duration;
 use futures_util::future::BoxFuture;
 use sqlx::Row;
 use sqlx::pool::PoolConnection;
-use sqlx::postgres::{
-    PgConnectOptions, PgConnection, PgListener, PgPool, PgPoolOptions, PgRow, Postgres,
-};
+use sqlx::postgres::{PgConnectOptions, PgConnection, PgListener, PgPool, PgPoolOptions, Postgres};
 
 use super::record::{tags_from_text, tags_to_text};
+use super::sql;
 use super::{
     Cluster, ClusterEvent, GameMeta, GameRecord, GameSummary, MoveChange, NewGame, RecordMove,
-    RecordSeat, RemoteChange, Seat, Seats, Storage, StorageError, StorageOptions, StoredGame,
+    RecordSeat, RemoteChange, Storage, StorageError, StorageOptions, StoredGame,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
@@ -46,10 +45,6 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Pause before the listening connection is opened again after a failure.
 const LISTEN_RETRY: Duration = Duration::from_secs(1);
-
-const GAME_COLUMNS: &str = "id, game, kind, rules, start_position, ply, status, result, reason, \
-     draw_offer, white_token_hash, black_token_hash, white_name, black_name, white_joined, \
-     black_joined, white_level, black_level, tags, created_at, updated_at, pending_huff";
 
 /// Games in a PostgreSQL database.
 pub struct PgStorage {
@@ -139,56 +134,24 @@ impl Drop for InTransaction {
     }
 }
 
-fn seat_from_row(row: &PgRow, color: &str) -> Result<Seat, sqlx::Error> {
-    let level: Option<i64> = row.try_get(format!("{color}_level").as_str())?;
-    Ok(Seat {
-        token_hash: row.try_get(format!("{color}_token_hash").as_str())?,
-        name: row.try_get(format!("{color}_name").as_str())?,
-        joined: row.try_get(format!("{color}_joined").as_str())?,
-        level: level.and_then(|l| u8::try_from(l).ok()),
-    })
-}
+type Conn = PgConnection;
 
-fn seats_from_row(row: &PgRow) -> Result<Seats, sqlx::Error> {
-    Ok([seat_from_row(row, "white")?, seat_from_row(row, "black")?])
-}
-
-fn meta_from_row(row: &PgRow) -> Result<GameMeta, sqlx::Error> {
-    Ok(GameMeta {
-        status: row.try_get("status")?,
-        result: row.try_get("result")?,
-        reason: row.try_get("reason")?,
-        draw_offer: row.try_get("draw_offer")?,
-        pending_huff: row.try_get("pending_huff")?,
-        updated_at: row.try_get("updated_at")?,
-    })
-}
-
-async fn insert_moves(
-    conn: &mut PgConnection,
-    id: i64,
-    first_ply: usize,
-    moves: &[String],
-    at: &str,
-) -> Result<(), sqlx::Error> {
-    for (i, mv) in moves.iter().enumerate() {
-        sqlx::query("INSERT INTO moves (game_id, ply, mv, created_at) VALUES ($1, $2, $3, $4)")
-            .bind(id)
-            .bind((first_ply + i) as i64)
-            .bind(mv.clone())
-            .bind(at.to_string())
-            .execute(&mut *conn)
-            .await?;
-    }
-    Ok(())
-}
+sql::insert_move_fn!();
 
 /// Announce a change of game `id` (now at `ply`) to the other instances;
 /// sent when the transaction commits.
-async fn notify(conn: &mut PgConnection, instance: &str, id: i64, ply: i64) -> sqlx::Result<()> {
+async fn announce(conn: &mut Conn, instance: &String, id: i64, ply: i64) -> sqlx::Result<()> {
     sqlx::query("SELECT pg_notify($1, $2)")
         .bind(CHANNEL)
         .bind(format!("{instance} {id} {ply}"))
+        .execute(&mut *conn)
+        .await
+        .map(drop)
+}
+
+/// New games get ids after the imported ones.
+async fn after_import(conn: &mut Conn) -> sqlx::Result<()> {
+    sqlx::query("SELECT setval(pg_get_serial_sequence('games', 'id'), (SELECT MAX(id) FROM games))")
         .execute(&mut *conn)
         .await
         .map(drop)
@@ -303,412 +266,19 @@ impl PgStorage {
         .await
     }
 
+    /// What goes into a transaction to announce its change: this
+    /// instance's id.
+    fn announcer(&self) -> String {
+        self.instance.clone()
+    }
+
     fn lease_seconds(&self) -> f64 {
         self.lease.as_secs_f64()
     }
 }
 
 impl Storage for PgStorage {
-    fn create_game(&self, g: NewGame) -> BoxFuture<'_, Result<i64, StorageError>> {
-        Box::pin(self.write("create game", move |conn| {
-            Box::pin(async move {
-                let [w, b] = &g.seats;
-                let id: i64 = sqlx::query_scalar(
-                    "INSERT INTO games (game, kind, rules, start_position, ply, status, result, \
-                     reason, draw_offer, white_token_hash, black_token_hash, white_name, \
-                     black_name, white_joined, black_joined, white_level, black_level, tags, \
-                     created_at, updated_at, pending_huff) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, \
-                     $16, $17, $18, $19, $20, $21) RETURNING id",
-                )
-                .bind(g.game.clone())
-                .bind(g.kind.clone())
-                .bind(g.rules.clone())
-                .bind(g.start_position.clone())
-                .bind(g.moves.len() as i64)
-                .bind(g.meta.status.clone())
-                .bind(g.meta.result.clone())
-                .bind(g.meta.reason.clone())
-                .bind(g.meta.draw_offer.clone())
-                .bind(w.token_hash.clone())
-                .bind(b.token_hash.clone())
-                .bind(w.name.clone())
-                .bind(b.name.clone())
-                .bind(w.joined)
-                .bind(b.joined)
-                .bind(w.level.map(i64::from))
-                .bind(b.level.map(i64::from))
-                .bind(tags_to_text(&g.tags))
-                .bind(g.created_at.clone())
-                .bind(g.meta.updated_at.clone())
-                .bind(g.meta.pending_huff.clone())
-                .fetch_one(&mut *conn)
-                .await?;
-                insert_moves(conn, id, 0, &g.moves, &g.created_at).await?;
-                Ok(id)
-            })
-        }))
-    }
-
-    fn load_game(&self, id: i64) -> BoxFuture<'_, Result<Option<StoredGame>, StorageError>> {
-        Box::pin(async move {
-            let found = self
-                .read("load game", move |conn| {
-                    Box::pin(async move {
-                        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
-                        let Some(row) = sqlx::query(sqlx::AssertSqlSafe(sql))
-                            .bind(id)
-                            .fetch_optional(&mut *conn)
-                            .await?
-                        else {
-                            return Ok(None);
-                        };
-                        let moves: Vec<String> = sqlx::query_scalar(
-                            "SELECT mv FROM moves WHERE game_id = $1 ORDER BY ply",
-                        )
-                        .bind(id)
-                        .fetch_all(&mut *conn)
-                        .await?;
-                        Ok(Some((row, moves)))
-                    })
-                })
-                .await?;
-            let Some((row, moves)) = found else {
-                return Ok(None);
-            };
-            let ply: i64 = row.try_get("ply")?;
-            if ply != moves.len() as i64 {
-                return Err(StorageError::Corrupt(format!(
-                    "game {id}: {ply} plies recorded but {} moves stored",
-                    moves.len()
-                )));
-            }
-            Ok(Some(StoredGame {
-                id,
-                game: row.try_get("game")?,
-                kind: row.try_get("kind")?,
-                rules: row.try_get("rules")?,
-                start_position: row.try_get("start_position")?,
-                moves,
-                meta: meta_from_row(&row)?,
-                seats: seats_from_row(&row)?,
-                tags: tags_from_text(row.try_get("tags")?)?,
-                created_at: row.try_get("created_at")?,
-            }))
-        })
-    }
-
-    fn update_game(
-        &self,
-        id: i64,
-        expected_ply: usize,
-        change: MoveChange,
-        meta: GameMeta,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        Box::pin(async move {
-            let new_ply = match &change {
-                MoveChange::Keep => expected_ply,
-                MoveChange::Append(_) => expected_ply + 1,
-                MoveChange::Truncate(n) if *n <= expected_ply => *n,
-                MoveChange::Truncate(_) => return Err(StorageError::Conflict),
-            };
-            let instance = self.instance.clone();
-            self.write("update game", move |conn| {
-                Box::pin(async move {
-                    // Of two writers at the same ply the second waits for
-                    // the first's row lock, then finds the ply changed.
-                    let done = sqlx::query(
-                        "UPDATE games SET ply = $1, status = $2, result = $3, reason = $4, \
-                         draw_offer = $5, updated_at = $6, pending_huff = $7 \
-                         WHERE id = $8 AND ply = $9",
-                    )
-                    .bind(new_ply as i64)
-                    .bind(meta.status.clone())
-                    .bind(meta.result.clone())
-                    .bind(meta.reason.clone())
-                    .bind(meta.draw_offer.clone())
-                    .bind(meta.updated_at.clone())
-                    .bind(meta.pending_huff.clone())
-                    .bind(id)
-                    .bind(expected_ply as i64)
-                    .execute(&mut *conn)
-                    .await?;
-                    if done.rows_affected() != 1 {
-                        let exists: Option<i64> =
-                            sqlx::query_scalar("SELECT id FROM games WHERE id = $1")
-                                .bind(id)
-                                .fetch_optional(&mut *conn)
-                                .await?;
-                        return Err(if exists.is_some() {
-                            StorageError::Conflict
-                        } else {
-                            StorageError::NotFound
-                        });
-                    }
-                    match change {
-                        MoveChange::Keep => {}
-                        MoveChange::Append(mv) => {
-                            insert_moves(conn, id, expected_ply, &[mv], &meta.updated_at).await?;
-                        }
-                        MoveChange::Truncate(n) => {
-                            sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
-                                .bind(id)
-                                .bind(n as i64)
-                                .execute(&mut *conn)
-                                .await?;
-                        }
-                    }
-                    notify(conn, &instance, id, new_ply as i64).await?;
-                    Ok(())
-                })
-            })
-            .await
-        })
-    }
-
-    fn update_seat(
-        &self,
-        id: i64,
-        seat: usize,
-        name: Option<String>,
-        joined: bool,
-        updated_at: String,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        let instance = self.instance.clone();
-        Box::pin(self.write("update seat", move |conn| {
-            Box::pin(async move {
-                let sql = match seat {
-                    0 => {
-                        "UPDATE games SET white_name = $1, white_joined = $2, updated_at = $3 \
-                         WHERE id = $4 RETURNING ply"
-                    }
-                    _ => {
-                        "UPDATE games SET black_name = $1, black_joined = $2, updated_at = $3 \
-                         WHERE id = $4 RETURNING ply"
-                    }
-                };
-                let ply: Option<i64> = sqlx::query_scalar(sql)
-                    .bind(name)
-                    .bind(joined)
-                    .bind(updated_at)
-                    .bind(id)
-                    .fetch_optional(&mut *conn)
-                    .await?;
-                let Some(ply) = ply else {
-                    return Err(StorageError::NotFound);
-                };
-                notify(conn, &instance, id, ply).await?;
-                Ok(())
-            })
-        }))
-    }
-
-    fn list_games(
-        &self,
-        limit: u32,
-        offset: u32,
-    ) -> BoxFuture<'_, Result<(Vec<GameSummary>, u64), StorageError>> {
-        Box::pin(async move {
-            let (total, rows) = self
-                .read("list games", move |conn| {
-                    Box::pin(async move {
-                        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games")
-                            .fetch_one(&mut *conn)
-                            .await?;
-                        let sql = format!(
-                            "SELECT {GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT $1 OFFSET $2"
-                        );
-                        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
-                            .bind(i64::from(limit))
-                            .bind(i64::from(offset))
-                            .fetch_all(&mut *conn)
-                            .await?;
-                        Ok((total, rows))
-                    })
-                })
-                .await?;
-            let mut out = Vec::with_capacity(rows.len());
-            for row in &rows {
-                out.push(GameSummary {
-                    id: row.try_get("id")?,
-                    game: row.try_get("game")?,
-                    kind: row.try_get("kind")?,
-                    rules: row.try_get("rules")?,
-                    seats: seats_from_row(row)?,
-                    ply: usize::try_from(row.try_get::<i64, _>("ply")?).unwrap_or(0),
-                    meta: meta_from_row(row)?,
-                    created_at: row.try_get("created_at")?,
-                });
-            }
-            Ok((out, u64::try_from(total).unwrap_or(0)))
-        })
-    }
-
-    fn ongoing_computer_games(&self) -> BoxFuture<'_, Result<Vec<i64>, StorageError>> {
-        Box::pin(self.read("ongoing computer games", |conn| {
-            Box::pin(async move {
-                let ids = sqlx::query_scalar(
-                    "SELECT id FROM games WHERE status = 'ongoing' AND kind = 'computer' \
-                     ORDER BY id",
-                )
-                .fetch_all(&mut *conn)
-                .await?;
-                Ok(ids)
-            })
-        }))
-    }
-
-    fn export_games(
-        &self,
-        after_id: i64,
-        limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<GameRecord>, StorageError>> {
-        Box::pin(async move {
-            let (rows, moves) = self
-                .read("export games", move |conn| {
-                    Box::pin(async move {
-                        let sql = format!(
-                            "SELECT {GAME_COLUMNS} FROM games WHERE id > $1 ORDER BY id LIMIT $2"
-                        );
-                        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
-                            .bind(after_id)
-                            .bind(i64::from(limit))
-                            .fetch_all(&mut *conn)
-                            .await?;
-                        let last: Option<i64> = match rows.last() {
-                            Some(r) => Some(r.try_get("id")?),
-                            None => None,
-                        };
-                        let moves: Vec<(i64, i64, String, String)> = match last {
-                            None => Vec::new(),
-                            Some(last) => {
-                                sqlx::query_as(
-                                    "SELECT game_id, ply, mv, created_at FROM moves \
-                                     WHERE game_id > $1 AND game_id <= $2 ORDER BY game_id, ply",
-                                )
-                                .bind(after_id)
-                                .bind(last)
-                                .fetch_all(&mut *conn)
-                                .await?
-                            }
-                        };
-                        Ok((rows, moves))
-                    })
-                })
-                .await?;
-            let mut out = Vec::with_capacity(rows.len());
-            let mut moves = moves.into_iter().peekable();
-            for row in &rows {
-                let id: i64 = row.try_get("id")?;
-                let mut list = Vec::new();
-                while let Some((_, ply, mv, at)) = moves.next_if(|m| m.0 == id) {
-                    if ply != list.len() as i64 {
-                        return Err(StorageError::Corrupt(format!(
-                            "game {id}: move {ply} stored where move {} belongs",
-                            list.len()
-                        )));
-                    }
-                    list.push(RecordMove { mv, at });
-                }
-                let [white, black] = seats_from_row(row)?;
-                let meta = meta_from_row(row)?;
-                out.push(GameRecord {
-                    id,
-                    game: row.try_get("game")?,
-                    kind: row.try_get("kind")?,
-                    rules: row.try_get("rules")?,
-                    start_position: row.try_get("start_position")?,
-                    status: meta.status,
-                    result: meta.result,
-                    reason: meta.reason,
-                    draw_offer: meta.draw_offer,
-                    pending_huff: meta.pending_huff,
-                    white: RecordSeat::from(white),
-                    black: RecordSeat::from(black),
-                    tags: tags_from_text(row.try_get("tags")?)?,
-                    created_at: row.try_get("created_at")?,
-                    updated_at: meta.updated_at,
-                    moves: list,
-                });
-            }
-            Ok(out)
-        })
-    }
-
-    fn import_games(&self, games: Vec<GameRecord>) -> BoxFuture<'_, Result<(), StorageError>> {
-        Box::pin(self.write("import games", move |conn| {
-            Box::pin(async move {
-                if games.is_empty() {
-                    return Ok(());
-                }
-                let ids: Vec<i64> = games.iter().map(|g| g.id).collect();
-                let taken: Option<i64> = sqlx::query_scalar(
-                    "SELECT id FROM games WHERE id = ANY($1) ORDER BY id LIMIT 1",
-                )
-                .bind(ids)
-                .fetch_optional(&mut *conn)
-                .await?;
-                if let Some(id) = taken {
-                    return Err(StorageError::Exists(id));
-                }
-                for g in &games {
-                    let [w, b] = g.seats();
-                    sqlx::query(
-                        "INSERT INTO games (id, game, kind, rules, start_position, ply, status, \
-                         result, reason, draw_offer, white_token_hash, black_token_hash, \
-                         white_name, black_name, white_joined, black_joined, white_level, \
-                         black_level, tags, created_at, updated_at, pending_huff) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
-                         $15, $16, $17, $18, $19, $20, $21, $22)",
-                    )
-                    .bind(g.id)
-                    .bind(g.game.clone())
-                    .bind(g.kind.clone())
-                    .bind(g.rules.clone())
-                    .bind(g.start_position.clone())
-                    .bind(g.moves.len() as i64)
-                    .bind(g.status.clone())
-                    .bind(g.result.clone())
-                    .bind(g.reason.clone())
-                    .bind(g.draw_offer.clone())
-                    .bind(w.token_hash.clone())
-                    .bind(b.token_hash.clone())
-                    .bind(w.name.clone())
-                    .bind(b.name.clone())
-                    .bind(w.joined)
-                    .bind(b.joined)
-                    .bind(w.level.map(i64::from))
-                    .bind(b.level.map(i64::from))
-                    .bind(tags_to_text(&g.tags))
-                    .bind(g.created_at.clone())
-                    .bind(g.updated_at.clone())
-                    .bind(g.pending_huff.clone())
-                    .execute(&mut *conn)
-                    .await?;
-                    for (ply, m) in g.moves.iter().enumerate() {
-                        sqlx::query(
-                            "INSERT INTO moves (game_id, ply, mv, created_at) \
-                             VALUES ($1, $2, $3, $4)",
-                        )
-                        .bind(g.id)
-                        .bind(ply as i64)
-                        .bind(m.mv.clone())
-                        .bind(m.at.clone())
-                        .execute(&mut *conn)
-                        .await?;
-                    }
-                }
-                // New games get ids after the imported ones.
-                sqlx::query(
-                    "SELECT setval(pg_get_serial_sequence('games', 'id'), \
-                     (SELECT MAX(id) FROM games))",
-                )
-                .execute(&mut *conn)
-                .await?;
-                Ok(())
-            })
-        }))
-    }
+    sql::storage_methods!();
 
     fn cluster(&self) -> Option<&dyn Cluster> {
         Some(self)

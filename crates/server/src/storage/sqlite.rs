@@ -29,14 +29,15 @@ use futures_util::future::BoxFuture;
 use sqlx::pool::PoolConnection;
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
-    SqliteRow, SqliteSynchronous,
+    SqliteSynchronous,
 };
 use sqlx::{Connection, Row, Sqlite};
 
 use super::record::{tags_from_text, tags_to_text};
+use super::sql;
 use super::{
-    GameMeta, GameRecord, GameSummary, MoveChange, NewGame, RecordMove, RecordSeat, Seat, Seats,
-    Storage, StorageError, StoredGame,
+    GameMeta, GameRecord, GameSummary, MoveChange, NewGame, RecordMove, RecordSeat, Storage,
+    StorageError, StoredGame,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -74,10 +75,6 @@ struct Generation {
     /// The connections are closed (a restore is half done).
     closed: bool,
 }
-
-const GAME_COLUMNS: &str = "id, game, kind, rules, start_position, ply, status, result, reason, \
-     draw_offer, white_token_hash, black_token_hash, white_name, black_name, white_joined, \
-     black_joined, white_level, black_level, tags, created_at, updated_at, pending_huff";
 
 /// How long a restore keeps trying while the restored file is removed again
 /// as soon as it is in place.
@@ -635,6 +632,10 @@ impl SqliteStorage {
         )))
     }
 
+    fn announcer(&self) -> Unannounced {
+        Unannounced
+    }
+
     /// One write transaction (`BEGIN IMMEDIATE`): on the file at the path,
     /// and acknowledged only when committed to it.
     async fn write<T, W>(&self, what: &'static str, work: W) -> Result<T, StorageError>
@@ -738,433 +739,26 @@ impl SqliteStorage {
     }
 }
 
-fn seat_from_row(row: &SqliteRow, color: &str) -> Result<Seat, sqlx::Error> {
-    let level: Option<i64> = row.try_get(format!("{color}_level").as_str())?;
-    Ok(Seat {
-        token_hash: row.try_get(format!("{color}_token_hash").as_str())?,
-        name: row.try_get(format!("{color}_name").as_str())?,
-        joined: row.try_get::<i64, _>(format!("{color}_joined").as_str())? != 0,
-        level: level.and_then(|l| u8::try_from(l).ok()),
-    })
+type Conn = SqliteConnection;
+
+sql::insert_move_fn!();
+
+/// Who announces changes: nobody, one process uses the file.
+#[derive(Clone, Copy, Debug)]
+struct Unannounced;
+
+/// A change was stored: nothing to tell.
+async fn announce(_: &mut Conn, _: &Unannounced, _: i64, _: i64) -> Result<(), sqlx::Error> {
+    Ok(())
 }
 
-fn meta_from_row(row: &SqliteRow) -> Result<GameMeta, sqlx::Error> {
-    Ok(GameMeta {
-        status: row.try_get("status")?,
-        result: row.try_get("result")?,
-        reason: row.try_get("reason")?,
-        draw_offer: row.try_get("draw_offer")?,
-        pending_huff: row.try_get("pending_huff")?,
-        updated_at: row.try_get("updated_at")?,
-    })
-}
-
-fn seats_from_row(row: &SqliteRow) -> Result<Seats, sqlx::Error> {
-    Ok([seat_from_row(row, "white")?, seat_from_row(row, "black")?])
-}
-
-async fn insert_moves(
-    conn: &mut SqliteConnection,
-    id: i64,
-    first_ply: usize,
-    moves: &[String],
-    at: &str,
-) -> Result<(), sqlx::Error> {
-    for (i, mv) in moves.iter().enumerate() {
-        sqlx::query("INSERT INTO moves (game_id, ply, mv, created_at) VALUES (?, ?, ?, ?)")
-            .bind(id)
-            .bind((first_ply + i) as i64)
-            .bind(mv.clone())
-            .bind(at.to_string())
-            .execute(&mut *conn)
-            .await?;
-    }
+/// Nothing follows an import: new games get ids after the largest.
+async fn after_import(_: &mut Conn) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
 impl Storage for SqliteStorage {
-    fn create_game(&self, g: NewGame) -> BoxFuture<'_, Result<i64, StorageError>> {
-        Box::pin(self.write("create game", move |conn| {
-            Box::pin(async move {
-                let [w, b] = &g.seats;
-                let row = sqlx::query(
-                    "INSERT INTO games (game, kind, rules, start_position, ply, status, result, \
-                     reason, draw_offer, white_token_hash, black_token_hash, white_name, \
-                     black_name, white_joined, black_joined, white_level, black_level, tags, \
-                     created_at, updated_at, pending_huff) \
-                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
-                     RETURNING id",
-                )
-                .bind(g.game.clone())
-                .bind(g.kind.clone())
-                .bind(g.rules.clone())
-                .bind(g.start_position.clone())
-                .bind(g.moves.len() as i64)
-                .bind(g.meta.status.clone())
-                .bind(g.meta.result.clone())
-                .bind(g.meta.reason.clone())
-                .bind(g.meta.draw_offer.clone())
-                .bind(w.token_hash.clone())
-                .bind(b.token_hash.clone())
-                .bind(w.name.clone())
-                .bind(b.name.clone())
-                .bind(i64::from(w.joined))
-                .bind(i64::from(b.joined))
-                .bind(w.level.map(i64::from))
-                .bind(b.level.map(i64::from))
-                .bind(tags_to_text(&g.tags))
-                .bind(g.created_at.clone())
-                .bind(g.meta.updated_at.clone())
-                .bind(g.meta.pending_huff.clone())
-                .fetch_one(&mut *conn)
-                .await?;
-                let id: i64 = row.try_get("id")?;
-                insert_moves(conn, id, 0, &g.moves, &g.created_at).await?;
-                Ok(id)
-            })
-        }))
-    }
-
-    fn load_game(&self, id: i64) -> BoxFuture<'_, Result<Option<StoredGame>, StorageError>> {
-        Box::pin(async move {
-            // One read transaction: the game row and its moves agree.
-            let found = self
-                .read("load game", move |conn| {
-                    Box::pin(async move {
-                        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?");
-                        let Some(row) = sqlx::query(sqlx::AssertSqlSafe(sql))
-                            .bind(id)
-                            .fetch_optional(&mut *conn)
-                            .await?
-                        else {
-                            return Ok(None);
-                        };
-                        let moves: Vec<String> = sqlx::query_scalar(
-                            "SELECT mv FROM moves WHERE game_id = ? ORDER BY ply",
-                        )
-                        .bind(id)
-                        .fetch_all(&mut *conn)
-                        .await?;
-                        Ok(Some((row, moves)))
-                    })
-                })
-                .await?;
-            let Some((row, moves)) = found else {
-                return Ok(None);
-            };
-            let ply: i64 = row.try_get("ply")?;
-            if ply != moves.len() as i64 {
-                return Err(StorageError::Corrupt(format!(
-                    "game {id}: {ply} plies recorded but {} moves stored",
-                    moves.len()
-                )));
-            }
-            Ok(Some(StoredGame {
-                id,
-                game: row.try_get("game")?,
-                kind: row.try_get("kind")?,
-                rules: row.try_get("rules")?,
-                start_position: row.try_get("start_position")?,
-                moves,
-                meta: meta_from_row(&row)?,
-                seats: seats_from_row(&row)?,
-                tags: tags_from_text(row.try_get("tags")?)?,
-                created_at: row.try_get("created_at")?,
-            }))
-        })
-    }
-
-    fn update_game(
-        &self,
-        id: i64,
-        expected_ply: usize,
-        change: MoveChange,
-        meta: GameMeta,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        Box::pin(async move {
-            let new_ply = match &change {
-                MoveChange::Keep => expected_ply,
-                MoveChange::Append(_) => expected_ply + 1,
-                MoveChange::Truncate(n) if *n <= expected_ply => *n,
-                MoveChange::Truncate(_) => return Err(StorageError::Conflict),
-            };
-            self.write("update game", move |conn| {
-                Box::pin(async move {
-                    let done = sqlx::query(
-                        "UPDATE games SET ply = ?, status = ?, result = ?, reason = ?, \
-                         draw_offer = ?, updated_at = ?, pending_huff = ? WHERE id = ? AND ply = ?",
-                    )
-                    .bind(new_ply as i64)
-                    .bind(meta.status.clone())
-                    .bind(meta.result.clone())
-                    .bind(meta.reason.clone())
-                    .bind(meta.draw_offer.clone())
-                    .bind(meta.updated_at.clone())
-                    .bind(meta.pending_huff.clone())
-                    .bind(id)
-                    .bind(expected_ply as i64)
-                    .execute(&mut *conn)
-                    .await?;
-                    if done.rows_affected() != 1 {
-                        let exists: Option<i64> =
-                            sqlx::query_scalar("SELECT id FROM games WHERE id = ?")
-                                .bind(id)
-                                .fetch_optional(&mut *conn)
-                                .await?;
-                        return Err(if exists.is_some() {
-                            StorageError::Conflict
-                        } else {
-                            StorageError::NotFound
-                        });
-                    }
-                    match change {
-                        MoveChange::Keep => {}
-                        MoveChange::Append(mv) => {
-                            insert_moves(conn, id, expected_ply, &[mv], &meta.updated_at).await?;
-                        }
-                        MoveChange::Truncate(n) => {
-                            sqlx::query("DELETE FROM moves WHERE game_id = ? AND ply >= ?")
-                                .bind(id)
-                                .bind(n as i64)
-                                .execute(&mut *conn)
-                                .await?;
-                        }
-                    }
-                    Ok(())
-                })
-            })
-            .await
-        })
-    }
-
-    fn update_seat(
-        &self,
-        id: i64,
-        seat: usize,
-        name: Option<String>,
-        joined: bool,
-        updated_at: String,
-    ) -> BoxFuture<'_, Result<(), StorageError>> {
-        Box::pin(self.write("update seat", move |conn| {
-            Box::pin(async move {
-                let sql = match seat {
-                    0 => {
-                        "UPDATE games SET white_name = ?, white_joined = ?, updated_at = ? \
-                         WHERE id = ?"
-                    }
-                    _ => {
-                        "UPDATE games SET black_name = ?, black_joined = ?, updated_at = ? \
-                         WHERE id = ?"
-                    }
-                };
-                let done = sqlx::query(sql)
-                    .bind(name)
-                    .bind(i64::from(joined))
-                    .bind(updated_at)
-                    .bind(id)
-                    .execute(&mut *conn)
-                    .await?;
-                if done.rows_affected() == 1 {
-                    Ok(())
-                } else {
-                    Err(StorageError::NotFound)
-                }
-            })
-        }))
-    }
-
-    fn list_games(
-        &self,
-        limit: u32,
-        offset: u32,
-    ) -> BoxFuture<'_, Result<(Vec<GameSummary>, u64), StorageError>> {
-        Box::pin(async move {
-            let (total, rows) = self
-                .read("list games", move |conn| {
-                    Box::pin(async move {
-                        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games")
-                            .fetch_one(&mut *conn)
-                            .await?;
-                        let sql = format!(
-                            "SELECT {GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT ? OFFSET ?"
-                        );
-                        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
-                            .bind(i64::from(limit))
-                            .bind(i64::from(offset))
-                            .fetch_all(&mut *conn)
-                            .await?;
-                        Ok((total, rows))
-                    })
-                })
-                .await?;
-            let mut out = Vec::with_capacity(rows.len());
-            for row in &rows {
-                out.push(GameSummary {
-                    id: row.try_get("id")?,
-                    game: row.try_get("game")?,
-                    kind: row.try_get("kind")?,
-                    rules: row.try_get("rules")?,
-                    seats: seats_from_row(row)?,
-                    ply: usize::try_from(row.try_get::<i64, _>("ply")?).unwrap_or(0),
-                    meta: meta_from_row(row)?,
-                    created_at: row.try_get("created_at")?,
-                });
-            }
-            Ok((out, u64::try_from(total).unwrap_or(0)))
-        })
-    }
-
-    fn ongoing_computer_games(&self) -> BoxFuture<'_, Result<Vec<i64>, StorageError>> {
-        Box::pin(self.read("ongoing computer games", |conn| {
-            Box::pin(async move {
-                let ids = sqlx::query_scalar(
-                    "SELECT id FROM games WHERE status = 'ongoing' AND kind = 'computer' \
-                     ORDER BY id",
-                )
-                .fetch_all(&mut *conn)
-                .await?;
-                Ok(ids)
-            })
-        }))
-    }
-
-    fn export_games(
-        &self,
-        after_id: i64,
-        limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<GameRecord>, StorageError>> {
-        Box::pin(async move {
-            let (rows, moves) = self
-                .read("export games", move |conn| {
-                    Box::pin(async move {
-                        let sql = format!(
-                            "SELECT {GAME_COLUMNS} FROM games WHERE id > ? ORDER BY id LIMIT ?"
-                        );
-                        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
-                            .bind(after_id)
-                            .bind(i64::from(limit))
-                            .fetch_all(&mut *conn)
-                            .await?;
-                        let last: Option<i64> = match rows.last() {
-                            Some(r) => Some(r.try_get("id")?),
-                            None => None,
-                        };
-                        let moves: Vec<(i64, i64, String, String)> = match last {
-                            None => Vec::new(),
-                            Some(last) => {
-                                sqlx::query_as(
-                                    "SELECT game_id, ply, mv, created_at FROM moves \
-                                     WHERE game_id > ? AND game_id <= ? ORDER BY game_id, ply",
-                                )
-                                .bind(after_id)
-                                .bind(last)
-                                .fetch_all(&mut *conn)
-                                .await?
-                            }
-                        };
-                        Ok((rows, moves))
-                    })
-                })
-                .await?;
-            let mut out = Vec::with_capacity(rows.len());
-            let mut moves = moves.into_iter().peekable();
-            for row in &rows {
-                let id: i64 = row.try_get("id")?;
-                let mut list = Vec::new();
-                while let Some((_, ply, mv, at)) = moves.next_if(|m| m.0 == id) {
-                    if ply != list.len() as i64 {
-                        return Err(StorageError::Corrupt(format!(
-                            "game {id}: move {ply} stored where move {} belongs",
-                            list.len()
-                        )));
-                    }
-                    list.push(RecordMove { mv, at });
-                }
-                let [white, black] = seats_from_row(row)?;
-                let meta = meta_from_row(row)?;
-                out.push(GameRecord {
-                    id,
-                    game: row.try_get("game")?,
-                    kind: row.try_get("kind")?,
-                    rules: row.try_get("rules")?,
-                    start_position: row.try_get("start_position")?,
-                    status: meta.status,
-                    result: meta.result,
-                    reason: meta.reason,
-                    draw_offer: meta.draw_offer,
-                    pending_huff: meta.pending_huff,
-                    white: RecordSeat::from(white),
-                    black: RecordSeat::from(black),
-                    tags: tags_from_text(row.try_get("tags")?)?,
-                    created_at: row.try_get("created_at")?,
-                    updated_at: meta.updated_at,
-                    moves: list,
-                });
-            }
-            Ok(out)
-        })
-    }
-
-    fn import_games(&self, games: Vec<GameRecord>) -> BoxFuture<'_, Result<(), StorageError>> {
-        Box::pin(self.write("import games", move |conn| {
-            Box::pin(async move {
-                for g in &games {
-                    let exists: Option<i64> =
-                        sqlx::query_scalar("SELECT id FROM games WHERE id = ?")
-                            .bind(g.id)
-                            .fetch_optional(&mut *conn)
-                            .await?;
-                    if exists.is_some() {
-                        return Err(StorageError::Exists(g.id));
-                    }
-                    let [w, b] = g.seats();
-                    sqlx::query(
-                        "INSERT INTO games (id, game, kind, rules, start_position, ply, status, \
-                         result, reason, draw_offer, white_token_hash, black_token_hash, \
-                         white_name, black_name, white_joined, black_joined, white_level, \
-                         black_level, tags, created_at, updated_at, pending_huff) \
-                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    )
-                    .bind(g.id)
-                    .bind(g.game.clone())
-                    .bind(g.kind.clone())
-                    .bind(g.rules.clone())
-                    .bind(g.start_position.clone())
-                    .bind(g.moves.len() as i64)
-                    .bind(g.status.clone())
-                    .bind(g.result.clone())
-                    .bind(g.reason.clone())
-                    .bind(g.draw_offer.clone())
-                    .bind(w.token_hash.clone())
-                    .bind(b.token_hash.clone())
-                    .bind(w.name.clone())
-                    .bind(b.name.clone())
-                    .bind(i64::from(w.joined))
-                    .bind(i64::from(b.joined))
-                    .bind(w.level.map(i64::from))
-                    .bind(b.level.map(i64::from))
-                    .bind(tags_to_text(&g.tags))
-                    .bind(g.created_at.clone())
-                    .bind(g.updated_at.clone())
-                    .bind(g.pending_huff.clone())
-                    .execute(&mut *conn)
-                    .await?;
-                    for (ply, m) in g.moves.iter().enumerate() {
-                        sqlx::query(
-                            "INSERT INTO moves (game_id, ply, mv, created_at) VALUES (?, ?, ?, ?)",
-                        )
-                        .bind(g.id)
-                        .bind(ply as i64)
-                        .bind(m.mv.clone())
-                        .bind(m.at.clone())
-                        .execute(&mut *conn)
-                        .await?;
-                    }
-                }
-                Ok(())
-            })
-        }))
-    }
+    sql::storage_methods!();
 
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
