@@ -35,9 +35,6 @@ mod guard;
 pub mod perfect;
 pub mod registry;
 mod state;
-// The storage rows are documented where the storage backends are written
-// (their fields mirror the database columns of migrations/).
-#[allow(missing_docs)]
 pub mod storage;
 pub mod util;
 mod ws;

@@ -46,10 +46,15 @@ pub enum StorageError {
     /// the same request may work later.
     #[error("storage unavailable: {0}")]
     Unavailable(String),
+    /// Any other error of the database (a fault of the statement or the
+    /// data; the backends turn the "cannot be used now" ones into
+    /// `Unavailable`).
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// The tables could not be created or updated.
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A file could not be read or written (the SQLite file, an export).
     #[error("{0}")]
     Io(#[from] std::io::Error),
 }
@@ -85,40 +90,55 @@ pub struct GameMeta {
     /// Dame with huffing: the square of a piece huffed this turn, before
     /// the move not yet made.
     pub pending_huff: Option<String>,
+    /// When the game last changed (RFC 3339, UTC).
     pub updated_at: String,
 }
 
 /// A game as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredGame {
+    /// The game's number, its address in the API (`/api/games/{id}`).
     pub id: i64,
-    /// `muehle` (later `dame`, …).
+    /// `muehle` or `dame`.
     pub game: String,
     /// `computer`, `local`, `online`, `imported`.
     pub kind: String,
     /// The rule set's text form.
     pub rules: String,
+    /// The position the game started from (the game's position string).
     pub start_position: String,
     /// The moves in order, in the game's notation.
     pub moves: Vec<String>,
+    /// Its course: status, result, draw offer, last change.
     pub meta: GameMeta,
+    /// White's and Black's seat.
     pub seats: Seats,
     /// Record header tags kept from an import.
     pub tags: Vec<(String, String)>,
+    /// When the game was created (RFC 3339, UTC).
     pub created_at: String,
 }
 
 /// A game to store. `id` is chosen by the storage.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewGame {
+    /// As [`StoredGame::game`].
     pub game: String,
+    /// As [`StoredGame::kind`].
     pub kind: String,
+    /// As [`StoredGame::rules`].
     pub rules: String,
+    /// As [`StoredGame::start_position`].
     pub start_position: String,
+    /// The moves already played (an imported record), often none.
     pub moves: Vec<String>,
+    /// As [`StoredGame::meta`].
     pub meta: GameMeta,
+    /// As [`StoredGame::seats`].
     pub seats: Seats,
+    /// As [`StoredGame::tags`].
     pub tags: Vec<(String, String)>,
+    /// As [`StoredGame::created_at`].
     pub created_at: String,
 }
 
@@ -136,13 +156,21 @@ pub enum MoveChange {
 /// One line of the archive.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameSummary {
+    /// As [`StoredGame::id`].
     pub id: i64,
+    /// As [`StoredGame::game`].
     pub game: String,
+    /// As [`StoredGame::kind`].
     pub kind: String,
+    /// As [`StoredGame::rules`].
     pub rules: String,
+    /// As [`StoredGame::seats`].
     pub seats: Seats,
+    /// The number of moves played.
     pub ply: usize,
+    /// As [`StoredGame::meta`].
     pub meta: GameMeta,
+    /// As [`StoredGame::created_at`].
     pub created_at: String,
 }
 
@@ -213,6 +241,7 @@ pub trait Storage: Send + Sync + 'static {
 /// A change of a game stored by another instance (a notification).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RemoteChange {
+    /// The game's id.
     pub game: i64,
     /// The number of moves after the change.
     pub ply: usize,
@@ -328,7 +357,9 @@ pub async fn open_with(
 /// The backends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
+    /// `sqlite:PATH` or `sqlite::memory:` (the default: one file).
     Sqlite,
+    /// `postgres://…` or `postgresql://…` (several instances may share it).
     Postgres,
 }
 

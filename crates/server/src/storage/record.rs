@@ -9,22 +9,36 @@ use super::{GameMeta, Seat, StorageError};
 /// One game of an export.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
+    /// The game's id, kept by the import (links stay valid).
     pub id: i64,
+    /// As [`StoredGame::game`](super::StoredGame::game).
     pub game: String,
+    /// As [`StoredGame::kind`](super::StoredGame::kind).
     pub kind: String,
+    /// As [`StoredGame::rules`](super::StoredGame::rules).
     pub rules: String,
+    /// As [`StoredGame::start_position`](super::StoredGame::start_position).
     pub start_position: String,
+    /// As [`GameMeta::status`].
     pub status: String,
+    /// As [`GameMeta::result`].
     pub result: Option<String>,
+    /// As [`GameMeta::reason`].
     pub reason: Option<String>,
+    /// As [`GameMeta::draw_offer`].
     pub draw_offer: Option<String>,
+    /// As [`GameMeta::pending_huff`].
     pub pending_huff: Option<String>,
+    /// White's seat.
     pub white: RecordSeat,
+    /// Black's seat.
     pub black: RecordSeat,
     /// Record header tags kept from an import.
     #[serde(default)]
     pub tags: Vec<(String, String)>,
+    /// When the game was created (RFC 3339, UTC).
     pub created_at: String,
+    /// When it last changed (RFC 3339, UTC).
     pub updated_at: String,
     /// The moves in order, each with the time it was stored.
     pub moves: Vec<RecordMove>,
@@ -33,17 +47,23 @@ pub struct GameRecord {
 /// One seat of an exported game.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordSeat {
+    /// As [`Seat::token_hash`]: the hash only, never the token.
     pub token_hash: Option<String>,
+    /// As [`Seat::name`].
     pub name: Option<String>,
+    /// As [`Seat::joined`].
     pub joined: bool,
+    /// As [`Seat::level`].
     pub level: Option<u8>,
 }
 
 /// One move of an exported game: the move and when it was stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordMove {
+    /// The move in the game's notation (`"move"` in the JSON).
     #[serde(rename = "move")]
     pub mv: String,
+    /// When it was stored (RFC 3339, UTC).
     pub at: String,
 }
 
