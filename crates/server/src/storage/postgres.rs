@@ -27,7 +27,7 @@ use sqlx::Row;
 use sqlx::pool::PoolConnection;
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgListener, PgPool, PgPoolOptions, Postgres};
 
-use super::record::{tags_from_text, tags_to_text};
+use super::record::tags_from_text;
 use super::sql;
 use super::{
     Cluster, ClusterEvent, GameMeta, GameRecord, GameSummary, MoveChange, NewGame, RecordMove,
@@ -136,7 +136,7 @@ impl Drop for InTransaction {
 
 type Conn = PgConnection;
 
-sql::insert_move_fn!();
+sql::row_writers!();
 
 /// Announce a change of game `id` (now at `ply`) to the other instances;
 /// sent when the transaction commits.

@@ -67,6 +67,17 @@ pub struct RecordMove {
     pub at: String,
 }
 
+impl From<&RecordSeat> for Seat {
+    fn from(s: &RecordSeat) -> Seat {
+        Seat {
+            token_hash: s.token_hash.clone(),
+            name: s.name.clone(),
+            joined: s.joined,
+            level: s.level,
+        }
+    }
+}
+
 impl From<Seat> for RecordSeat {
     fn from(s: Seat) -> RecordSeat {
         RecordSeat {

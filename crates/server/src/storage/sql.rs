@@ -13,7 +13,8 @@
 
 use sqlx::{ColumnIndex, Decode, Row, Type};
 
-use super::{GameMeta, Seat, Seats};
+use super::record::tags_to_text;
+use super::{GameMeta, GameRecord, NewGame, Seat, Seats};
 
 /// The columns of `games`, in the order the queries read them.
 pub(super) const GAME_COLUMNS: &str = "id, game, kind, rules, start_position, ply, status, \
@@ -34,6 +35,59 @@ pub(super) fn placeholders(from: usize, n: usize) -> String {
         .map(|i| format!("${i}"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The values of one `games` row as an insert writes them (the columns of
+/// [`INSERT_COLUMNS`], in order).
+pub(super) struct GameColumns {
+    pub game: String,
+    pub kind: String,
+    pub rules: String,
+    pub start_position: String,
+    pub ply: i64,
+    pub meta: GameMeta,
+    pub seats: Seats,
+    pub tags: Option<String>,
+    pub created_at: String,
+}
+
+impl GameColumns {
+    /// A new game's row.
+    pub(super) fn of_new(g: &NewGame) -> GameColumns {
+        GameColumns {
+            game: g.game.clone(),
+            kind: g.kind.clone(),
+            rules: g.rules.clone(),
+            start_position: g.start_position.clone(),
+            ply: g.moves.len() as i64,
+            meta: g.meta.clone(),
+            seats: g.seats.clone(),
+            tags: tags_to_text(&g.tags),
+            created_at: g.created_at.clone(),
+        }
+    }
+
+    /// An imported game's row.
+    pub(super) fn of_record(g: &GameRecord) -> GameColumns {
+        GameColumns {
+            game: g.game.clone(),
+            kind: g.kind.clone(),
+            rules: g.rules.clone(),
+            start_position: g.start_position.clone(),
+            ply: g.moves.len() as i64,
+            meta: GameMeta {
+                status: g.status.clone(),
+                result: g.result.clone(),
+                reason: g.reason.clone(),
+                draw_offer: g.draw_offer.clone(),
+                pending_huff: g.pending_huff.clone(),
+                updated_at: g.updated_at.clone(),
+            },
+            seats: [Seat::from(&g.white), Seat::from(&g.black)],
+            tags: tags_to_text(&g.tags),
+            created_at: g.created_at.clone(),
+        }
+    }
 }
 
 fn seat_from_row<R>(row: &R, color: &str) -> Result<Seat, sqlx::Error>
@@ -94,36 +148,7 @@ macro_rules! storage_methods {
         fn create_game(&self, g: NewGame) -> BoxFuture<'_, Result<i64, StorageError>> {
             Box::pin(self.write("create game", move |conn| {
                 Box::pin(async move {
-                    let [w, b] = &g.seats;
-                    let sql = format!(
-                        "INSERT INTO games ({}) VALUES ({}) RETURNING id",
-                        sql::INSERT_COLUMNS,
-                        sql::placeholders(1, 21)
-                    );
-                    let id: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-                        .bind(g.game.clone())
-                        .bind(g.kind.clone())
-                        .bind(g.rules.clone())
-                        .bind(g.start_position.clone())
-                        .bind(g.moves.len() as i64)
-                        .bind(g.meta.status.clone())
-                        .bind(g.meta.result.clone())
-                        .bind(g.meta.reason.clone())
-                        .bind(g.meta.draw_offer.clone())
-                        .bind(w.token_hash.clone())
-                        .bind(b.token_hash.clone())
-                        .bind(w.name.clone())
-                        .bind(b.name.clone())
-                        .bind(w.joined)
-                        .bind(b.joined)
-                        .bind(w.level.map(i64::from))
-                        .bind(b.level.map(i64::from))
-                        .bind(tags_to_text(&g.tags))
-                        .bind(g.created_at.clone())
-                        .bind(g.meta.updated_at.clone())
-                        .bind(g.meta.pending_huff.clone())
-                        .fetch_one(&mut *conn)
-                        .await?;
+                    let id = insert_game(conn, None, sql::GameColumns::of_new(&g)).await?;
                     for (ply, mv) in g.moves.iter().enumerate() {
                         insert_move(conn, id, ply, mv, &g.created_at).await?;
                     }
@@ -428,11 +453,6 @@ macro_rules! storage_methods {
                     if games.is_empty() {
                         return Ok(());
                     }
-                    let insert = format!(
-                        "INSERT INTO games (id, {}) VALUES ({})",
-                        sql::INSERT_COLUMNS,
-                        sql::placeholders(1, 22)
-                    );
                     for g in &games {
                         let taken: Option<i64> =
                             sqlx::query_scalar("SELECT id FROM games WHERE id = $1")
@@ -442,32 +462,7 @@ macro_rules! storage_methods {
                         if taken.is_some() {
                             return Err(StorageError::Exists(g.id));
                         }
-                        let [w, b] = g.seats();
-                        sqlx::query(sqlx::AssertSqlSafe(insert.clone()))
-                            .bind(g.id)
-                            .bind(g.game.clone())
-                            .bind(g.kind.clone())
-                            .bind(g.rules.clone())
-                            .bind(g.start_position.clone())
-                            .bind(g.moves.len() as i64)
-                            .bind(g.status.clone())
-                            .bind(g.result.clone())
-                            .bind(g.reason.clone())
-                            .bind(g.draw_offer.clone())
-                            .bind(w.token_hash.clone())
-                            .bind(b.token_hash.clone())
-                            .bind(w.name.clone())
-                            .bind(b.name.clone())
-                            .bind(w.joined)
-                            .bind(b.joined)
-                            .bind(w.level.map(i64::from))
-                            .bind(b.level.map(i64::from))
-                            .bind(tags_to_text(&g.tags))
-                            .bind(g.created_at.clone())
-                            .bind(g.updated_at.clone())
-                            .bind(g.pending_huff.clone())
-                            .execute(&mut *conn)
-                            .await?;
+                        insert_game(conn, Some(g.id), sql::GameColumns::of_record(g)).await?;
                         for (ply, m) in g.moves.iter().enumerate() {
                             insert_move(conn, g.id, ply, &m.mv, &m.at).await?;
                         }
@@ -482,10 +477,59 @@ macro_rules! storage_methods {
 
 pub(super) use storage_methods;
 
-/// `insert_move(conn, game_id, ply, mv, at)` for a backend module whose
-/// connection type is `Conn` (one row of `moves`).
-macro_rules! insert_move_fn {
+/// `insert_game(conn, id, columns)` (a `games` row; `id` given for an
+/// import, else chosen by the database; returns it) and `insert_move(conn,
+/// game_id, ply, mv, at)` (a `moves` row), for a backend module whose
+/// connection type is `Conn`.
+macro_rules! row_writers {
     () => {
+        async fn insert_game(
+            conn: &mut Conn,
+            id: Option<i64>,
+            c: sql::GameColumns,
+        ) -> Result<i64, sqlx::Error> {
+            let sql = match id {
+                Some(_) => format!(
+                    "INSERT INTO games (id, {}) VALUES ({}) RETURNING id",
+                    sql::INSERT_COLUMNS,
+                    sql::placeholders(1, 22)
+                ),
+                None => format!(
+                    "INSERT INTO games ({}) VALUES ({}) RETURNING id",
+                    sql::INSERT_COLUMNS,
+                    sql::placeholders(1, 21)
+                ),
+            };
+            let mut q = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql));
+            if let Some(id) = id {
+                q = q.bind(id);
+            }
+            let [w, b] = c.seats;
+            q.bind(c.game)
+                .bind(c.kind)
+                .bind(c.rules)
+                .bind(c.start_position)
+                .bind(c.ply)
+                .bind(c.meta.status)
+                .bind(c.meta.result)
+                .bind(c.meta.reason)
+                .bind(c.meta.draw_offer)
+                .bind(w.token_hash)
+                .bind(b.token_hash)
+                .bind(w.name)
+                .bind(b.name)
+                .bind(w.joined)
+                .bind(b.joined)
+                .bind(w.level.map(i64::from))
+                .bind(b.level.map(i64::from))
+                .bind(c.tags)
+                .bind(c.created_at)
+                .bind(c.meta.updated_at)
+                .bind(c.meta.pending_huff)
+                .fetch_one(&mut *conn)
+                .await
+        }
+
         async fn insert_move(
             conn: &mut Conn,
             id: i64,
@@ -505,7 +549,7 @@ macro_rules! insert_move_fn {
     };
 }
 
-pub(super) use insert_move_fn;
+pub(super) use row_writers;
 
 #[cfg(test)]
 mod tests {

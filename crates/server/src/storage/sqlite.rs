@@ -33,7 +33,7 @@ use sqlx::sqlite::{
 };
 use sqlx::{Connection, Row, Sqlite};
 
-use super::record::{tags_from_text, tags_to_text};
+use super::record::tags_from_text;
 use super::sql;
 use super::{
     GameMeta, GameRecord, GameSummary, MoveChange, NewGame, RecordMove, RecordSeat, Storage,
@@ -741,7 +741,7 @@ impl SqliteStorage {
 
 type Conn = SqliteConnection;
 
-sql::insert_move_fn!();
+sql::row_writers!();
 
 /// Who announces changes: nobody, one process uses the file.
 #[derive(Clone, Copy, Debug)]
