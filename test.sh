@@ -17,6 +17,13 @@ cargo test --workspace --profile ci
 echo "== the API tests again, every test server on PostgreSQL (BRETT_TEST_BACKEND=postgres)"
 BRETT_TEST_BACKEND=postgres cargo test --profile ci -p server --test api --test dame
 
+echo "== load benchmark, a short run of each (figures of the full runs: docs/INSTANCES.md)"
+# roundtrip on SQLite and across two PostgreSQL instances; kill fails when an
+# acknowledged move is missing after the kills.
+cargo run --profile ci -q -p server --example load -- roundtrip --games 50 --rate 100 --plies 10 --saturation-plies 10
+cargo run --profile ci -q -p server --example load -- roundtrip --database "$BRETT_TEST_POSTGRES" --instances 2 --games 50 --rate 100 --plies 10 --saturation-plies 10
+cargo run --profile ci -q -p server --example load -- kill --database "$BRETT_TEST_POSTGRES" --games 40 --rate 80 --seconds 12 --kill-every 4
+
 echo "== browser tests (tests/e2e)"
 if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
