@@ -79,9 +79,16 @@ export function detailText(detail) {
 
 /** An error (of the API or a parser) in the player's language, else in the words it came with. */
 export function errorText(e) {
-  if (e && e.code === 'network') return t('error.network');
+  if (e && SERVER_STATE_CODES.includes(e.code)) return t(`error.${e.code}`);
   return detailText(e && e.detail) ?? (e && e.message ? e.message : String(e));
 }
+
+/**
+ * API error codes about the server's state rather than the request: their
+ * message carries nothing more than the code, so the player's language
+ * says it.
+ */
+const SERVER_STATE_CODES = ['network', 'storage_unavailable', 'too_many_connections', 'unavailable', 'internal'];
 
 /** The game's end in words, e.g. "Schwarz kann nicht mehr ziehen – Weiß gewinnt". */
 export function endText(state) {

@@ -4,7 +4,7 @@
 // field, and what is wrong — instead of showing the server's English.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, newPage, shot, logErrorsAfter } from './helpers.mjs';
+import { useServerAndBrowser, newPage, shot, logErrorsAfter, openNewGame, clickMove } from './helpers.mjs';
 
 const suite = useServerAndBrowser('error-wording');
 
@@ -110,4 +110,42 @@ test('a wrong position on the analysis board is told in the player\'s language',
     'Ungültige Stellung: Die FEN beginnt mit der Seite am Zug, W oder B, gefunden: „X“',
   );
   assert.deepEqual(page.errors.filter((e) => !/status of 400/.test(e)), []);
+});
+
+test('a server that is full or cannot store says so in the player\'s language', async (t) => {
+  const { page } = await newPage(suite.browser, { locale: 'de-DE' });
+  logErrorsAfter(t, page);
+  const base = suite.server.url;
+  await openNewGame(page, base, { kind: 'local' });
+  await page.waitForSelector('.board [data-point=d6]');
+  // The server answers the move as an overloaded one would (docs/API.md,
+  // "Connections"), then as one whose disk is full.
+  const answers = [
+    { code: 'too_many_connections', error: 'the server has too many connections open; try again in a few seconds', retry: '5' },
+    { code: 'storage_unavailable', error: 'the game storage is unavailable right now', retry: null },
+  ];
+  let next = 0;
+  await page.route('**/api/games/*/moves', (route) => {
+    const a = answers[Math.min(next++, answers.length - 1)];
+    return route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      headers: a.retry ? { 'retry-after': a.retry } : {},
+      body: JSON.stringify({ error: a.error, code: a.code }),
+    });
+  });
+  await clickMove(page, 'd6');
+  assert.equal(
+    await toastText(page),
+    'Der Server ist ausgelastet (zu viele Verbindungen). Bitte in ein paar Sekunden noch einmal versuchen.',
+  );
+  await clickMove(page, 'd6');
+  assert.equal(
+    await toastText(page),
+    'Der Server kann gerade keine Partien speichern; nichts wurde geändert. Bitte gleich noch einmal versuchen.',
+  );
+  await shot(page, 'error-wording-server-de');
+  // Nothing was played.
+  assert.equal(await page.locator('#move-list button.move').count(), 0);
+  assert.deepEqual(page.errors.filter((e) => !/status of 503/.test(e)), []);
 });

@@ -2,7 +2,7 @@
 // invite / watch links, live updates through the socket.
 
 import { h, s, mount, toast, confirmDialog, copyText } from '../dom.js';
-import { t, colorName, endText, fmtDate } from '../i18n.js';
+import { t, colorName, endText, errorText, fmtDate } from '../i18n.js';
 import { api, GameSocket } from '../api.js';
 import { other } from '../muehle.js';
 import { gameAdapter } from '../games/index.js';
@@ -375,8 +375,8 @@ export class GameView {
   }
 
   reportError(e) {
-    if (e.code === 'network') toast(t('error.network'), 'error');
-    else if (ERROR_CODES.includes(e.code)) toast(t(`error.${e.code}`), 'error');
+    if (ERROR_CODES.includes(e.code)) toast(t(`error.${e.code}`), 'error');
+    else if (errorText(e) !== e.message) toast(errorText(e), 'error');
     else toast(t('error.generic', { message: e.message }), 'error');
   }
 
