@@ -170,10 +170,10 @@ impl Weights {
     /// Fitted on 8×8 (`dame`).
     pub const TUNED_8: Weights = Weights {
         mid: [
-            100, 140, -8, 9, 0, 3, 12, -27, 23, -3, 10, -7, 0, -3, -71, -6, -10,
+            100, 132, -7, 9, 11, 1, 14, -36, 22, -3, 6, -2, 2, 2, -79, -8, -3,
         ],
         end: [
-            69, 280, 14, -13, 60, 22, 2, -58, 18, -3, -22, 25, -19, 9, 17, -29, -13,
+            68, 297, 14, -13, 49, 25, 1, -62, 20, -2, -16, 22, -21, 3, 21, -32, -8,
         ],
         patterns: Some(&crate::pattern::PATTERNS_8),
     };
@@ -181,12 +181,12 @@ impl Weights {
     /// Fitted on 10×10 (`international`).
     pub const TUNED_10: Weights = Weights {
         mid: [
-            100, 129, -5, 3, -9, -3, 45, 1, 44, 5, 1, -41, 4, -6, 4, -11, -15,
+            100, 168, -3, -11, -17, -1, 37, -12, 33, 5, 0, -25, 6, -2, 25, -3, -13,
         ],
         end: [
-            30, 141, 2, -4, 23, 9, -10, -40, -2, -10, -4, 22, -8, 11, 10, -14, -9,
+            19, 81, 5, 4, 31, 16, 0, -54, 5, -16, 0, 16, -12, 12, -30, -31, 1,
         ],
-        patterns: None,
+        patterns: Some(&crate::pattern::PATTERNS_10),
     };
 
     /// All weights, middle game first (the order of [`WEIGHT_NAMES`]).

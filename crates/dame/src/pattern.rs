@@ -146,6 +146,17 @@ pub static PATTERNS_8: PatternWeights = PatternWeights {
     end: RAW8.split_at(N8).1,
 };
 
+const N10: usize = 16 * PATTERNS;
+
+static RAW10: [i16; 2 * N10] = decode(include_bytes!("../data/patterns-10.bin"));
+
+/// The pattern weights in use on 10×10 (`crates/dame/data/patterns-10.bin`,
+/// fitted by `brett tune --game international --labels FILE --patterns OUT`).
+pub static PATTERNS_10: PatternWeights = PatternWeights {
+    mid: RAW10.split_at(N10).0,
+    end: RAW10.split_at(N10).1,
+};
+
 /// Decode a table file: little-endian `i16`s, the middle-game values of
 /// every region and index, then the endgame values (`2 · regions · 6561`
 /// numbers). Used at compile time for the tables built in.

@@ -69,16 +69,18 @@ static KINGLESS: Weights = {
 
 #[test]
 fn dame_state_evaluates_with_its_own_weights() {
-    // White has a king against a man: the king's weight decides the score.
-    let pos = Position::from_fen("W:WKa1:Bh8", RuleSet::DAME).expect("fen");
+    // White has a king and a man against two men: the king's weight makes
+    // the difference. (Black has no king and White keeps one, so neither
+    // side's score is scaled down as a drawn ending.)
+    let pos = Position::from_fen("W:WKa1,c3:Bf8,h8", RuleSet::DAME).expect("fen");
     let tuned = DameState::with_weights(pos, &TUNED);
     let kingless = DameState::with_weights(pos, &KINGLESS);
     assert_eq!(tuned.evaluate(), eval::evaluate(&pos));
     assert_eq!(DameState::new(pos).evaluate(), eval::evaluate(&pos));
-    // Two pieces on the board: the endgame's king weight, nearly all of it.
+    // Four pieces on the board: the endgame's king weight, nearly all of it.
     let full = eval::full_phase(pos.size());
-    let king = (Weights::TUNED_8.mid[eval::f::KING] * 2
-        + Weights::TUNED_8.end[eval::f::KING] * (full - 2))
+    let king = (Weights::TUNED_8.mid[eval::f::KING] * 4
+        + Weights::TUNED_8.end[eval::f::KING] * (full - 4))
         / full;
     assert!((tuned.evaluate() - kingless.evaluate() - king).abs() <= 1);
     // Playing a move keeps the weights.
