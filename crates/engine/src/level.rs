@@ -155,6 +155,11 @@ fn choose_move<G: Game>(
     if spec.level < MAX_LEVEL {
         limits.no_databases = true;
     }
+    // A player out to win: draws cost the game's contempt (one line only;
+    // the noisy levels compare several).
+    if spec.lines == 1 {
+        limits.contempt = G::CONTEMPT;
+    }
     if let Some(d) = spec.depth {
         limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));
         // A level with a depth limit does not need more than the time given.

@@ -78,4 +78,33 @@ fn dame_databases_score_exactly_and_guide_the_root() {
         next.play_unchecked(&r.best.unwrap());
         assert_eq!(tb.probe_value(&next), Some(Value::Draw), "{}", pos.fen());
     }
+
+    // Of the moves that keep a draw, the root plays one that keeps the
+    // material (the opponent may still go wrong), not the first one found.
+    let mut kept = 0;
+    for pos in positions_with(tb, km, Value::Draw, 200) {
+        let moves = tb.probe_moves(&pos).unwrap();
+        let loses_nothing = |m: &dame::Move| {
+            let mut next = pos;
+            next.play_unchecked(m);
+            !next.has_capture()
+        };
+        let keeping: Vec<dame::Move> = moves
+            .iter()
+            .filter(|(m, v)| *v == Value::Draw && loses_nothing(m))
+            .map(|(m, _)| *m)
+            .collect();
+        let gives: usize = moves
+            .iter()
+            .filter(|(m, v)| *v == Value::Draw && !loses_nothing(m))
+            .count();
+        if keeping.is_empty() || gives == 0 {
+            continue;
+        }
+        let r = search(&pos, Limits::depth(3));
+        let best = r.best.unwrap();
+        assert!(keeping.contains(&best), "{}: {best}", pos.fen());
+        kept += 1;
+    }
+    assert!(kept > 0, "no drawn position offered a choice");
 }

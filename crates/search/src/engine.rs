@@ -192,6 +192,10 @@ struct Searcher<'a, G: Game> {
     pv: Vec<Vec<G::Move>>,
     /// Extensions on the path to each ply.
     extensions: Vec<u8>,
+    /// The root move (index into the searched slice) that beat the first
+    /// one in the current root search, searched fully: used when time runs
+    /// out before the depth is complete.
+    root_new_best: Option<usize>,
 }
 
 fn score_to_tt(score: i32, ply: usize) -> i32 {
@@ -246,6 +250,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             key_bufs: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
             extensions: vec![0; MAX_PLY + 2],
+            root_new_best: None,
         }
     }
 
@@ -421,6 +426,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         } else {
             1
         };
+        let mut partial: Option<(G::Move, i32, Vec<G::Move>)> = None;
         for depth in first_depth..=max_depth {
             self.seldepth = 0;
             for pv_idx in 0..lines {
@@ -435,6 +441,18 @@ impl<'a, G: Game> Searcher<'a, G> {
                 let score = loop {
                     let s = self.root_search(&root, &mut root_moves[pv_idx..], d, alpha, beta);
                     if self.stopped {
+                        // Time ran out inside this depth. A move that beat
+                        // the previous best there, searched to the full
+                        // depth, is the better choice: it is played (one
+                        // line only; analysis keeps the completed depths).
+                        if let Some(i) = self.root_new_best
+                            && lines == 1
+                            && self.id == 0
+                            && depth > first_depth
+                        {
+                            let r = &root_moves[pv_idx + i];
+                            partial = Some((r.mv, r.score, r.pv.clone()));
+                        }
                         break s;
                     }
                     if s <= alpha && alpha > -INF {
@@ -462,6 +480,11 @@ impl<'a, G: Game> Searcher<'a, G> {
                 prev_scores[pv_idx] = score;
             }
             if self.stopped && depth > first_depth {
+                if let Some((mv, score, pv)) = partial.take() {
+                    result.best = Some(mv);
+                    result.score = Score::from_internal(score);
+                    result.lines = vec![(result.score, pv)];
+                }
                 break;
             }
             if self.id > 0 {
@@ -550,6 +573,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         beta: i32,
     ) -> i32 {
         self.nodes += 1;
+        self.root_new_best = None;
         let mut best = -INF;
         let mut best_index = None;
         let alpha_orig = alpha;
@@ -585,6 +609,9 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             if score > alpha {
                 alpha = score;
+                if i > 0 {
+                    self.root_new_best = Some(i);
+                }
                 if score >= beta {
                     break;
                 }
@@ -601,6 +628,28 @@ impl<'a, G: Game> Searcher<'a, G> {
             .tt
             .store(root.hash(), best_index, best, 0, depth, bound);
         best
+    }
+
+    /// A draw's score for the side to move `ply` plies from the root: the
+    /// root side's contempt ([`Limits::contempt`]) on its own moves, the
+    /// opposite on the opponent's.
+    #[inline]
+    fn draw_score(&self, ply: usize) -> i32 {
+        if ply.is_multiple_of(2) {
+            DRAW - self.limits.contempt
+        } else {
+            DRAW + self.limits.contempt
+        }
+    }
+
+    /// A database value as a score `ply` plies from the root (draws with
+    /// the contempt).
+    #[inline]
+    fn exact_score(&self, exact: crate::Exact, ply: usize) -> i32 {
+        match exact {
+            crate::Exact::Draw => self.draw_score(ply),
+            e => e.score(ply),
+        }
     }
 
     fn is_repetition(&self, pos: &G) -> bool {
@@ -635,17 +684,17 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         match pos.status() {
             Status::Lost => return -MATE + ply as i32,
-            Status::Draw => return DRAW,
+            Status::Draw => return self.draw_score(ply),
             Status::Ongoing => {}
         }
         if self.is_repetition(pos) {
-            return DRAW;
+            return self.draw_score(ply);
         }
         if !self.limits.no_databases
             && let Some(exact) = pos.probe()
         {
             self.nodes += 1;
-            return exact.score(ply);
+            return self.exact_score(exact, ply);
         }
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
@@ -846,7 +895,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         if !self.limits.no_databases
             && let Some(exact) = pos.probe()
         {
-            return exact.score(ply);
+            return self.exact_score(exact, ply);
         }
         let forced = pos.must_play_noisy();
         let stand = pos.evaluate();
@@ -878,7 +927,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             let child = pos.play(m);
             let score = match child.status() {
                 Status::Lost => MATE - ply as i32 - 1,
-                Status::Draw => DRAW,
+                Status::Draw => -self.draw_score(ply + 1),
                 Status::Ongoing => {
                     if self.check_stop() {
                         break;

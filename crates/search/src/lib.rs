@@ -148,6 +148,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// number (instead of the fixed 1–3 plies).
     const LOG_REDUCTIONS: bool = false;
 
+    /// The contempt for draws this game's engine plays with
+    /// ([`Limits::contempt`]): 0 for a game whose engine may as well
+    /// accept a draw.
+    const CONTEMPT: i32 = 0;
+
     /// The exact value of this position from the game's own databases, if
     /// it has them and they hold the position. The search then scores the
     /// position exactly instead of searching it (not at the root).
@@ -306,6 +311,12 @@ pub struct Limits {
     /// Do not use the game's databases ([`Game::probe`]): search as if
     /// there were none (weaker levels, comparisons).
     pub no_databases: bool,
+    /// What a draw costs the side to move at the root, in the evaluation's
+    /// units (a draw is scored `-contempt` for it, `+contempt` for the
+    /// opponent): a player out to win avoids drawn lines that are not
+    /// clearly better than the alternative. 0 (the default) scores draws
+    /// exactly, as analysis must; play sets [`Game::CONTEMPT`].
+    pub contempt: i32,
 }
 
 impl Limits {

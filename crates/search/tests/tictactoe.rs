@@ -309,3 +309,52 @@ fn a_single_legal_move_is_played_after_one_depth_under_a_clock() {
     let r = search(&pos, Limits::depth(5));
     assert_eq!(r.depth, 5);
 }
+
+#[test]
+fn draws_cost_the_root_side_its_contempt() {
+    // Perfect play from the start is a draw: 0 without contempt, −7 for
+    // the side to move with a contempt of 7, whoever that side is.
+    let exact = search(&Ttt::new(), Limits::depth(20));
+    assert_eq!(exact.score, Score::Cp(0));
+    let with = |pos: &Ttt| {
+        search(
+            pos,
+            Limits {
+                depth: Some(20),
+                contempt: 7,
+                ..Limits::default()
+            },
+        )
+    };
+    assert_eq!(with(&Ttt::new()).score, Score::Cp(-7));
+    let o_to_move = Ttt::from("....x....", false);
+    assert_eq!(with(&o_to_move).score, Score::Cp(-7));
+    // A forced win stays a win.
+    assert_eq!(with(&Ttt::from("x.o.o...x", true)).score, Score::Mate(2));
+}
+
+#[test]
+fn a_better_move_found_in_an_unfinished_depth_is_played() {
+    // x to move must block o's line 2-4-6 on 6 (which also wins); the
+    // shallow depths prefer other moves. With node limits that stop the
+    // search inside a depth, the answer either is the best move of the
+    // last finished depth, or a move that beat it in the unfinished one.
+    let pos = Ttt::from("x.o.o...x", true);
+    let mut partial = 0;
+    for n in 1..3000 {
+        let r = search(&pos, Limits::nodes(n));
+        if r.depth == 0 {
+            continue;
+        }
+        let finished = search(&pos, Limits::depth(r.depth));
+        if r.best != finished.best {
+            partial += 1;
+            // Only the winning block beats the finished depth's choice.
+            assert_eq!(r.best, Some(6), "at {n} nodes: {r:?} vs {finished:?}");
+        }
+    }
+    assert!(
+        partial > 0,
+        "no node limit stopped inside a depth after a new best move"
+    );
+}

@@ -53,8 +53,12 @@ pub fn probe(pos: &Position) -> Option<Exact> {
     probe_in(installed()?, pos)
 }
 
-/// Every legal move with its exact value (preference 0), if the databases
-/// hold the position and all its moves exactly.
+/// Every legal move with its exact value, if the databases hold the
+/// position and all its moves exactly. The preference among moves of equal
+/// value is the evaluation after the move (for the side to move): of two
+/// drawing moves the one that keeps material and pressure comes first, so
+/// an opponent who errs can still lose, and of two losses as long as each
+/// other the one that resists best.
 pub fn probe_moves(pos: &Position) -> Option<Vec<(Move, Exact, i32)>> {
     if pos.occupied().count() > MAX_PIECES || pos.outcome().is_some() {
         return None;
@@ -74,9 +78,27 @@ pub fn probe_moves(pos: &Position) -> Option<Vec<(Move, Exact, i32)>> {
             Value::Draw => (Value::Draw, Exact::Draw),
         };
         exact(&child, child_value)?;
-        out.push((m, e, 0));
+        out.push((m, e, -settled_eval(&child)));
     }
     Some(out)
+}
+
+/// The evaluation for the side to move once the captures are over: with a
+/// capture due, the best of them (capture by capture, as quiescence does).
+/// Cheap in the few-piece positions the databases hold.
+fn settled_eval(pos: &Position) -> i32 {
+    if pos.outcome().is_some() || !pos.has_capture() {
+        return dame::eval::evaluate(pos);
+    }
+    pos.strict_moves()
+        .iter()
+        .map(|m| {
+            let mut next = *pos;
+            next.play_unchecked(m);
+            -settled_eval(&next)
+        })
+        .max()
+        .unwrap_or_else(|| dame::eval::evaluate(pos))
 }
 
 /// The value in words for the side to move: "win in 7 plies (database)".

@@ -89,6 +89,11 @@ fn sacrifices(pos: &Position, moves: &mut Vec<Move>) {
 /// of a man; never with a capture pending, see `search::Game`).
 const DAME_REVERSE_FUTILITY: i32 = 60;
 
+/// What a draw costs the Dame engine in play (hundredths of a man,
+/// [`search::Limits::contempt`]): draughts games are drawn often, and an
+/// engine that takes every equal draw wins nothing.
+const DAME_CONTEMPT: i32 = 15;
+
 /// Late-move reductions by the logarithms of depth and move number.
 const DAME_LOG_REDUCTIONS: bool = true;
 
@@ -97,6 +102,7 @@ impl Game for DameState {
     const HISTORY_SIZE: usize = 64 * 64;
     const REVERSE_FUTILITY: i32 = DAME_REVERSE_FUTILITY;
     const LOG_REDUCTIONS: bool = DAME_LOG_REDUCTIONS;
+    const CONTEMPT: i32 = DAME_CONTEMPT;
 
     fn legal_moves(&self, moves: &mut Vec<Move>) {
         if self.pos.outcome().is_none() {
