@@ -61,7 +61,9 @@ test('an online game waits for the invited player; once joined, the link is a wa
   logErrorsAfter(t, { host, guest, third });
   const { id, invite } = await onlineGame(host);
 
-  // Waiting: the host cannot move, resign or offer a draw.
+  // Waiting: the host cannot move, resign or offer a draw. (The seat is
+  // confirmed by the server after the first render: wait for it.)
+  await host.waitForFunction(() => /Waiting for your opponent/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 5000 }).catch(() => {});
   assert.match(await host.textContent('#status'), /Waiting for your opponent/);
   assert.equal(await host.$('svg.board.interactive'), null);
   assert.equal(await host.isVisible('#resign'), false);
