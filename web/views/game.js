@@ -643,6 +643,9 @@ export class GameView {
     const over = st.status === 'over';
     let status;
     if (over) status = endText(st);
+    // Until the server has confirmed this browser's seats, whose turn it is
+    // "for you" is not known yet: no guess that would flash a wrong status.
+    else if (!this.seatsConfirmed) status = t('game.loading');
     else if (st.kind === 'online' && Object.values(st.players).some((p) => !p.joined) && this.hasSeat() && !this.needsJoin()) status = t('game.waitingJoin');
     else if (this.seats.white && this.seats.black) status = t('game.toMove', { color: colorName(st.turn) });
     else if (this.seats[st.turn]) status = t('game.yourMove');
