@@ -97,10 +97,11 @@ impl Searcher {
             let (best, pv) = if level >= 10 || multipv > 1 {
                 // Playing (one line, within a limit): draws cost the
                 // game's contempt. Analysis scores them exactly.
-                let mut limits = limits;
-                if multipv == 1 && !limits.infinite {
-                    limits.contempt = G::CONTEMPT;
-                }
+                let limits = if multipv == 1 && !limits.infinite {
+                    limits.playing::<G>()
+                } else {
+                    limits
+                };
                 let r = engine.search(&root, &history, limits, multipv, &stop2, &mut info);
                 (
                     r.best,

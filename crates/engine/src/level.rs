@@ -158,7 +158,7 @@ fn choose_move<G: Game>(
     // A player out to win: draws cost the game's contempt (one line only;
     // the noisy levels compare several).
     if spec.lines == 1 {
-        limits.contempt = G::CONTEMPT;
+        limits = limits.playing::<G>();
     }
     if let Some(d) = spec.depth {
         limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));

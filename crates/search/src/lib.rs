@@ -320,6 +320,15 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// These limits for a search that plays a move in game `G` (not
+    /// analysis): draws cost the game's contempt ([`Game::CONTEMPT`]).
+    pub fn playing<G: Game>(self) -> Limits {
+        Limits {
+            contempt: G::CONTEMPT,
+            ..self
+        }
+    }
+
     /// Search to a fixed depth.
     pub fn depth(d: u32) -> Limits {
         Limits {
