@@ -709,3 +709,100 @@ fn play_dame_with_huffing_through_the_one_play_loop() {
     assert!(out.contains("Took back the huff on d4."), "{out}");
     assert!(out.contains("1. c3-d4 f6-e5 2. a3-b4 *"), "{out}");
 }
+
+/// A Dame match game lost by forfeit (the engine answered an illegal move)
+/// and one drawn by adjudication (`--max-plies`) are recorded with their
+/// results, and both records read back with those outcomes.
+#[cfg(unix)]
+#[test]
+fn dame_match_records_forfeits_and_adjudications_with_their_results() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tmp");
+    let fake = dir.path().join("fake-engine.sh");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\nwhile read line; do case \"$line\" in\n\
+         uci) echo 'id name fake'; echo uciok;;\n\
+         isready) echo readyok;;\n\
+         go*) echo 'bestmove 41-46';;\n\
+         quit) exit 0;;\n\
+         esac; done\n",
+    )
+    .expect("write");
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let out_file = dir.path().join("forfeits.pdn");
+    let b = format!("cmd:{}", fake.display());
+    let (ok, out, err) = brett(
+        &[
+            "match",
+            "--game",
+            "international",
+            "--a",
+            "level:1",
+            "--b",
+            &b,
+            "--games",
+            "2",
+            "--movetime",
+            "20",
+            "--opening-plies",
+            "0",
+            "--out",
+            out_file.to_str().expect("utf-8"),
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("wins 2 draws 0 losses 0"), "{out}");
+    let records = std::fs::read_to_string(&out_file).expect("records");
+    // Game 1: A (level 1) has White, so Black forfeits: 2-0. Game 2: 0-2.
+    for (rec, result, winner) in records
+        .split("[Event")
+        .skip(1)
+        .zip([("2-0", dame::Color::White), ("0-2", dame::Color::Black)])
+        .map(|(r, (res, w))| (r, res, w))
+    {
+        let text = format!("[Event{rec}");
+        let text = text
+            .split_once("\n\n{")
+            .map_or(text.clone(), |(a, _)| a.to_string());
+        assert!(text.contains(&format!("[Result \"{result}\"]")), "{text}");
+        let game = dame::Game::from_pdn(&text).expect("record reads back");
+        let outcome = game.outcome().expect("the record ends the game");
+        assert_eq!(outcome.winner, Some(winner), "{text}");
+    }
+    assert!(records.contains("forfeits: "), "{records}");
+
+    // Adjudicated after 4 plies: recorded as a draw.
+    let out_file = dir.path().join("adjudicated.pdn");
+    let (ok, out, err) = brett(
+        &[
+            "match",
+            "--game",
+            "dame",
+            "--a",
+            "level:1",
+            "--b",
+            "level:1",
+            "--games",
+            "1",
+            "--movetime",
+            "20",
+            "--max-plies",
+            "4",
+            "--out",
+            out_file.to_str().expect("utf-8"),
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("draws 1"), "{out}");
+    let records = std::fs::read_to_string(&out_file).expect("records");
+    let text = records
+        .split_once("[Event")
+        .map(|(_, r)| format!("[Event{r}"))
+        .expect("a record");
+    assert!(text.contains("[Result \"1/2-1/2\"]"), "{text}");
+    let game = dame::Game::from_pdn(&text).expect("record reads back");
+    assert_eq!(game.outcome().map(|o| o.winner), Some(None), "{text}");
+}

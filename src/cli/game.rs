@@ -166,8 +166,10 @@ pub trait CliGame: Clone + Send + Sized + 'static {
     /// The commands of `brett play`.
     const HELP: &'static str;
     /// Whether a match's record of a forfeited or adjudicated game gets
-    /// the match's result in its `Result` tag (Mühle; a Dame record's
-    /// `Result` always follows the game's outcome).
+    /// the match's result in its `Result` tag (Mühle). Else (Dame, whose
+    /// record's `Result` always follows the game's outcome) the game is
+    /// ended before it is written: resigned by the side that forfeited,
+    /// drawn by agreement when adjudicated.
     const MATCH_RESULT_TAG: bool;
 
     /// The start position of `rules`.

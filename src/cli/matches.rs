@@ -349,6 +349,19 @@ fn play_game<G: CliGame>(
         }
         _ => 0,
     };
+    // A Dame record's Result follows the game's outcome: a forfeit is
+    // recorded as the forfeiting side's resignation, an adjudicated draw as
+    // agreed, so the record says who won and reads back (the leading
+    // comment says why).
+    if !G::MATCH_RESULT_TAG && !game.is_over() {
+        match &forfeit {
+            Some((loser, _)) => game.resign(*loser).map_err(anyhow::Error::msg)?,
+            None => {
+                game.offer_draw(Color::White).map_err(anyhow::Error::msg)?;
+                game.accept_draw(Color::Black).map_err(anyhow::Error::msg)?;
+            }
+        }
+    }
     let (ply, record) = (game.ply(), game.to_record());
     let mut played = conclude(
         index,
