@@ -25,6 +25,19 @@ fn brett(args: &[&str], input: &str) -> (bool, String, String) {
     )
 }
 
+/// The records of a match's `--out` file, each without the comment that
+/// precedes the next record (a forfeit's or an adjudication's reason).
+fn match_records(file: &str) -> Vec<String> {
+    file.split("[Event")
+        .skip(1)
+        .map(|rec| {
+            let text = format!("[Event{rec}");
+            text.split_once("\n\n{")
+                .map_or(text.clone(), |(a, _)| a.to_string())
+        })
+        .collect()
+}
+
 #[test]
 fn perft_prints_one_line_per_depth() {
     let (ok, out, _) = brett(&["perft", "4"], "");
@@ -206,11 +219,7 @@ fn match_between_levels_writes_records() {
     let records = std::fs::read_to_string(&path).expect("records written");
     assert_eq!(records.matches("[Event \"brett match\"]").count(), 2);
     // Every record reads back.
-    for rec in records.split("[Event").skip(1) {
-        let text = format!("[Event{rec}");
-        let text = text
-            .split_once("\n\n{")
-            .map_or(text.clone(), |(a, _)| a.to_string());
+    for text in match_records(&records) {
         muehle::Game::from_record(&text).expect("record reads back");
     }
 }
@@ -756,18 +765,14 @@ fn dame_match_records_forfeits_and_adjudications_with_their_results() {
     assert!(out.contains("wins 2 draws 0 losses 0"), "{out}");
     let records = std::fs::read_to_string(&out_file).expect("records");
     // Game 1: A (level 1) has White, so Black forfeits: 2-0. Game 2: 0-2.
-    for (rec, result, winner) in records
-        .split("[Event")
-        .skip(1)
+    let texts = match_records(&records);
+    assert_eq!(texts.len(), 2, "{records}");
+    for (text, (result, winner)) in texts
+        .iter()
         .zip([("2-0", dame::Color::White), ("0-2", dame::Color::Black)])
-        .map(|(r, (res, w))| (r, res, w))
     {
-        let text = format!("[Event{rec}");
-        let text = text
-            .split_once("\n\n{")
-            .map_or(text.clone(), |(a, _)| a.to_string());
         assert!(text.contains(&format!("[Result \"{result}\"]")), "{text}");
-        let game = dame::Game::from_pdn(&text).expect("record reads back");
+        let game = dame::Game::from_pdn(text).expect("record reads back");
         let outcome = game.outcome().expect("the record ends the game");
         assert_eq!(outcome.winner, Some(winner), "{text}");
     }
@@ -798,11 +803,10 @@ fn dame_match_records_forfeits_and_adjudications_with_their_results() {
     assert!(ok, "{err}");
     assert!(out.contains("draws 1"), "{out}");
     let records = std::fs::read_to_string(&out_file).expect("records");
-    let text = records
-        .split_once("[Event")
-        .map(|(_, r)| format!("[Event{r}"))
-        .expect("a record");
+    let texts = match_records(&records);
+    assert_eq!(texts.len(), 1, "{records}");
+    let text = &texts[0];
     assert!(text.contains("[Result \"1/2-1/2\"]"), "{text}");
-    let game = dame::Game::from_pdn(&text).expect("record reads back");
+    let game = dame::Game::from_pdn(text).expect("record reads back");
     assert_eq!(game.outcome().map(|o| o.winner), Some(None), "{text}");
 }
