@@ -306,6 +306,25 @@ fn from_dir<G: Geo>(set: u64, dir: usize) -> u64 {
     movegen::shift::<G>(set, movegen::opposite(dir)) & G::MASK
 }
 
+/// The squares whose forward cone (every square a man moving in the
+/// directions `fwd` could reach on its way to the promotion row, the
+/// square itself not included) is empty. Found a row at a time from the
+/// promotion row, where the cone is empty: a square's cone is free when
+/// each forward neighbour on the board is empty and has a free cone.
+#[inline]
+fn free_cones<G: Geo>(empty: u64, fwd: [usize; 2]) -> u64 {
+    let mut free = G::MASK;
+    for _ in 1..G::SIZE.side() {
+        let blocked = G::MASK & !(empty & free);
+        let next = G::MASK & !(from_dir::<G>(blocked, fwd[0]) | from_dir::<G>(blocked, fwd[1]));
+        if next == free {
+            break;
+        }
+        free = next;
+    }
+    free
+}
+
 /// The squares of side `c`'s pieces (`own`, of which `kings` are kings)
 /// that the other side (`opp`, with kings `opp_kings`) could jump now
 /// (`flying`: kings capture from a distance, [`crate::KingCapture::Long`]).
@@ -388,29 +407,17 @@ fn side_features<G: Geo>(pos: &Position, c: Color, masks: &Masks, out: &mut [i32
         out[f::KING_MOBILITY] = n;
     }
     // Runaways: the forward cone up to the promotion row is empty.
-    let mut rest = men;
+    let free = free_cones::<G>(empty, fwd);
+    let mut rest = men & free;
     while rest != 0 {
         let bit = rest.trailing_zeros() as u8;
         rest &= rest - 1;
-        let sq = Square::from_bit_unchecked(size, bit);
-        let advanced = match c {
-            Color::White => i32::from(sq.rank()),
-            Color::Black => side - 1 - i32::from(sq.rank()),
+        let rank = i32::from(Square::from_bit_unchecked(size, bit).rank());
+        out[f::RUNAWAY] += 1;
+        out[f::RUNAWAY_CLOSENESS] += match c {
+            Color::White => rank,
+            Color::Black => side - 1 - rank,
         };
-        let to_go = side - 1 - advanced;
-        let mut x = 1u64 << bit;
-        let mut free = true;
-        for _ in 0..to_go {
-            x = (movegen::shift::<G>(x, fwd[0]) | movegen::shift::<G>(x, fwd[1])) & G::MASK;
-            if x & !empty != 0 {
-                free = false;
-                break;
-            }
-        }
-        if free {
-            out[f::RUNAWAY] += 1;
-            out[f::RUNAWAY_CLOSENESS] += advanced;
-        }
     }
     out[f::IMBALANCE] =
         ((men & masks.left).count_ones() as i32 - (men & masks.right).count_ones() as i32).abs();
@@ -575,6 +582,72 @@ mod tests {
 
     fn pos(fen: &str, rules: RuleSet) -> Position {
         Position::from_fen(fen, rules).expect(fen)
+    }
+
+    /// Runaways counted a man at a time, by walking each man's forward
+    /// cone row by row: the definition `free_cones` is checked against.
+    fn runaways_by_walking(pos: &Position, c: Color) -> (i32, i32) {
+        fn walk<G: Geo>(pos: &Position, c: Color) -> (i32, i32) {
+            let side = i32::from(G::SIZE.side());
+            let empty = G::MASK & !(pos.pieces(c).0 | pos.pieces(c.other()).0);
+            let fwd = movegen::forward(c);
+            let (mut n, mut closeness) = (0, 0);
+            for sq in pos.men(c).squares(G::SIZE) {
+                let advanced = match c {
+                    Color::White => i32::from(sq.rank()),
+                    Color::Black => side - 1 - i32::from(sq.rank()),
+                };
+                let mut x = sq.bb().0;
+                let mut free = true;
+                for _ in 0..side - 1 - advanced {
+                    x = (movegen::shift::<G>(x, fwd[0]) | movegen::shift::<G>(x, fwd[1])) & G::MASK;
+                    free &= x & !empty == 0;
+                }
+                if free {
+                    n += 1;
+                    closeness += advanced;
+                }
+            }
+            (n, closeness)
+        }
+        match pos.size() {
+            BoardSize::Eight => walk::<G8>(pos, c),
+            BoardSize::Ten => walk::<G10>(pos, c),
+        }
+    }
+
+    #[test]
+    fn runaways_found_by_rows_are_the_men_with_an_empty_forward_cone() {
+        let mut runaways = 0;
+        for rules in [RuleSet::DAME, RuleSet::INTERNATIONAL] {
+            let mut seed = 0x2545_f491_4f6c_dd1du64;
+            for _game in 0..60 {
+                let mut p = Position::new(rules);
+                for _ply in 0..200 {
+                    for c in [Color::White, Color::Black] {
+                        let counts = side_counts(&p, c);
+                        let walked = runaways_by_walking(&p, c);
+                        assert_eq!(
+                            (counts[f::RUNAWAY], counts[f::RUNAWAY_CLOSENESS]),
+                            walked,
+                            "{} {c:?}",
+                            p.fen()
+                        );
+                        runaways += walked.0;
+                    }
+                    let moves = p.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    p.play_unchecked(&moves[(seed % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        // The games reach positions with runaways, so the check bites.
+        assert!(runaways > 100, "{runaways}");
     }
 
     #[test]

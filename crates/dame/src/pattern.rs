@@ -81,9 +81,83 @@ const fn layout(size: BoardSize) -> Layout {
 const LAYOUT8: Layout = layout(BoardSize::Eight);
 const LAYOUT10: Layout = layout(BoardSize::Ten);
 
+/// Bytes of the padded bitboard that hold squares: bits 0–34 on 8×8,
+/// 0–53 on 10×10.
+const BYTES8: usize = 5;
+const BYTES10: usize = 7;
+
+/// For each colour to move, each byte of the bitboard and each value of
+/// that byte, what its set bits add to every region's index (the digit
+/// weight 3^(7 − k) of each of the region's squares k in that byte). A
+/// region's index is then the sum over the bytes of the own men's entries
+/// plus twice the opponent men's: a few table reads for all regions at
+/// once instead of a digit at a time.
+type Digits<const B: usize> = [[[[u16; MAX_REGIONS]; 256]; B]; 2];
+
+const fn digits<const B: usize>(size: BoardSize, layout: &Layout) -> Digits<B> {
+    let mut table = [[[[0u16; MAX_REGIONS]; 256]; B]; 2];
+    let mut colour = 0;
+    while colour < 2 {
+        let mut region = 0;
+        while region < regions(size) {
+            let mut k = 0;
+            while k < REGION_SQUARES {
+                let b = layout.bits[colour][region][k] as usize;
+                assert!(b / 8 < B);
+                let weight = 3u16.pow((REGION_SQUARES - 1 - k) as u32);
+                let mut v = 0;
+                while v < 256 {
+                    if (v >> (b % 8)) & 1 == 1 {
+                        table[colour][b / 8][v][region] += weight;
+                    }
+                    v += 1;
+                }
+                k += 1;
+            }
+            region += 1;
+        }
+        colour += 1;
+    }
+    table
+}
+
+static DIGITS8: Digits<BYTES8> = digits(BoardSize::Eight, &LAYOUT8);
+static DIGITS10: Digits<BYTES10> = digits(BoardSize::Ten, &LAYOUT10);
+
+#[inline(always)]
+fn indices_from<const B: usize>(
+    table: &[[[u16; MAX_REGIONS]; 256]; B],
+    own: u64,
+    opp: u64,
+) -> [u16; MAX_REGIONS] {
+    let mut out = [0u16; MAX_REGIONS];
+    for (j, bytes) in table.iter().enumerate() {
+        let o = &bytes[((own >> (8 * j)) & 0xff) as usize];
+        let p = &bytes[((opp >> (8 * j)) & 0xff) as usize];
+        for r in 0..MAX_REGIONS {
+            out[r] += o[r] + 2 * p[r];
+        }
+    }
+    out
+}
+
 /// The table index of each region of `pos` (the first
 /// [`regions`]`(pos.size())` entries), seen from the side to move.
 pub fn indices(pos: &Position) -> [u16; MAX_REGIONS] {
+    let me = pos.turn();
+    let own = pos.men(me).0;
+    let opp = pos.men(me.other()).0;
+    let colour = usize::from(me == Color::Black);
+    match pos.size() {
+        BoardSize::Eight => indices_from(&DIGITS8[colour], own, opp),
+        BoardSize::Ten => indices_from(&DIGITS10[colour], own, opp),
+    }
+}
+
+/// The indices read a digit at a time from the layout: the definition
+/// the tables of [`indices`] are checked against.
+#[cfg(test)]
+fn indices_by_digit(pos: &Position) -> [u16; MAX_REGIONS] {
     let me = pos.turn();
     let own = pos.men(me).0;
     let opp = pos.men(me.other()).0;
@@ -202,5 +276,32 @@ mod tests {
         // On 10×10 the mover's first four rows are full: 1 in each digit.
         let all_own = (0..REGION_SQUARES).fold(0u16, |a, _| a * 3 + 1);
         assert_eq!(indices(&Position::new(RuleSet::INTERNATIONAL))[0], all_own);
+    }
+
+    #[test]
+    fn the_byte_tables_read_every_region_as_the_digits_do() {
+        // Games of pseudo-random moves on both boards: every position,
+        // with either side to move, reads the same both ways.
+        for rules in [RuleSet::DAME, RuleSet::INTERNATIONAL] {
+            let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+            let mut checked = 0;
+            for _game in 0..40 {
+                let mut pos = Position::new(rules);
+                for _ply in 0..200 {
+                    assert_eq!(indices(&pos), indices_by_digit(&pos), "{}", pos.fen());
+                    checked += 1;
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let mv = moves[(seed % moves.len() as u64) as usize];
+                    pos.play_unchecked(&mv);
+                }
+            }
+            assert!(checked > 2_000, "{checked}");
+        }
     }
 }

@@ -933,11 +933,20 @@ impl Position {
     /// (without huffing: the legal moves).
     pub fn strict_moves(&self) -> MoveList {
         let mut list = MoveList::new();
+        self.strict_moves_into(&mut list);
+        list
+    }
+
+    /// The moves of [`Position::strict_moves`], written into `list`
+    /// (cleared first): lets a caller reuse one list without moving it
+    /// around.
+    #[inline]
+    pub fn strict_moves_into(&self, list: &mut MoveList) {
+        list.clear();
         if !self.ended_by_material_or_draw() {
             let s = self.sides();
-            on_board!(self.size(), generate(&s, &self.rules, &mut list, true));
+            on_board!(self.size(), generate(&s, &self.rules, list, true));
         }
-        list
     }
 
     /// The number of legal moves, counted without building most of them

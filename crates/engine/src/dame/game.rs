@@ -5,7 +5,7 @@
 //! the opponent skipped one, [`best_huff`] says which of their pieces to remove.
 
 use dame::eval::{self, Weights};
-use dame::{Bitboard, Game as DameGame, Move, Position, Square};
+use dame::{Bitboard, Game as DameGame, Move, MoveList, Position, Square};
 use search::{Game, Status};
 
 use crate::search_status;
@@ -104,10 +104,13 @@ impl Game for DameState {
     const LOG_REDUCTIONS: bool = DAME_LOG_REDUCTIONS;
     const CONTEMPT: i32 = DAME_CONTEMPT;
 
+    /// None in an ended position: `strict_moves_into` writes none when
+    /// the material or a draw rule ended the game, and a blocked side
+    /// has none.
     fn legal_moves(&self, moves: &mut Vec<Move>) {
-        if self.pos.outcome().is_none() {
-            moves.extend_from_slice(self.pos.strict_moves().as_slice());
-        }
+        let mut list = MoveList::new();
+        self.pos.strict_moves_into(&mut list);
+        moves.extend_from_slice(list.as_slice());
     }
 
     fn noisy_moves(&self, moves: &mut Vec<Move>) {
