@@ -30,10 +30,12 @@ fn the_start_is_even_on_both_boards() {
         RuleSet::INTERNATIONAL,
     ] {
         let p = Position::new(rules);
-        // The linear terms are level; the pattern weights (8×8) read the
-        // board from the side to move, which at the start is worth a little.
+        // The linear terms are level; the pattern weights read the board
+        // from the side to move, which at the start is worth a little:
+        // less than half a man (8×8: −0.3, what the fit learned from the
+        // self-play games, see `eval::tests::the_start_is_level`).
         assert_eq!(evaluate_with(&p, &linear_only(rules)), 0, "{rules}");
-        assert!(evaluate(&p).abs() <= 10, "{rules}: {}", evaluate(&p));
+        assert!(evaluate(&p).abs() < 50, "{rules}: {}", evaluate(&p));
         assert_eq!(side_counts(&p, Color::White), side_counts(&p, Color::Black));
         assert_eq!(phase(&p), full_phase(p.size()));
     }
