@@ -27,6 +27,11 @@ struct Cli {
     /// played (engine, match, play, the app). 0: no cache.
     #[arg(long, global = true, value_name = "MIB", default_value_t = tablebase::DEFAULT_WDL_CACHE >> 20)]
     tablebase_cache: usize,
+    /// Memory in MiB for the Dame endgame databases' decompressed blocks,
+    /// kept once read (the search probes the same blocks again and again).
+    /// 0: only the last few blocks of each table.
+    #[arg(long, global = true, value_name = "MIB", default_value_t = tablebase::dame::DEFAULT_DAME_CACHE >> 20)]
+    dame_tablebase_cache: usize,
     /// Level 10 plays Mühle's placing phase without the opening book.
     #[arg(long, global = true)]
     no_book: bool,
@@ -89,6 +94,7 @@ fn main() -> Result<()> {
             .unwrap_or_else(tablebase::default_dir);
         engine::muehle::databases::install(Some(&dir));
         tablebase::set_wdl_cache_limit(cli.tablebase_cache << 20);
+        tablebase::dame::set_dame_cache_limit(cli.dame_tablebase_cache << 20);
         if cli.tablebase_cache > 0
             && matches!(
                 cli.command,

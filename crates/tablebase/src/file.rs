@@ -263,7 +263,7 @@ const CACHE_SLOTS: usize = 64;
 thread_local! {
     /// One decompression context per thread (making one costs more than
     /// decompressing a block).
-    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+    pub(crate) static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
         std::cell::RefCell::new(zstd::bulk::Decompressor::new().ok());
 }
 

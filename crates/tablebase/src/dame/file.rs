@@ -26,7 +26,8 @@
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use memmap2::Mmap;
 use rayon::prelude::*;
@@ -179,6 +180,49 @@ pub struct DameFile {
     blocks: u64,
     stats: DameStats,
     cache: Vec<Mutex<Option<CachedBlock>>>,
+    /// Every block once read, decompressed, kept while the memory limit
+    /// of [`set_dame_cache_limit`] allows: a search probes the same
+    /// blocks again and again, and decompressing one costs a hundred
+    /// search nodes.
+    kept: OnceLock<Vec<OnceLock<Box<[u16]>>>>,
+}
+
+/// Bytes held by the kept blocks of all Dame files.
+static KEPT_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// The most bytes the kept blocks of all Dame files may hold together.
+static KEPT_LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_DAME_CACHE);
+
+/// The default limit of the Dame block cache: 1 GiB, twice and a half
+/// what every table up to 5 pieces of one 8×8 rule set needs decompressed
+/// (146 million values, 292 MB); the rest holds the blocks of larger
+/// tables a game reaches.
+pub const DEFAULT_DAME_CACHE: usize = 1024 << 20;
+
+/// Limit the memory the decompressed blocks kept by all Dame files may
+/// hold together (blocks read beyond it are not kept, only the last few
+/// of each file). Blocks already kept stay.
+pub fn set_dame_cache_limit(bytes: usize) {
+    KEPT_LIMIT.store(bytes, Ordering::Relaxed);
+}
+
+/// Bytes the Dame block cache holds now.
+pub fn dame_cache_bytes() -> usize {
+    KEPT_BYTES.load(Ordering::Relaxed)
+}
+
+impl Drop for DameFile {
+    /// The kept blocks leave the cache's count with the file.
+    fn drop(&mut self) {
+        if let Some(kept) = self.kept.get() {
+            let bytes: usize = kept
+                .iter()
+                .filter_map(|k| k.get())
+                .map(|d| 2 * d.len())
+                .sum();
+            KEPT_BYTES.fetch_sub(bytes, Ordering::Relaxed);
+        }
+    }
 }
 
 fn u64_at(b: &[u8], at: usize) -> u64 {
@@ -312,6 +356,7 @@ impl DameFile {
             blocks,
             stats,
             cache: (0..CACHE_SLOTS).map(|_| Mutex::new(None)).collect(),
+            kept: OnceLock::new(),
         })
     }
 
@@ -357,7 +402,11 @@ impl DameFile {
         if start > end || end > self.map.len() {
             return Err(corrupt(format!("block {b} lies outside the file")));
         }
-        let raw = zstd::bulk::decompress(&self.map[start..end], 2 * n)
+        let raw = crate::file::DECOMPRESSOR
+            .with(|d| match d.borrow_mut().as_mut() {
+                Some(d) => d.decompress(&self.map[start..end], 2 * n),
+                None => zstd::bulk::decompress(&self.map[start..end], 2 * n),
+            })
             .map_err(|e| corrupt(format!("block {b} cannot be decompressed: {e}")))?;
         if raw.len() != 2 * n {
             return Err(corrupt(format!("block {b} has the wrong length")));
@@ -380,6 +429,10 @@ impl DameFile {
         let at = index * self.layers as u64 + layer.min(self.layers - 1) as u64;
         let b = at / BLOCK as u64;
         let within = (at % BLOCK as u64) as usize;
+        let kept = self.kept_slot(b);
+        if let Some(data) = kept.get() {
+            return Ok(data[within]);
+        }
         let slot = &self.cache[(b as usize) % CACHE_SLOTS];
         {
             let guard = slot.lock().unwrap_or_else(|e| e.into_inner());
@@ -391,8 +444,24 @@ impl DameFile {
         }
         let data = self.block(b)?;
         let code = data[within];
-        *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some((b, data));
+        let len = 2 * data.len();
+        if KEPT_BYTES.fetch_add(len, Ordering::Relaxed) + len <= KEPT_LIMIT.load(Ordering::Relaxed)
+        {
+            if kept.set(data).is_err() {
+                // Another thread kept it first.
+                KEPT_BYTES.fetch_sub(len, Ordering::Relaxed);
+            }
+        } else {
+            KEPT_BYTES.fetch_sub(len, Ordering::Relaxed);
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some((b, data));
+        }
         Ok(code)
+    }
+
+    fn kept_slot(&self, b: u64) -> &OnceLock<Box<[u16]>> {
+        &self
+            .kept
+            .get_or_init(|| (0..self.blocks).map(|_| OnceLock::new()).collect())[b as usize]
     }
 
     /// All codes (index by index, layer by layer), indices without a

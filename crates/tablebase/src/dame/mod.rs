@@ -40,7 +40,10 @@ use std::sync::LazyLock;
 use dame::{Bitboard, BoardSize, Color, Position, RuleSet, Setup, Square};
 
 pub use build::{DameBuildEvent, DameBuildReport, TableReport, build_dame};
-pub use file::{DAME_FORMAT_VERSION, DameFile, DameStats};
+pub use file::{
+    DAME_FORMAT_VERSION, DEFAULT_DAME_CACHE, DameFile, DameStats, dame_cache_bytes,
+    set_dame_cache_limit,
+};
 pub use probe::{DameTablebase, DameVerifyReport, dame_path, verify_dame};
 
 /// The pieces of a table: the side to move's (`m` men, `k` kings) and the
