@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
@@ -20,7 +21,24 @@ pub fn dame_path(dir: &Path, rules: &RuleSet, material: Material) -> PathBuf {
 
 enum Slot {
     Open(Arc<DameFile>),
-    Unusable(Instant),
+    /// Missing or refused at this time; tried again after [`RETRY`].
+    /// `asked` counts the lookups since, so that only one in
+    /// [`CLOCK_EVERY`] reads the clock (a search asks for a missing
+    /// table at every node with its material).
+    Unusable(Instant, AtomicU32),
+}
+
+/// How many lookups of an unusable table read the clock once.
+const CLOCK_EVERY: u32 = 1024;
+
+impl Slot {
+    /// Whether an unusable table is not to be tried again yet.
+    fn wait(at: &Instant, asked: &AtomicU32) -> bool {
+        !asked
+            .fetch_add(1, Ordering::Relaxed)
+            .is_multiple_of(CLOCK_EVERY)
+            || at.elapsed() < RETRY
+    }
 }
 
 const RETRY: Duration = Duration::from_secs(5);
@@ -30,7 +48,7 @@ const RETRY: Duration = Duration::from_secs(5);
 /// seconds (so tables built meanwhile are picked up).
 pub struct DameTablebase {
     dir: PathBuf,
-    files: RwLock<HashMap<(u64, Material), Slot>>,
+    files: RwLock<HashMap<(u64, Material), Slot, foldhash::fast::FixedState>>,
 }
 
 impl DameTablebase {
@@ -38,7 +56,7 @@ impl DameTablebase {
     pub fn new(dir: impl Into<PathBuf>) -> DameTablebase {
         DameTablebase {
             dir: dir.into(),
-            files: RwLock::new(HashMap::new()),
+            files: RwLock::new(HashMap::default()),
         }
     }
 
@@ -59,7 +77,7 @@ impl DameTablebase {
             let files = self.files.read().unwrap_or_else(|e| e.into_inner());
             match files.get(&key) {
                 Some(Slot::Open(f)) => return Ok(f.clone()),
-                Some(Slot::Unusable(at)) if at.elapsed() < RETRY => {
+                Some(Slot::Unusable(at, _)) if at.elapsed() < RETRY => {
                     return DameFile::open(&path, rules, material).map(Arc::new);
                 }
                 _ => {}
@@ -73,7 +91,7 @@ impl DameTablebase {
                 Ok(f)
             }
             Err(e) => {
-                files.insert(key, Slot::Unusable(Instant::now()));
+                files.insert(key, Slot::Unusable(Instant::now(), AtomicU32::new(1)));
                 Err(e)
             }
         }
@@ -86,7 +104,7 @@ impl DameTablebase {
             let files = self.files.read().unwrap_or_else(|e| e.into_inner());
             match files.get(&key) {
                 Some(Slot::Open(f)) => return Some(f.clone()),
-                Some(Slot::Unusable(at)) if at.elapsed() < RETRY => return None,
+                Some(Slot::Unusable(at, asked)) if Slot::wait(at, asked) => return None,
                 _ => {}
             }
         }
@@ -138,8 +156,21 @@ impl DameTablebase {
             return self.value(pos).ok();
         }
         let (m, idx) = locate(pos)?;
-        let f = self.try_file(rules, m)?;
-        let c = f.code(idx, usize::from(pos.ending_plies())).ok()?;
+        let layer = usize::from(pos.ending_plies());
+        let code = {
+            // Read under the lock, without taking a share of the file:
+            // no shared counter changes on the search's hot path.
+            let files = self.files.read().unwrap_or_else(|e| e.into_inner());
+            match files.get(&(rules_fingerprint(rules), m)) {
+                Some(Slot::Open(f)) => Some(f.code(idx, layer).ok()?),
+                Some(Slot::Unusable(at, asked)) if Slot::wait(at, asked) => return None,
+                _ => None,
+            }
+        };
+        let c = match code {
+            Some(c) => c,
+            None => self.file(rules, m).ok()?.code(idx, layer).ok()?,
+        };
         (c != NONE).then(|| Value::from_code(c))
     }
 
