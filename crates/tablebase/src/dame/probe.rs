@@ -45,7 +45,10 @@ const RETRY: Duration = Duration::from_secs(5);
 
 /// The Dame tables of one folder, for any rule set. Files are opened and
 /// checked on first use; a missing one is looked for again after a few
-/// seconds (so tables built meanwhile are picked up).
+/// seconds (so tables built meanwhile are picked up): by
+/// [`DameTablebase::value`] and [`DameTablebase::file`] at once, by the
+/// search's [`DameTablebase::probe_value`] within its next 1024 lookups
+/// of that table.
 pub struct DameTablebase {
     dir: PathBuf,
     files: RwLock<HashMap<(u64, Material), Slot, foldhash::fast::FixedState>>,
