@@ -193,7 +193,7 @@ static KEPT_BYTES: AtomicUsize = AtomicUsize::new(0);
 /// The most bytes the kept blocks of all Dame files may hold together.
 static KEPT_LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_DAME_CACHE);
 
-/// The default limit of the Dame block cache: 1 GiB, twice and a half
+/// The default limit of the Dame block cache: 1 GiB, three and a half times
 /// what every table up to 5 pieces of one 8×8 rule set needs decompressed
 /// (146 million values, 292 MB); the rest holds the blocks of larger
 /// tables a game reaches.
