@@ -39,7 +39,9 @@
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
+
+use crate::budget::MemoryBudget;
 use std::sync::{Mutex, OnceLock};
 
 use memmap2::Mmap;
@@ -236,11 +238,8 @@ pub struct SectorFile {
     wdl_cache: OnceLock<Vec<OnceLock<Box<[u8]>>>>,
 }
 
-/// Bytes held by the win/draw/loss caches of all files.
-static WDL_BYTES: AtomicUsize = AtomicUsize::new(0);
-
-/// The most bytes the win/draw/loss caches may hold together.
-static WDL_LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_WDL_CACHE);
+/// The bytes the win/draw/loss caches of all files hold, and their limit.
+static WDL_BUDGET: MemoryBudget = MemoryBudget::new(DEFAULT_WDL_CACHE);
 
 /// The default limit of the win/draw/loss caches: 2.5 GiB, enough for every
 /// sector of the standard rules (2.3 GB at 2 bits a position).
@@ -249,12 +248,12 @@ pub const DEFAULT_WDL_CACHE: usize = 2560 << 20;
 /// Limit the memory the win/draw/loss caches of all sector files may hold
 /// together (blocks read beyond it are not kept). Blocks already kept stay.
 pub fn set_wdl_cache_limit(bytes: usize) {
-    WDL_LIMIT.store(bytes, Ordering::Relaxed);
+    WDL_BUDGET.set_limit(bytes);
 }
 
 /// Bytes the win/draw/loss caches hold now.
 pub fn wdl_cache_bytes() -> usize {
-    WDL_BYTES.load(Ordering::Relaxed)
+    WDL_BUDGET.held()
 }
 
 /// Decompressed blocks kept per file (64 blocks of 16384 values: 2 MiB).
@@ -560,15 +559,8 @@ impl SectorFile {
             packed[i / 4] |= Wdl::bits_of_code(c) << (2 * (i % 4));
         }
         let len = packed.len();
-        let limit = WDL_LIMIT.load(Ordering::Relaxed);
-        if WDL_BYTES.fetch_add(len, Ordering::Relaxed) + len > limit {
-            WDL_BYTES.fetch_sub(len, Ordering::Relaxed);
-            return Ok(std::borrow::Cow::Owned(packed.into_vec()));
-        }
         let slot = self.wdl_slot(b);
-        if let Err(packed) = slot.set(packed) {
-            // Another thread kept it first.
-            WDL_BYTES.fetch_sub(len, Ordering::Relaxed);
+        if let Err(packed) = WDL_BUDGET.keep(slot, packed, len) {
             return Ok(std::borrow::Cow::Owned(packed.into_vec()));
         }
         Ok(std::borrow::Cow::Borrowed(slot.get().expect("just set")))
@@ -579,10 +571,7 @@ impl SectorFile {
     pub fn warm_wdl(&self, stop: &std::sync::atomic::AtomicBool) -> Result<u64, TablebaseError> {
         let mut read = 0;
         for b in 0..self.blocks {
-            if stop.load(Ordering::Relaxed)
-                || WDL_BYTES.load(Ordering::Relaxed) + self.block_len / 4
-                    > WDL_LIMIT.load(Ordering::Relaxed)
-            {
+            if stop.load(Ordering::Relaxed) || !WDL_BUDGET.has_room(self.block_len / 4) {
                 break;
             }
             if self.wdl_slot(b).get().is_none() {

@@ -17,6 +17,7 @@
 
 #![warn(missing_docs)]
 
+mod budget;
 mod build;
 pub mod dame;
 mod file;

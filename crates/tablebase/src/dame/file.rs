@@ -26,13 +26,13 @@
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use memmap2::Mmap;
 use rayon::prelude::*;
 
 use super::{Layout, Material, layers, rules_fingerprint};
+use crate::budget::MemoryBudget;
 use crate::value::{DRAW, NONE};
 use crate::{TablebaseError, Value};
 use dame::RuleSet;
@@ -187,11 +187,8 @@ pub struct DameFile {
     kept: OnceLock<Vec<OnceLock<Box<[u16]>>>>,
 }
 
-/// Bytes held by the kept blocks of all Dame files.
-static KEPT_BYTES: AtomicUsize = AtomicUsize::new(0);
-
-/// The most bytes the kept blocks of all Dame files may hold together.
-static KEPT_LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_DAME_CACHE);
+/// The bytes the kept blocks of all Dame files hold, and their limit.
+static KEPT: MemoryBudget = MemoryBudget::new(DEFAULT_DAME_CACHE);
 
 /// The default limit of the Dame block cache: 1 GiB, three and a half times
 /// what every table up to 5 pieces of one 8×8 rule set needs decompressed
@@ -203,12 +200,12 @@ pub const DEFAULT_DAME_CACHE: usize = 1024 << 20;
 /// hold together (blocks read beyond it are not kept, only the last few
 /// of each file). Blocks already kept stay.
 pub fn set_dame_cache_limit(bytes: usize) {
-    KEPT_LIMIT.store(bytes, Ordering::Relaxed);
+    KEPT.set_limit(bytes);
 }
 
 /// Bytes the Dame block cache holds now.
 pub fn dame_cache_bytes() -> usize {
-    KEPT_BYTES.load(Ordering::Relaxed)
+    KEPT.held()
 }
 
 impl Drop for DameFile {
@@ -220,7 +217,7 @@ impl Drop for DameFile {
                 .filter_map(|k| k.get())
                 .map(|d| 2 * d.len())
                 .sum();
-            KEPT_BYTES.fetch_sub(bytes, Ordering::Relaxed);
+            KEPT.release(bytes);
         }
     }
 }
@@ -445,14 +442,7 @@ impl DameFile {
         let data = self.block(b)?;
         let code = data[within];
         let len = 2 * data.len();
-        if KEPT_BYTES.fetch_add(len, Ordering::Relaxed) + len <= KEPT_LIMIT.load(Ordering::Relaxed)
-        {
-            if kept.set(data).is_err() {
-                // Another thread kept it first.
-                KEPT_BYTES.fetch_sub(len, Ordering::Relaxed);
-            }
-        } else {
-            KEPT_BYTES.fetch_sub(len, Ordering::Relaxed);
+        if let Err(data) = KEPT.keep(kept, data, len) {
             *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some((b, data));
         }
         Ok(code)
