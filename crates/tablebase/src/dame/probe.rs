@@ -102,16 +102,28 @@ impl DameTablebase {
 
     /// The table's file if it can be used now; cheap when it cannot.
     pub fn try_file(&self, rules: &RuleSet, material: Material) -> Option<Arc<DameFile>> {
+        self.with_file(rules, material, Arc::clone)
+    }
+
+    /// `read` applied to the table's file if it can be used now; cheap
+    /// when it cannot. An open file is read under the lock without taking
+    /// a share of it: no shared counter changes on the search's hot path.
+    fn with_file<R>(
+        &self,
+        rules: &RuleSet,
+        material: Material,
+        read: impl FnOnce(&Arc<DameFile>) -> R,
+    ) -> Option<R> {
         let key = (rules_fingerprint(rules), material);
         {
             let files = self.files.read().unwrap_or_else(|e| e.into_inner());
             match files.get(&key) {
-                Some(Slot::Open(f)) => return Some(f.clone()),
+                Some(Slot::Open(f)) => return Some(read(f)),
                 Some(Slot::Unusable(at, asked)) if Slot::wait(at, asked) => return None,
                 _ => {}
             }
         }
-        self.file(rules, material).ok()
+        self.file(rules, material).ok().map(|f| read(&f))
     }
 
     /// The value of `pos` for the side to move (the king-move counter not
@@ -160,20 +172,7 @@ impl DameTablebase {
         }
         let (m, idx) = locate(pos)?;
         let layer = usize::from(pos.ending_plies());
-        let code = {
-            // Read under the lock, without taking a share of the file:
-            // no shared counter changes on the search's hot path.
-            let files = self.files.read().unwrap_or_else(|e| e.into_inner());
-            match files.get(&(rules_fingerprint(rules), m)) {
-                Some(Slot::Open(f)) => Some(f.code(idx, layer).ok()?),
-                Some(Slot::Unusable(at, asked)) if Slot::wait(at, asked) => return None,
-                _ => None,
-            }
-        };
-        let c = match code {
-            Some(c) => c,
-            None => self.file(rules, m).ok()?.code(idx, layer).ok()?,
-        };
+        let c = self.with_file(rules, m, |f| f.code(idx, layer).ok())??;
         (c != NONE).then(|| Value::from_code(c))
     }
 
