@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useServerAndBrowser, newPage, shot, getState, waitState, clickMove, waitMoves, shownMoves, fillNewGame, startGame,
+  openNewGame, api, sleep,
 } from './helpers.mjs';
 
 const suite = useServerAndBrowser('reload');
@@ -80,4 +81,43 @@ test('the invited guest keeps the seat over a reload', async () => {
   await clickMove(guest, 'a4', st.legal_moves);
   await waitMoves(host, 3);
   assert.deepEqual(await shownMoves(host), ['a1', 'g7', 'a4']);
+});
+
+// The page asks for the state when it opens and whenever its socket
+// (re)connects. An answer taken before the computer's reply but arriving
+// after the socket brought that reply must not turn the page back: before
+// this was handled, a loaded machine could leave the move list a move
+// behind the server with nothing left to bring it up to date.
+test('a state answer older than the socket\'s news does not turn the page back', async () => {
+  const { page } = await newPage(suite.browser);
+  const base = suite.server.url;
+  const game = await openNewGame(page, base, { kind: 'computer', level: 1, color: 'white' });
+  await page.waitForSelector('svg.board.interactive');
+  // Every state answer is taken from the server at once and handed to the page only later.
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  let asked = 0;
+  let answered = 0;
+  const stateUrl = new RegExp(`/api/games/${game.id}$`);
+  await page.route(stateUrl, async (route) => {
+    const response = await route.fetch();
+    asked += 1;
+    await held;
+    await route.fulfill({ response });
+  });
+  page.on('requestfinished', (req) => { if (stateUrl.test(req.url())) answered += 1; });
+  await page.reload();
+  await page.waitForSelector('svg.board.interactive');
+  while (asked < 2) await sleep(20); // on opening and on the socket's connection
+  const st = await getState(base, game.id);
+  const played = await api(base, 'POST', `/api/games/${game.id}/moves`, { move: st.legal_moves[0], token: game.tokens.white, ply: 0 });
+  assert.equal(played.status, 200, JSON.stringify(played.data));
+  await waitState(base, game.id, (s) => s.ply === 2 && !s.thinking);
+  await waitMoves(page, 2); // through the socket
+  release();
+  while (answered < asked) await sleep(20);
+  await sleep(300);
+  assert.equal((await shownMoves(page)).length, 2);
+  await page.waitForSelector('svg.board.interactive');
+  assert.deepEqual(page.errors, []);
 });

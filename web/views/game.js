@@ -51,10 +51,13 @@ export class GameView {
     this.seatNotice = null;
     const f = store.flipped(id);
     this.flipped = f;
+    // States the socket has delivered: an HTTP answer that crossed a newer
+    // socket state on the way is not applied over it.
+    this.socketStates = 0;
     this.build();
     this.load();
     this.socket = new GameSocket(id, {
-      onState: (st) => this.applyState(st, 'socket'),
+      onState: (st) => { this.socketStates += 1; this.applyState(st, 'socket'); },
       onOpen: () => this.load(),
       onStatus: (s) => { this.conn = s; this.renderConn(); },
     });
@@ -70,9 +73,10 @@ export class GameView {
   // ---------------------------------------------------------------- data
 
   async load() {
+    const since = this.socketStates;
     try {
       const st = await api.state(this.id);
-      this.applyState(st, 'fetch');
+      this.applyState(st, 'fetch', since);
     } catch (e) {
       if (e.code === 'not_found') {
         this.socket.close();
@@ -86,11 +90,21 @@ export class GameView {
     }
   }
 
-  /** Takes a state from the server. A move answer older than what we show is ignored. */
-  applyState(st, source) {
+  /**
+   * Takes a state from the server. A move answer older than what we show is
+   * ignored, and so is an HTTP answer (`since`: the socket states counted
+   * when its request left) once the socket has delivered a state meanwhile:
+   * the socket sends every change in order, so its state is at least as new,
+   * while the HTTP answer may have been taken before the latest change.
+   */
+  applyState(st, source, since = null) {
     if (!st || st.id !== this.id) return;
     const cur = this.state;
     if (cur && source === 'answer' && st.ply < cur.ply && st.moves.every((m, i) => cur.moves[i] === m)) {
+      this.update();
+      return;
+    }
+    if (cur && since !== null && this.socketStates !== since) {
       this.update();
       return;
     }
@@ -361,10 +375,11 @@ export class GameView {
       this.optimistic = null;
     }
     this.update();
+    const since = this.socketStates;
     try {
       const res = await request(tok, st.ply);
       this.busy = false;
-      this.applyState(res, 'answer');
+      this.applyState(res, 'answer', since);
     } catch (e) {
       this.busy = false;
       this.optimistic = null;
@@ -396,10 +411,11 @@ export class GameView {
     if (this.busy) return;
     this.busy = true;
     this.update();
+    const since = this.socketStates;
     try {
       const res = await fn();
       this.busy = false;
-      this.applyState(res, 'action');
+      this.applyState(res, 'action', since);
     } catch (e) {
       this.busy = false;
       this.update();
