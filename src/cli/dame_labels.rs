@@ -359,9 +359,21 @@ pub fn fit_patterns_file(
     epochs: usize,
     pattern_ridge: f64,
     linear_ridge: f64,
+    from: Option<&Path>,
     out: &Path,
 ) -> Result<()> {
-    use engine::dame::pattern_fit::{PatternOptions, PatternSample, fit_patterns};
+    use engine::dame::pattern_fit::{PatternOptions, PatternSample, PatternTable, fit_patterns};
+    let regions = dame::pattern::regions(rules.board);
+    let from = match from {
+        Some(p) => {
+            let bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
+            Some(
+                PatternTable::from_bytes(&bytes, regions)
+                    .with_context(|| format!("--patterns-from {}", p.display()))?,
+            )
+        }
+        None => None,
+    };
     let samples = read_for_fit(path, rules)?;
     let block = (samples.len() / 100).clamp(1, 2000);
     let start = Weights {
@@ -378,14 +390,14 @@ pub fn fit_patterns_file(
         }
     }
     let options = PatternOptions {
-        regions: dame::pattern::regions(rules.board),
+        regions,
         epochs,
         rate: 1.0,
         pattern_ridge,
         linear_ridge,
         fit_linear: true,
     };
-    let fit = fit_patterns(&train, &test, &start, &options);
+    let fit = fit_patterns(&train, &test, &start, &options, from.as_ref());
     println!(
         "{} positions fitted, {} held out; scale {:.0}",
         train.len(),
@@ -393,8 +405,16 @@ pub fn fit_patterns_file(
         fit.scale
     );
     println!(
-        "training loss {:.5} -> {:.5}; held-out loss {:.5} -> {:.5} (linear weights alone -> with patterns)",
-        fit.train.0, fit.train.1, fit.held_out.0, fit.held_out.1
+        "training loss {:.5} -> {:.5}; held-out loss {:.5} -> {:.5} ({})",
+        fit.train.0,
+        fit.train.1,
+        fit.held_out.0,
+        fit.held_out.1,
+        if from.is_some() {
+            "the starting table -> the fit"
+        } else {
+            "linear weights alone -> with patterns"
+        }
     );
     let used = fit.mid.iter().filter(|&&x| x != 0).count();
     println!("pattern entries used: {used} of {}", fit.mid.len());

@@ -86,6 +86,12 @@ pub struct Args {
     /// 0 (the loss gains RIDGE/2 · (entry/100)² per entry).
     #[arg(long, default_value_t = 0.0003)]
     pattern_ridge: f64,
+    /// Dame: start the --patterns fit from this table (the format of
+    /// `crates/dame/data/patterns-*.bin`, e.g. the board's table in use)
+    /// instead of from zero; the held-out loss printed first is then the
+    /// starting table's.
+    #[arg(long, value_name = "FILE", requires = "patterns")]
+    patterns_from: Option<std::path::PathBuf>,
     /// Tune nothing: play the weights in use against the hand-set ones
     /// (Dame: `TUNED` against `DEFAULT`) over --games games and report
     /// wins, draws and losses.
@@ -501,6 +507,7 @@ pub fn run(args: Args) -> Result<()> {
                 args.iterations,
                 args.pattern_ridge,
                 args.ridge,
+                args.patterns_from.as_deref(),
                 out,
             );
         }

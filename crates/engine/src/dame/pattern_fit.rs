@@ -72,6 +72,52 @@ pub struct PatternFit {
     pub held_out: (f64, f64),
 }
 
+/// A pattern table to start a fit from (the format of
+/// `crates/dame/data/patterns-*.bin`: little-endian `i16`s, the
+/// middle-game values of every region and index, then the endgame values).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternTable {
+    /// Middle-game values, `region * 6561 + index`.
+    pub mid: Vec<i16>,
+    /// Endgame values, laid out as `mid`.
+    pub end: Vec<i16>,
+}
+
+/// Why a table file cannot start a fit.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("a pattern table of {regions} regions has {expected} bytes, this one {found}")]
+pub struct TableSizeError {
+    /// The regions the fit has.
+    pub regions: usize,
+    /// The bytes a table of that many regions has.
+    pub expected: usize,
+    /// The bytes found.
+    pub found: usize,
+}
+
+impl PatternTable {
+    /// Read the bytes of a table file of `regions` regions.
+    pub fn from_bytes(bytes: &[u8], regions: usize) -> Result<PatternTable, TableSizeError> {
+        let n = regions * PATTERNS;
+        if bytes.len() != 4 * n {
+            return Err(TableSizeError {
+                regions,
+                expected: 4 * n,
+                found: bytes.len(),
+            });
+        }
+        let values: Vec<i16> = bytes
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        let (mid, end) = values.split_at(n);
+        Ok(PatternTable {
+            mid: mid.to_vec(),
+            end: end.to_vec(),
+        })
+    }
+}
+
 /// How [`fit_patterns`] fits.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PatternOptions {
@@ -172,12 +218,21 @@ pub fn fit_patterns(
     test: &[PatternSample],
     start: &Weights,
     options: &PatternOptions,
+    from: Option<&PatternTable>,
 ) -> PatternFit {
     let n_pat = options.regions * PATTERNS;
     let mut linear: Vec<f64> = start.to_vec().iter().map(|&x| f64::from(x)).collect();
     let start_linear = linear.clone();
     let mut mid = vec![0f64; n_pat];
     let mut end = vec![0f64; n_pat];
+    if let Some(table) = from {
+        for (w, &x) in mid.iter_mut().zip(&table.mid) {
+            *w = f64::from(x);
+        }
+        for (w, &x) in end.iter_mut().zip(&table.end) {
+            *w = f64::from(x);
+        }
+    }
     // The scale of the curve, with the starting weights.
     let (mut lo, mut hi) = (10f64.ln(), 5000f64.ln());
     let g = (5f64.sqrt() - 1.0) / 2.0;
@@ -318,8 +373,42 @@ mod tests {
             linear_ridge: 0.0007,
             fit_linear: false,
         };
-        let fit = fit_patterns(&train, &test, &start, &options);
+        let fit = fit_patterns(&train, &test, &start, &options, None);
         assert!(fit.mid[7] > 20, "{}", fit.mid[7]);
         assert!(fit.held_out.1 < fit.held_out.0, "{:?}", fit.held_out);
+
+        // Started from the fitted table, the fit begins where the first one
+        // ended: no steps give that table back with its held-out loss, and
+        // more steps keep what was learned.
+        let mut bytes = Vec::new();
+        for x in fit.mid.iter().chain(&fit.end) {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
+        let table = PatternTable::from_bytes(&bytes, 1).unwrap();
+        let none = PatternOptions {
+            epochs: 0,
+            ..options
+        };
+        let again = fit_patterns(&train, &test, &start, &none, Some(&table));
+        assert_eq!(
+            (again.mid.clone(), again.end.clone()),
+            (fit.mid.clone(), fit.end.clone())
+        );
+        assert!(
+            again.held_out.0 < fit.held_out.0,
+            "{:?} {:?}",
+            again.held_out,
+            fit.held_out
+        );
+        let more = fit_patterns(&train, &test, &start, &options, Some(&table));
+        assert!(more.mid[7] > 20, "{}", more.mid[7]);
+        assert_eq!(
+            PatternTable::from_bytes(&bytes[1..], 1),
+            Err(TableSizeError {
+                regions: 1,
+                expected: 4 * PATTERNS,
+                found: 4 * PATTERNS - 1
+            })
+        );
     }
 }
