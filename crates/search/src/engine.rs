@@ -797,6 +797,11 @@ impl<'a, G: Game> Searcher<'a, G> {
             let order_score = scores[pick];
             let noisy = pos.is_noisy(m);
             let child = pos.play(m);
+            if child_depth > 0 {
+                // The child probes the table (depth left): fetch its slot
+                // while it checks its status, repetitions and databases.
+                self.shared.tt.prefetch(child.hash());
+            }
             self.path.push(child.hash());
             let mut score;
             if n == 0 {
