@@ -903,9 +903,11 @@ impl<'a, G: Game> Searcher<'a, G> {
             return self.exact_score(exact, ply);
         }
         let forced = pos.must_play_noisy();
-        let stand = pos.evaluate();
         let mut best = -INF;
+        // A side that must capture has no standing score: it is evaluated
+        // only when it may stand (or the quiescence ends here).
         if !forced || qdepth >= MAX_QDEPTH {
+            let stand = pos.evaluate();
             if stand >= beta || qdepth >= MAX_QDEPTH {
                 return stand;
             }
