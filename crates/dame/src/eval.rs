@@ -636,8 +636,8 @@ mod tests {
                     seed ^= seed >> 7;
                     seed ^= seed << 17;
                     let m = moves
-                        .iter()
-                        .nth((seed % moves.len() as u64) as usize)
+                        .as_slice()
+                        .get((seed % moves.len() as u64) as usize)
                         .expect("in range");
                     p = p.play(m).expect("legal");
                 }
