@@ -619,29 +619,13 @@ mod tests {
     /// the plain one does, on both boards.
     #[test]
     fn the_popcnt_copy_of_the_evaluation_agrees_with_the_plain_one() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
         let mut checked = 0;
         for rules in [RuleSet::DAME, RuleSet::DAME_100, RuleSet::DAME_FR] {
             let w = Weights::tuned(Position::new(rules).size());
-            for _ in 0..40 {
-                let mut p = Position::new(rules);
-                for _ in 0..120 {
-                    assert_eq!(evaluate_with(&p, w), evaluate_body(&p, w), "{}", p.fen());
-                    checked += 1;
-                    let moves = p.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    let m = moves
-                        .as_slice()
-                        .get((seed % moves.len() as u64) as usize)
-                        .expect("in range");
-                    p = p.play(m).expect("legal");
-                }
-            }
+            crate::random_games::for_each_position(rules, 0x2545_F491_4F6C_DD1D, 40, 120, |p| {
+                assert_eq!(evaluate_with(p, w), evaluate_body(p, w), "{}", p.fen());
+                checked += 1;
+            });
         }
         assert!(checked > 5_000, "{checked}");
     }
@@ -682,31 +666,19 @@ mod tests {
     fn runaways_found_by_rows_are_the_men_with_an_empty_forward_cone() {
         let mut runaways = 0;
         for rules in [RuleSet::DAME, RuleSet::INTERNATIONAL] {
-            let mut seed = 0x2545_f491_4f6c_dd1du64;
-            for _game in 0..60 {
-                let mut p = Position::new(rules);
-                for _ply in 0..200 {
-                    for c in [Color::White, Color::Black] {
-                        let counts = side_counts(&p, c);
-                        let walked = runaways_by_walking(&p, c);
-                        assert_eq!(
-                            (counts[f::RUNAWAY], counts[f::RUNAWAY_CLOSENESS]),
-                            walked,
-                            "{} {c:?}",
-                            p.fen()
-                        );
-                        runaways += walked.0;
-                    }
-                    let moves = p.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    p.play_unchecked(&moves[(seed % moves.len() as u64) as usize]);
+            crate::random_games::for_each_position(rules, 0x2545_f491_4f6c_dd1d, 60, 200, |p| {
+                for c in [Color::White, Color::Black] {
+                    let counts = side_counts(p, c);
+                    let walked = runaways_by_walking(p, c);
+                    assert_eq!(
+                        (counts[f::RUNAWAY], counts[f::RUNAWAY_CLOSENESS]),
+                        walked,
+                        "{} {c:?}",
+                        p.fen()
+                    );
+                    runaways += walked.0;
                 }
-            }
+            });
         }
         // The games reach positions with runaways, so the check bites.
         assert!(runaways > 100, "{runaways}");

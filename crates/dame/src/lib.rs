@@ -30,6 +30,8 @@ mod mv;
 pub mod pattern;
 pub mod perft;
 mod position;
+#[cfg(test)]
+mod random_games;
 mod record;
 mod rules;
 mod zobrist;

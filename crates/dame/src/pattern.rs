@@ -283,24 +283,11 @@ mod tests {
         // Games of pseudo-random moves on both boards: every position,
         // with either side to move, reads the same both ways.
         for rules in [RuleSet::DAME, RuleSet::INTERNATIONAL] {
-            let mut seed = 0x9e37_79b9_7f4a_7c15u64;
             let mut checked = 0;
-            for _game in 0..40 {
-                let mut pos = Position::new(rules);
-                for _ply in 0..200 {
-                    assert_eq!(indices(&pos), indices_by_digit(&pos), "{}", pos.fen());
-                    checked += 1;
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    let mv = moves[(seed % moves.len() as u64) as usize];
-                    pos.play_unchecked(&mv);
-                }
-            }
+            crate::random_games::for_each_position(rules, 0x9e37_79b9_7f4a_7c15, 40, 200, |pos| {
+                assert_eq!(indices(pos), indices_by_digit(pos), "{}", pos.fen());
+                checked += 1;
+            });
             assert!(checked > 2_000, "{checked}");
         }
     }
