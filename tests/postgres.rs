@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use server::storage::{self, GameMeta, MoveChange, NewGame, Seat};
+use server::storage::{self, Expected, GameMeta, MoveChange, NewGame, Seat};
 use sqlx::Connection;
 
 fn postgres_url(test: &str) -> Option<String> {
@@ -117,9 +117,13 @@ async fn db_export_and_import_move_games_between_sqlite_and_postgres() {
             })
             .await
             .unwrap();
+        let g = db.load_game(id).await.unwrap().unwrap();
         db.update_game(
             id,
-            db.load_game(id).await.unwrap().unwrap().moves.len(),
+            Expected {
+                ply: g.moves.len(),
+                version: g.version,
+            },
             MoveChange::Append("a1".into()),
             meta("ongoing", "2026-11-26T09:01:00Z"),
         )
@@ -129,7 +133,14 @@ async fn db_export_and_import_move_games_between_sqlite_and_postgres() {
     let mut over = meta("over", "2026-11-26T09:02:00Z");
     over.result = Some("1/2-1/2".into());
     over.reason = Some("agreement".into());
-    db.update_game(1, 1, MoveChange::Keep, over).await.unwrap();
+    let g = db.load_game(1).await.unwrap().unwrap();
+    let expected = Expected {
+        ply: g.moves.len(),
+        version: g.version,
+    };
+    db.update_game(1, expected, MoveChange::Keep, over)
+        .await
+        .unwrap();
     db.close().await;
 
     let pg = new_database(&base, "to").await;

@@ -12,9 +12,10 @@
 //!   holds the game's lease ([`Cluster::take_lease`]), renewed while it
 //!   lives; the leases of an instance that died (or lost the database)
 //!   expire, and another instance takes the game over.
-//! - Concurrency: the number of moves (ply) stays the check of every
-//!   change in the database; of two instances storing at the same ply,
-//!   one wins and the other answers `stale_ply`.
+//! - Concurrency: every change names the stored game's version it was
+//!   made on, and bumps it (crate::storage::Expected); of two changes
+//!   made on the same version, on one instance or two, one is stored and
+//!   the other answers `stale_ply`.
 //!
 //! With SQLite (one instance) there is no [`Cluster`] and nothing here
 //! runs.

@@ -135,7 +135,7 @@ impl GameRegistry {
             Self::broadcast(entry, live);
             return;
         };
-        let ply = live.game.ply();
+        let expected = live.expected();
         let mut next = live.game.clone();
         let change = match next.play(&mv) {
             Ok(Some(stored)) => MoveChange::Append(stored),
@@ -150,10 +150,11 @@ impl GameRegistry {
         let meta = live.meta(&next, &now);
         match self
             .storage()
-            .update_game(entry.id, ply, change, meta)
+            .update_game(entry.id, expected, change, meta)
             .await
         {
-            Ok(()) => {
+            Ok(stored_version) => {
+                live.stored_version = stored_version;
                 live.game = next;
                 live.updated_at = now;
                 live.version = self.next_version();

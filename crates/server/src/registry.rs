@@ -22,7 +22,7 @@ use crate::fair::{AnalysisLimits, Scheduler};
 use crate::game::{Color, GameError, GameType, LiveGame, PerSide, SavedGame};
 use crate::game_state::{GameState, Kind, Player, Seating, StateMessage};
 use crate::storage::{
-    GameMeta, GameSummary, MoveChange, NewGame, Seat, Seats, Storage, StoredGame,
+    Expected, GameMeta, GameSummary, MoveChange, NewGame, Seat, Seats, Storage, StoredGame,
 };
 use crate::util::{self, constant_time_eq, now_rfc3339, token_hash};
 
@@ -77,6 +77,9 @@ pub(crate) struct Live {
     /// Changes whenever the moves change (or the game is reloaded): a
     /// computer search started at another version is void.
     pub(crate) version: u64,
+    /// The stored game's version (`StoredGame::version`) this state is
+    /// at: the next change is stored only if the game is still there.
+    pub(crate) stored_version: i64,
     /// The stop flag of the computer's search in progress.
     pub(crate) thinking: Option<Arc<AtomicBool>>,
     /// The stored game changed behind our back (another writer): reload.
@@ -84,6 +87,15 @@ pub(crate) struct Live {
 }
 
 impl Live {
+    /// The stored game this state stands for: a change made on it is
+    /// stored only if nothing else was stored since.
+    pub(crate) fn expected(&self) -> Expected {
+        Expected {
+            ply: self.game.ply(),
+            version: self.stored_version,
+        }
+    }
+
     /// The stored outcome, draw offer and pending huff of `game`.
     pub(crate) fn meta(&self, game: &LiveGame, updated_at: &str) -> GameMeta {
         meta_of(game, updated_at)
@@ -462,6 +474,7 @@ impl GameRegistry {
             created_at: g.created_at,
             updated_at: g.meta.updated_at,
             version: self.next_version(),
+            stored_version: g.version,
             stale: false,
             thinking: None,
         })
@@ -520,17 +533,22 @@ impl GameRegistry {
         let now = now_rfc3339();
         let meta = live.meta(&next, &now);
         let moves_change = change != MoveChange::Keep;
-        if let Err(e) = self
+        let stored_version = match self
             .storage
-            .update_game(entry.id, live.game.ply(), change, meta)
+            .update_game(entry.id, live.expected(), change, meta)
             .await
         {
-            // Nothing is taken over. Another writer (conflict, not found)
-            // or a failed write whose outcome the storage could not tell
-            // (a database file replaced meanwhile): read the game anew.
-            live.stale = true;
-            return Err(e.into());
-        }
+            Ok(v) => v,
+            Err(e) => {
+                // Nothing is taken over. Another writer (conflict, not
+                // found) or a failed write whose outcome the storage could
+                // not tell (a database file replaced meanwhile): read the
+                // game anew.
+                live.stale = true;
+                return Err(e.into());
+            }
+        };
+        live.stored_version = stored_version;
         live.game = next;
         live.updated_at = now;
         if moves_change || live.game.ending().is_some() {
@@ -600,6 +618,7 @@ impl GameRegistry {
             created_at: now.clone(),
             updated_at: now.clone(),
             version: self.next_version(),
+            stored_version: 0,
             stale: false,
             thinking: None,
         };
@@ -907,9 +926,25 @@ impl GameRegistry {
         }
         let now = now_rfc3339();
         let name = name.or_else(|| live.seats[side.index()].name.clone());
-        self.storage
-            .update_seat(id, side.index(), name.clone(), true, now.clone())
-            .await?;
+        let stored_version = match self
+            .storage
+            .update_seat(
+                id,
+                live.stored_version,
+                side.index(),
+                name.clone(),
+                true,
+                now.clone(),
+            )
+            .await
+        {
+            Ok(v) => v,
+            Err(e) => {
+                live.stale = true;
+                return Err(e.into());
+            }
+        };
+        live.stored_version = stored_version;
         let seat = &mut live.seats[side.index()];
         seat.name = name;
         seat.joined = true;

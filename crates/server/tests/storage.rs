@@ -8,7 +8,7 @@ mod common;
 use std::sync::Arc;
 
 use server::storage::{
-    self, GameMeta, GameRecord, MoveChange, NewGame, Seat, Storage, StorageError,
+    self, Expected, GameMeta, GameRecord, MoveChange, NewGame, Seat, Storage, StorageError,
 };
 
 /// A fresh, empty database of each backend: (name, URL, its temp folder).
@@ -65,6 +65,15 @@ async fn open(url: &str) -> Arc<dyn Storage> {
     storage::open(url).await.unwrap()
 }
 
+/// Where game `id` stands now: what a change of it must name.
+async fn at(db: &dyn Storage, id: i64) -> Expected {
+    let g = db.load_game(id).await.unwrap().unwrap();
+    Expected {
+        ply: g.moves.len(),
+        version: g.version,
+    }
+}
+
 #[tokio::test]
 async fn games_are_stored_changed_and_listed() {
     for (backend, url, _dir) in backends("games_are_stored_changed_and_listed").await {
@@ -84,15 +93,35 @@ async fn games_are_stored_changed_and_listed() {
         assert_eq!(g.meta, meta("ongoing", "2026-11-26T10:00:00Z"), "{backend}");
         assert!(db.load_game(c + 100).await.unwrap().is_none(), "{backend}");
 
-        // Moves appended, kept, truncated; the ply is the check.
-        db.update_game(a, 0, MoveChange::Append("d6".into()), meta("ongoing", "t1"))
+        // Moves appended, kept, truncated; the ply and the version are
+        // the check, and every change bumps the version.
+        assert_eq!(at(&*db, a).await, Expected { ply: 0, version: 0 });
+        let v = db
+            .update_game(
+                a,
+                at(&*db, a).await,
+                MoveChange::Append("d6".into()),
+                meta("ongoing", "t1"),
+            )
             .await
             .unwrap();
-        db.update_game(a, 1, MoveChange::Append("f4".into()), meta("ongoing", "t2"))
-            .await
-            .unwrap();
+        assert_eq!(v, 1, "{backend}");
+        let before = at(&*db, a).await;
+        db.update_game(
+            a,
+            before,
+            MoveChange::Append("f4".into()),
+            meta("ongoing", "t2"),
+        )
+        .await
+        .unwrap();
         let stale = db
-            .update_game(a, 1, MoveChange::Append("d2".into()), meta("ongoing", "t3"))
+            .update_game(
+                a,
+                before,
+                MoveChange::Append("d2".into()),
+                meta("ongoing", "t3"),
+            )
             .await;
         assert!(
             matches!(stale, Err(StorageError::Conflict)),
@@ -100,31 +129,58 @@ async fn games_are_stored_changed_and_listed() {
         );
         let mut offer = meta("ongoing", "t4");
         offer.draw_offer = Some("white".into());
-        db.update_game(a, 2, MoveChange::Keep, offer.clone())
+        let two = at(&*db, a).await;
+        assert_eq!(two, Expected { ply: 2, version: 2 }, "{backend}");
+        db.update_game(a, two, MoveChange::Keep, offer.clone())
             .await
             .unwrap();
         let g = db.load_game(a).await.unwrap().unwrap();
         assert_eq!(g.moves, ["d6", "f4"], "{backend}");
         assert_eq!(g.meta, offer, "{backend}");
-        db.update_game(a, 2, MoveChange::Truncate(1), meta("ongoing", "t5"))
-            .await
-            .unwrap();
+        // A change made on the game before the draw offer (same ply, older
+        // version) is refused.
+        let stale = db
+            .update_game(a, two, MoveChange::Keep, meta("over", "t4"))
+            .await;
+        assert!(
+            matches!(stale, Err(StorageError::Conflict)),
+            "{backend}: {stale:?}"
+        );
+        db.update_game(
+            a,
+            at(&*db, a).await,
+            MoveChange::Truncate(1),
+            meta("ongoing", "t5"),
+        )
+        .await
+        .unwrap();
         assert_eq!(db.load_game(a).await.unwrap().unwrap().moves, ["d6"]);
         let missing = db
-            .update_game(c + 100, 0, MoveChange::Keep, meta("ongoing", "t"))
+            .update_game(
+                c + 100,
+                Expected { ply: 0, version: 0 },
+                MoveChange::Keep,
+                meta("ongoing", "t"),
+            )
             .await;
         assert!(matches!(missing, Err(StorageError::NotFound)), "{backend}");
 
-        // Seats.
-        db.update_seat(a, 1, Some("Ben".into()), true, "t6".into())
+        // Seats: checked against the version and bumping it too.
+        let version = at(&*db, a).await.version;
+        db.update_seat(a, version, 1, Some("Ben".into()), true, "t6".into())
             .await
             .unwrap();
         let g = db.load_game(a).await.unwrap().unwrap();
         assert_eq!(g.seats[1].name.as_deref(), Some("Ben"), "{backend}");
         assert!(g.seats[1].joined);
         assert_eq!(g.meta.updated_at, "t6");
+        assert_eq!(g.version, version + 1, "{backend}");
         assert!(matches!(
-            db.update_seat(c + 100, 0, None, true, "t".into()).await,
+            db.update_seat(a, version, 1, None, true, "t".into()).await,
+            Err(StorageError::Conflict)
+        ));
+        assert!(matches!(
+            db.update_seat(c + 100, 0, 0, None, true, "t".into()).await,
             Err(StorageError::NotFound)
         ));
 
@@ -138,7 +194,7 @@ async fn games_are_stored_changed_and_listed() {
 
         // Ongoing computer games.
         assert_eq!(db.ongoing_computer_games().await.unwrap(), [c], "{backend}");
-        db.update_game(c, 1, MoveChange::Keep, meta("over", "t7"))
+        db.update_game(c, at(&*db, c).await, MoveChange::Keep, meta("over", "t7"))
             .await
             .unwrap();
         assert!(db.ongoing_computer_games().await.unwrap().is_empty());
@@ -159,12 +215,14 @@ async fn of_writers_at_one_ply_exactly_one_wins() {
         let id = db.create_game(new_game("local", &[])).await.unwrap();
         for ply in 0..5 {
             let mut tasks = Vec::new();
+            let expected = at(&*db, id).await;
+            assert_eq!(expected.ply, ply, "{backend}");
             for i in 0..6 {
                 let db = db.clone();
                 tasks.push(tokio::spawn(async move {
                     db.update_game(
                         id,
-                        ply,
+                        expected,
                         MoveChange::Append(format!("m{ply}-{i}")),
                         meta("ongoing", "t"),
                     )
@@ -174,7 +232,7 @@ async fn of_writers_at_one_ply_exactly_one_wins() {
             let mut won = 0;
             for t in tasks {
                 match t.await.unwrap() {
-                    Ok(()) => won += 1,
+                    Ok(_) => won += 1,
                     Err(StorageError::Conflict) => {}
                     Err(e) => panic!("{backend}: {e}"),
                 }
@@ -201,12 +259,12 @@ async fn fill(db: &dyn Storage) -> Vec<i64> {
     let mut over = meta("over", "2026-11-26T11:00:00Z");
     over.result = Some("0-1".into());
     over.reason = Some("resignation".into());
-    db.update_game(ids[0], 3, MoveChange::Keep, over)
+    db.update_game(ids[0], at(db, ids[0]).await, MoveChange::Keep, over)
         .await
         .unwrap();
     db.update_game(
         ids[3],
-        2,
+        at(db, ids[3]).await,
         MoveChange::Append("g7".into()),
         meta("ongoing", "2026-11-26T12:00:00Z"),
     )
@@ -286,5 +344,74 @@ async fn games_move_between_backends_unchanged() {
             src.close().await;
             dst.close().await;
         }
+    }
+}
+
+/// Two handles on one database (two connection pools: on SQLite, two
+/// connections to the file; on PostgreSQL, as two instances have). A change
+/// that keeps the moves (a resignation, a draw accepted) and a move, both
+/// made on the same stored game, race: exactly one is stored, and the
+/// stored game is the one the winner acknowledged. Before the version
+/// check, the move won over an acknowledged resignation.
+#[tokio::test]
+async fn a_resignation_or_draw_racing_a_move_exactly_one_wins() {
+    const ROUNDS: usize = 200;
+    for (backend, url, _dir) in
+        backends("a_resignation_or_draw_racing_a_move_exactly_one_wins").await
+    {
+        let (one, two) = (open(&url).await, open(&url).await);
+        let (mut moved, mut ended) = (0, 0);
+        for round in 0..ROUNDS {
+            let id = one.create_game(new_game("online", &["d6"])).await.unwrap();
+            let expected = at(&*two, id).await;
+            let mut over = meta("over", "t");
+            if round % 2 == 0 {
+                over.result = Some("0-1".into());
+                over.reason = Some("resignation".into());
+            } else {
+                over.result = Some("1/2-1/2".into());
+                over.reason = Some("agreement".into());
+            }
+            let (a, b) = (one.clone(), two.clone());
+            let end = over.clone();
+            let play = tokio::spawn(async move {
+                a.update_game(
+                    id,
+                    expected,
+                    MoveChange::Append("f4".into()),
+                    meta("ongoing", "t"),
+                )
+                .await
+            });
+            let stop =
+                tokio::spawn(
+                    async move { b.update_game(id, expected, MoveChange::Keep, end).await },
+                );
+            let (play, stop) = (play.await.unwrap(), stop.await.unwrap());
+            let g = one.load_game(id).await.unwrap().unwrap();
+            match (&play, &stop) {
+                (Ok(v), Err(StorageError::Conflict)) => {
+                    moved += 1;
+                    assert_eq!(g.moves, ["d6", "f4"], "{backend} round {round}");
+                    assert_eq!(g.meta.status, "ongoing", "{backend} round {round}");
+                    assert_eq!(g.version, *v);
+                }
+                (Err(StorageError::Conflict), Ok(v)) => {
+                    ended += 1;
+                    assert_eq!(g.moves, ["d6"], "{backend} round {round}");
+                    assert_eq!(g.meta, over, "{backend} round {round}");
+                    assert_eq!(g.version, *v);
+                }
+                other => panic!("{backend} round {round}: not exactly one: {other:?}"),
+            }
+            assert_eq!(g.version, expected.version + 1, "{backend} round {round}");
+        }
+        eprintln!(
+            "{backend}: {ROUNDS} races, the move stored in {moved}, the resignation or draw in \
+             {ended}, 0 inconsistent"
+        );
+        assert_eq!(moved + ended, ROUNDS);
+        one.close().await;
+        two.close().await;
     }
 }

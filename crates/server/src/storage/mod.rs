@@ -117,6 +117,21 @@ pub struct StoredGame {
     pub tags: Vec<(String, String)>,
     /// When the game was created (RFC 3339, UTC).
     pub created_at: String,
+    /// The stored game's version: 0 when created, one more with every
+    /// change ([`Storage::update_game`], [`Storage::update_seat`]), which
+    /// names the version it was made on.
+    pub version: i64,
+}
+
+/// The stored game a change was made on: every change names it, and is
+/// refused with [`StorageError::Conflict`] when the game is no longer at
+/// it (another change came first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expected {
+    /// The number of moves stored.
+    pub ply: usize,
+    /// The game's [`StoredGame::version`].
+    pub version: i64,
 }
 
 /// A game to store. `id` is chosen by the storage.
@@ -183,27 +198,32 @@ pub trait Storage: Send + Sync + 'static {
     /// Read a game with all its moves.
     fn load_game(&self, id: i64) -> BoxFuture<'_, Result<Option<StoredGame>, StorageError>>;
 
-    /// Change a game: `expected_ply` must be the number of stored moves
-    /// (else [`StorageError::Conflict`] and nothing changes); the move list
-    /// changes as `change` says and the outcome, draw offer and update time
-    /// become `meta`. One transaction.
+    /// Change a game: it must stand at `expected` (its number of stored
+    /// moves and its version; else [`StorageError::Conflict`] and nothing
+    /// changes); the move list changes as `change` says and the outcome,
+    /// draw offer and update time become `meta`. One transaction; returns
+    /// the game's new version. Of two changes made on the same version,
+    /// exactly one is stored, whatever they change.
     fn update_game(
         &self,
         id: i64,
-        expected_ply: usize,
+        expected: Expected,
         change: MoveChange,
         meta: GameMeta,
-    ) -> BoxFuture<'_, Result<(), StorageError>>;
+    ) -> BoxFuture<'_, Result<i64, StorageError>>;
 
-    /// Set one seat (0 white, 1 black): its name and joined flag.
+    /// Set one seat (0 white, 1 black): its name and joined flag. The game
+    /// must be at version `expected_version` (else
+    /// [`StorageError::Conflict`]); returns the new version.
     fn update_seat(
         &self,
         id: i64,
+        expected_version: i64,
         seat: usize,
         name: Option<String>,
         joined: bool,
         updated_at: String,
-    ) -> BoxFuture<'_, Result<(), StorageError>>;
+    ) -> BoxFuture<'_, Result<i64, StorageError>>;
 
     /// The archive, newest first, and the number of games in all.
     fn list_games(

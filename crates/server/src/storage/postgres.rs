@@ -30,8 +30,8 @@ use sqlx::postgres::{PgConnectOptions, PgConnection, PgListener, PgPool, PgPoolO
 use super::record::tags_from_text;
 use super::sql;
 use super::{
-    Cluster, ClusterEvent, GameMeta, GameRecord, GameSummary, MoveChange, NewGame, RecordMove,
-    RecordSeat, RemoteChange, Storage, StorageError, StorageOptions, StoredGame,
+    Cluster, ClusterEvent, Expected, GameMeta, GameRecord, GameSummary, MoveChange, NewGame,
+    RecordMove, RecordSeat, RemoteChange, Storage, StorageError, StorageOptions, StoredGame,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");

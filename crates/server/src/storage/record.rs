@@ -42,6 +42,10 @@ pub struct GameRecord {
     pub updated_at: String,
     /// The moves in order, each with the time it was stored.
     pub moves: Vec<RecordMove>,
+    /// As [`StoredGame::version`](super::StoredGame::version) (0 in
+    /// exports written before versions were stored).
+    #[serde(default)]
+    pub version: i64,
 }
 
 /// One seat of an exported game.

@@ -20,14 +20,14 @@ use super::{GameMeta, GameRecord, NewGame, Seat, Seats};
 pub(super) const GAME_COLUMNS: &str = "id, game, kind, rules, start_position, ply, status, \
      result, reason, draw_offer, white_token_hash, black_token_hash, white_name, black_name, \
      white_joined, black_joined, white_level, black_level, tags, created_at, updated_at, \
-     pending_huff";
+     pending_huff, version";
 
 /// The columns an insert into `games` writes: `$1` is `id` when the id is
 /// given (an import), the rest follow.
 pub(super) const INSERT_COLUMNS: &str = "game, kind, rules, start_position, ply, status, \
      result, reason, draw_offer, white_token_hash, black_token_hash, white_name, black_name, \
      white_joined, black_joined, white_level, black_level, tags, created_at, updated_at, \
-     pending_huff";
+     pending_huff, version";
 
 /// `$from, $from+1, …` for `n` parameters.
 pub(super) fn placeholders(from: usize, n: usize) -> String {
@@ -49,6 +49,7 @@ pub(super) struct GameColumns {
     pub seats: Seats,
     pub tags: Option<String>,
     pub created_at: String,
+    pub version: i64,
 }
 
 impl GameColumns {
@@ -64,6 +65,7 @@ impl GameColumns {
             seats: g.seats.clone(),
             tags: tags_to_text(&g.tags),
             created_at: g.created_at.clone(),
+            version: 0,
         }
     }
 
@@ -86,6 +88,7 @@ impl GameColumns {
             seats: [Seat::from(&g.white), Seat::from(&g.black)],
             tags: tags_to_text(&g.tags),
             created_at: g.created_at.clone(),
+            version: g.version,
         }
     }
 }
@@ -203,6 +206,7 @@ macro_rules! storage_methods {
                     seats: sql::seats_from_row(&row)?,
                     tags: tags_from_text(row.try_get("tags")?)?,
                     created_at: row.try_get("created_at")?,
+                    version: row.try_get("version")?,
                 }))
             })
         }
@@ -210,11 +214,12 @@ macro_rules! storage_methods {
         fn update_game(
             &self,
             id: i64,
-            expected_ply: usize,
+            expected: Expected,
             change: MoveChange,
             meta: GameMeta,
-        ) -> BoxFuture<'_, Result<(), StorageError>> {
+        ) -> BoxFuture<'_, Result<i64, StorageError>> {
             Box::pin(async move {
+                let expected_ply = expected.ply;
                 let new_ply = match &change {
                     MoveChange::Keep => expected_ply,
                     MoveChange::Append(_) => expected_ply + 1,
@@ -224,12 +229,16 @@ macro_rules! storage_methods {
                 let announcer = self.announcer();
                 self.write("update game", move |conn| {
                     Box::pin(async move {
-                        // (game, ply) is the check: of two writers at the
-                        // same ply the second finds the ply changed.
-                        let done = sqlx::query(
+                        // (game, version) is the check: every change bumps
+                        // the version, so of two writers that read the same
+                        // game the second finds it changed, whether the
+                        // first stored a move, a resignation or a draw
+                        // offer. The ply is checked too (the move list).
+                        let version: Option<i64> = sqlx::query_scalar(
                             "UPDATE games SET ply = $1, status = $2, result = $3, reason = $4, \
-                             draw_offer = $5, updated_at = $6, pending_huff = $7 \
-                             WHERE id = $8 AND ply = $9",
+                             draw_offer = $5, updated_at = $6, pending_huff = $7, \
+                             version = version + 1 \
+                             WHERE id = $8 AND ply = $9 AND version = $10 RETURNING version",
                         )
                         .bind(new_ply as i64)
                         .bind(meta.status.clone())
@@ -240,20 +249,12 @@ macro_rules! storage_methods {
                         .bind(meta.pending_huff.clone())
                         .bind(id)
                         .bind(expected_ply as i64)
-                        .execute(&mut *conn)
+                        .bind(expected.version)
+                        .fetch_optional(&mut *conn)
                         .await?;
-                        if done.rows_affected() != 1 {
-                            let exists: Option<i64> =
-                                sqlx::query_scalar("SELECT id FROM games WHERE id = $1")
-                                    .bind(id)
-                                    .fetch_optional(&mut *conn)
-                                    .await?;
-                            return Err(if exists.is_some() {
-                                StorageError::Conflict
-                            } else {
-                                StorageError::NotFound
-                            });
-                        }
+                        let Some(version) = version else {
+                            return Err(conflict_or_missing(conn, id).await);
+                        };
                         match change {
                             MoveChange::Keep => {}
                             MoveChange::Append(mv) => {
@@ -268,7 +269,7 @@ macro_rules! storage_methods {
                             }
                         }
                         announce(conn, &announcer, id, new_ply as i64).await?;
-                        Ok(())
+                        Ok(version)
                     })
                 })
                 .await
@@ -278,36 +279,40 @@ macro_rules! storage_methods {
         fn update_seat(
             &self,
             id: i64,
+            expected_version: i64,
             seat: usize,
             name: Option<String>,
             joined: bool,
             updated_at: String,
-        ) -> BoxFuture<'_, Result<(), StorageError>> {
+        ) -> BoxFuture<'_, Result<i64, StorageError>> {
             let announcer = self.announcer();
             Box::pin(self.write("update seat", move |conn| {
                 Box::pin(async move {
                     let sql = match seat {
                         0 => {
                             "UPDATE games SET white_name = $1, white_joined = $2, \
-                             updated_at = $3 WHERE id = $4 RETURNING ply"
+                             updated_at = $3, version = version + 1 \
+                             WHERE id = $4 AND version = $5 RETURNING ply, version"
                         }
                         _ => {
                             "UPDATE games SET black_name = $1, black_joined = $2, \
-                             updated_at = $3 WHERE id = $4 RETURNING ply"
+                             updated_at = $3, version = version + 1 \
+                             WHERE id = $4 AND version = $5 RETURNING ply, version"
                         }
                     };
-                    let ply: Option<i64> = sqlx::query_scalar(sql)
+                    let row: Option<(i64, i64)> = sqlx::query_as(sql)
                         .bind(name)
                         .bind(joined)
                         .bind(updated_at)
                         .bind(id)
+                        .bind(expected_version)
                         .fetch_optional(&mut *conn)
                         .await?;
-                    let Some(ply) = ply else {
-                        return Err(StorageError::NotFound);
+                    let Some((ply, version)) = row else {
+                        return Err(conflict_or_missing(conn, id).await);
                     };
                     announce(conn, &announcer, id, ply).await?;
-                    Ok(())
+                    Ok(version)
                 })
             }))
         }
@@ -441,6 +446,7 @@ macro_rules! storage_methods {
                         created_at: row.try_get("created_at")?,
                         updated_at: meta.updated_at,
                         moves: list,
+                        version: row.try_get("version")?,
                     });
                 }
                 Ok(out)
@@ -492,12 +498,12 @@ macro_rules! row_writers {
                 Some(_) => format!(
                     "INSERT INTO games (id, {}) VALUES ({}) RETURNING id",
                     sql::INSERT_COLUMNS,
-                    sql::placeholders(1, 22)
+                    sql::placeholders(1, 23)
                 ),
                 None => format!(
                     "INSERT INTO games ({}) VALUES ({}) RETURNING id",
                     sql::INSERT_COLUMNS,
-                    sql::placeholders(1, 21)
+                    sql::placeholders(1, 22)
                 ),
             };
             let mut q = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql));
@@ -526,8 +532,24 @@ macro_rules! row_writers {
                 .bind(c.created_at)
                 .bind(c.meta.updated_at)
                 .bind(c.meta.pending_huff)
+                .bind(c.version)
                 .fetch_one(&mut *conn)
                 .await
+        }
+
+        /// Why a change of game `id` found no row to change: the game is
+        /// gone ([`StorageError::NotFound`]) or not at the expected version
+        /// ([`StorageError::Conflict`]).
+        async fn conflict_or_missing(conn: &mut Conn, id: i64) -> StorageError {
+            let exists = sqlx::query_scalar::<_, i64>("SELECT id FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&mut *conn)
+                .await;
+            match exists {
+                Ok(Some(_)) => StorageError::Conflict,
+                Ok(None) => StorageError::NotFound,
+                Err(e) => e.into(),
+            }
         }
 
         async fn insert_move(
@@ -559,7 +581,7 @@ mod tests {
     fn placeholders_are_numbered() {
         assert_eq!(placeholders(1, 3), "$1, $2, $3");
         assert_eq!(placeholders(2, 1), "$2");
-        assert_eq!(INSERT_COLUMNS.split(", ").count(), 21);
+        assert_eq!(INSERT_COLUMNS.split(", ").count(), 22);
         assert_eq!(
             GAME_COLUMNS.split(", ").count(),
             INSERT_COLUMNS.split(", ").count() + 1

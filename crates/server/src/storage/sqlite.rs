@@ -36,8 +36,8 @@ use sqlx::{Connection, Row, Sqlite};
 use super::record::tags_from_text;
 use super::sql;
 use super::{
-    GameMeta, GameRecord, GameSummary, MoveChange, NewGame, RecordMove, RecordSeat, Storage,
-    StorageError, StoredGame,
+    Expected, GameMeta, GameRecord, GameSummary, MoveChange, NewGame, RecordMove, RecordSeat,
+    Storage, StorageError, StoredGame,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
