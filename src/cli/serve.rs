@@ -35,10 +35,32 @@ pub struct Args {
     /// (0: no limit) [default: 60].
     #[arg(long, value_name = "N")]
     games_per_minute: Option<u32>,
-    /// Wrong seat tokens one client may send a minute (0: no limit)
-    /// [default: 30].
+    /// Wrong seat tokens one client may send a minute, and one game may
+    /// receive; further wrong ones are answered 429, a right token never is
+    /// (0: no limit) [default: 30].
     #[arg(long, value_name = "N")]
     wrong_tokens_per_minute: Option<u32>,
+    /// A host name the server is reached by (repeatable), e.g.
+    /// brett.example.org. Requests naming another host are refused (DNS
+    /// rebinding); IP addresses, localhost and the hosts of
+    /// --allowed-origin are always answered.
+    #[arg(long = "public-host", value_name = "NAME")]
+    public_hosts: Vec<String>,
+    /// A reverse proxy (address or network, e.g. 10.0.0.1 or 10.0.0.0/8)
+    /// whose X-Forwarded-For header names the client the limits count
+    /// against (repeatable); its own connections are not limited per
+    /// address. Without it, X-Forwarded-For is ignored.
+    #[arg(long = "trusted-proxy", value_name = "ADDR")]
+    trusted_proxies: Vec<String>,
+    /// Connections one address (IPv6: its /64) may hold at once; a further
+    /// one is answered 429 too_many_connections at once (0: no limit)
+    /// [default: 64].
+    #[arg(long, value_name = "N")]
+    max_connections_per_ip: Option<usize>,
+    /// WebSockets (live games) one client address may hold open at once
+    /// (0: no limit) [default: 32].
+    #[arg(long, value_name = "N")]
+    max_websockets_per_ip: Option<usize>,
     /// Connections served at once, WebSockets included; a further one
     /// waits --connection-wait seconds for a slot, then is answered 503
     /// too_many_connections. Lowered (with a warning) where the open-file
@@ -46,11 +68,11 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     max_connections: Option<usize>,
     /// Seconds a connection over --max-connections waits for a slot before
-    /// it is refused [default: 5].
+    /// it is refused; keep it longer than --header-timeout [default: 10].
     #[arg(long, value_name = "SECS")]
     connection_wait: Option<f64>,
     /// Seconds a client has to send a request's header; also how long an
-    /// idle connection stays open [default: 10].
+    /// idle connection stays open [default: 5].
     #[arg(long, value_name = "SECS")]
     header_timeout: Option<u64>,
     /// Engine searches running at once, computer moves and analyses
@@ -108,8 +130,16 @@ pub fn run(args: Args) -> Result<()> {
         database_url: args.database,
         computer_movetime_ms: args.computer_movetime,
         allowed_origins: args.allowed_origins,
+        public_hosts: args.public_hosts,
+        trusted_proxies: args.trusted_proxies,
         ..server::ServerConfig::default()
     };
+    if let Some(n) = args.max_connections_per_ip {
+        config.max_connections_per_ip = n;
+    }
+    if let Some(n) = args.max_websockets_per_ip {
+        config.max_websockets_per_ip = n;
+    }
     if let Some(secs) = args.computer_lease {
         anyhow::ensure!(
             secs.is_finite() && (0.1..=3600.0).contains(&secs),

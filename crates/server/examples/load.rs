@@ -241,6 +241,9 @@ fn child(
             connection_wait: Duration::from_secs_f64(connection_wait),
             games_per_minute: 0,
             wrong_tokens_per_minute: 0,
+            // Every simulated player comes from 127.0.0.1.
+            max_connections_per_ip: 0,
+            max_websockets_per_ip: 0,
             ..server::ServerConfig::default()
         })
         .await?;

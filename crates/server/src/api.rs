@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use axum::extract::State;
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::AppState;
-use crate::error::{ApiError, ApiJson, ApiQuery, GameId};
+use crate::error::{ApiError, ApiJson, ApiQuery, GameId, TokenHeldNoSeat};
 use crate::game::{Color, GameType, LiveGame};
 use crate::game_state::{GameState, Kind, StateForSeat};
 use crate::guard::Requester;
@@ -22,7 +22,10 @@ use crate::util::clean_name;
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/games", post(create).get(archive))
-        .route("/games/import", post(import))
+        .route(
+            "/games/import",
+            post(import).layer(DefaultBodyLimit::max(crate::error::IMPORT_LIMIT)),
+        )
         .route("/games/{id}", get(state))
         .route("/games/{id}/moves", post(play))
         .route("/games/{id}/huff", post(huff))
@@ -168,7 +171,11 @@ async fn state(
     match q.token.as_deref() {
         Some(t) => {
             let you = app.registry.seat(id, t).await?;
-            Ok(with_you(state, you).into_response())
+            let mut response = with_you(state, you).into_response();
+            if you.is_none() {
+                response.extensions_mut().insert(TokenHeldNoSeat);
+            }
+            Ok(response)
         }
         None => Ok(Json(state).into_response()),
     }

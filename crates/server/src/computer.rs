@@ -33,7 +33,11 @@ impl GameRegistry {
     /// If it is the computer's turn and it is not thinking yet, start its
     /// search; its move is stored and broadcast when found.
     pub(crate) fn start_computer(self: &Arc<Self>, entry: &Arc<Entry>, live: &mut Live) {
-        if live.thinking.is_some() || live.game.ending().is_some() || self.is_closing() {
+        if live.thinking.is_some()
+            || live.game.ending().is_some()
+            || self.is_closing()
+            || live.game.ply() >= crate::registry::MAX_GAME_PLIES
+        {
             return;
         }
         let side = live.game.turn();

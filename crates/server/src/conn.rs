@@ -7,11 +7,16 @@
 //! half-open connections is cleared by the header deadline meanwhile); when
 //! none frees up in time, or too many already wait, it is refused with a
 //! plain `503` whose JSON body has the code `too_many_connections` and a
-//! `Retry-After`, and closed. The server never stops accepting because
+//! `Retry-After`, and closed. One address (IPv6: its /64) holds at most so
+//! many connections, served or waiting, so that it can never take the
+//! whole pool; a further one is refused at once with `429`. Trusted proxies
+//! are exempt. Every connection's request heads are checked for bare LF
+//! line ends first (crate::strict). The server never stops accepting because
 //! its open-file limit ran out: [`open_file_budget`] raises the soft limit
 //! and caps the connection limit below it.
 
 use std::future::Future;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -24,6 +29,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tower_service::Service;
+
+use crate::front::{Held, PerAddress};
+use crate::strict::StrictHttp1;
 
 /// What each connection is held to.
 #[derive(Clone, Copy, Debug)]
@@ -120,10 +128,11 @@ pub fn fit_to_budget(requested: usize, budget: Option<u64>) -> usize {
     n
 }
 
-/// The slot of the connection limit a request's connection holds; a
-/// WebSocket keeps it after the upgrade.
+/// The slot of the connection limit a request's connection holds, and its
+/// share of its address's connections; a WebSocket keeps them after the
+/// upgrade.
 #[derive(Clone)]
-pub struct ConnectionSlot(#[allow(dead_code)] Arc<OwnedSemaphorePermit>);
+pub struct ConnectionSlot(#[allow(dead_code)] Arc<(OwnedSemaphorePermit, Option<Held>)>);
 
 /// Errors of `accept` that concern one connection only.
 fn is_connection_error(e: &std::io::Error) -> bool {
@@ -137,26 +146,49 @@ fn is_connection_error(e: &std::io::Error) -> bool {
 /// Seconds a refused client is asked to wait.
 const REFUSAL_RETRY_AFTER: u64 = 5;
 
-/// The answer to a connection over the limit.
-fn refusal() -> Vec<u8> {
+/// Why a connection is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Refusal {
+    /// The server holds as many connections as it may (503).
+    Full,
+    /// The connection's address holds as many as it may (429).
+    Address,
+}
+
+/// The answer to a connection refused.
+fn refusal(why: Refusal) -> Vec<u8> {
+    let (status, error) = match why {
+        Refusal::Full => (
+            "503 Service Unavailable",
+            "the server has too many connections open; try again in a few seconds",
+        ),
+        Refusal::Address => (
+            "429 Too Many Requests",
+            "your address has too many connections open to this server; close some and try again",
+        ),
+    };
     let body = serde_json::json!({
-        "error": "the server has too many connections open; try again in a few seconds",
+        "error": error,
         "code": "too_many_connections",
     })
     .to_string();
+    let headers: String = crate::front::security_headers()
+        .iter()
+        .map(|(k, v)| format!("{k}: {}\r\n", v.to_str().unwrap_or_default()))
+        .collect();
     format!(
-        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
-         retry-after: {REFUSAL_RETRY_AFTER}\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\n\
+         retry-after: {REFUSAL_RETRY_AFTER}\r\n{headers}connection: close\r\ncontent-length: {}\r\n\r\n{body}",
         body.len()
     )
     .into_bytes()
 }
 
-/// Answer `503 too_many_connections` and close. The request is read (for
-/// a moment) after the answer so that closing does not reset the
-/// connection before the client read it.
-async fn refuse(mut stream: TcpStream) {
-    let answer = refusal();
+/// Answer `503` (or `429`) `too_many_connections` and close. The request
+/// is read (for a moment) after the answer so that closing does not reset
+/// the connection before the client read it.
+async fn refuse(mut stream: TcpStream, why: Refusal) {
+    let answer = refusal(why);
     let _ = tokio::time::timeout(Duration::from_secs(1), async {
         stream.write_all(&answer).await?;
         stream.shutdown().await?;
@@ -173,6 +205,8 @@ pub async fn serve(
     listener: TcpListener,
     router: Router,
     limits: Limits,
+    per_address: Arc<PerAddress>,
+    exempt: impl Fn(IpAddr) -> bool + Send + 'static,
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let slots = Arc::new(Semaphore::new(limits.max_connections));
@@ -202,12 +236,27 @@ pub async fn serve(
             () = &mut signal => break,
         };
         let _ = stream.set_nodelay(true);
+        let held = if exempt(peer.ip()) {
+            None
+        } else {
+            match per_address.take(peer.ip()) {
+                Some(held) => Some(held),
+                None => {
+                    let alive = alive_tx.clone();
+                    tokio::spawn(async move {
+                        refuse(stream, Refusal::Address).await;
+                        drop(alive);
+                    });
+                    continue;
+                }
+            }
+        };
         let serve_one = {
             let router = router.clone();
             let builder = builder.clone();
             let mut stop = stop_rx.clone();
             move |stream: TcpStream, permit: OwnedSemaphorePermit| async move {
-                let slot = ConnectionSlot(Arc::new(permit));
+                let slot = ConnectionSlot(Arc::new((permit, held)));
                 let service =
                     hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
                         req.extensions_mut().insert(ConnectInfo(peer));
@@ -216,7 +265,7 @@ pub async fn serve(
                         async move { router.call(req).await }
                     });
                 let conn = builder
-                    .serve_connection(TokioIo::new(stream), service)
+                    .serve_connection(TokioIo::new(StrictHttp1::new(stream)), service)
                     .with_upgrades();
                 tokio::pin!(conn);
                 tokio::select! {
@@ -254,7 +303,7 @@ pub async fn serve(
                 if waiting.fetch_add(1, Ordering::AcqRel) >= max_waiting {
                     waiting.fetch_sub(1, Ordering::AcqRel);
                     tokio::spawn(async move {
-                        refuse(stream).await;
+                        refuse(stream, Refusal::Full).await;
                         drop(alive);
                     });
                     continue;
@@ -272,7 +321,7 @@ pub async fn serve(
                     waiting.fetch_sub(1, Ordering::AcqRel);
                     match permit {
                         Some(permit) => serve_one(stream, permit).await,
-                        None => refuse(stream).await,
+                        None => refuse(stream, Refusal::Full).await,
                     }
                     drop(alive);
                 });
@@ -303,7 +352,10 @@ mod tests {
 
     #[test]
     fn the_refusal_is_a_complete_http_answer() {
-        let text = String::from_utf8(refusal()).unwrap();
+        let text = String::from_utf8(refusal(Refusal::Address)).unwrap();
+        assert!(text.starts_with("HTTP/1.1 429 "));
+        assert!(text.contains("x-frame-options: DENY\r\n"));
+        let text = String::from_utf8(refusal(Refusal::Full)).unwrap();
         let (head, body) = text.split_once("\r\n\r\n").unwrap();
         assert!(head.starts_with("HTTP/1.1 503 "));
         assert!(head.contains("retry-after: 5"));

@@ -64,6 +64,16 @@ pub enum ApiError {
     /// A state-changing request or socket from another web site.
     #[error("{0}")]
     CrossOrigin(String),
+    /// `400 unknown_host`: the `Host` header names none of the server's
+    /// names (an IP address, `localhost`, `--public-host`): a page of
+    /// another site reaching this server through its own name (DNS
+    /// rebinding).
+    #[error("{0}")]
+    UnknownHost(String),
+    /// `429 too_many_connections`: the client's address holds as many
+    /// connections or WebSockets as it may.
+    #[error("{0}")]
+    TooManyConnections(String),
     /// Too many requests of a kind from one client; retry after the
     /// seconds given.
     #[error("{0}")]
@@ -118,6 +128,8 @@ impl ApiError {
             ApiError::Unavailable(_) => "unavailable",
             ApiError::UnsupportedMediaType(_) => "unsupported_media_type",
             ApiError::CrossOrigin(_) => "cross_origin",
+            ApiError::UnknownHost(_) => "unknown_host",
+            ApiError::TooManyConnections(_) => "too_many_connections",
             ApiError::RateLimited(..) => "rate_limited",
             ApiError::EngineBusy { .. } => "engine_busy",
             ApiError::StorageUnavailable(_) => "storage_unavailable",
@@ -129,7 +141,7 @@ impl ApiError {
     /// The HTTP status.
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadRequest(_) | ApiError::UnknownHost(_) => StatusCode::BAD_REQUEST,
             ApiError::IllegalMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::NotYourTurn(_)
             | ApiError::StalePly(_)
@@ -139,7 +151,9 @@ impl ApiError {
             | ApiError::WaitingForOpponent(_) => StatusCode::CONFLICT,
             ApiError::WrongToken(_) | ApiError::CrossOrigin(_) => StatusCode::FORBIDDEN,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::RateLimited(..) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::RateLimited(..) | ApiError::TooManyConnections(_) => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
@@ -267,8 +281,36 @@ impl IntoResponse for ApiError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ErrorCode(pub &'static str);
 
-/// The largest request body accepted.
+/// Marks an answer to a request whose token holds no seat although the
+/// request itself succeeded (reading a game with `?token=`): the wrong-token
+/// limits count it as they count `wrong_token` errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TokenHeldNoSeat;
+
+/// The largest request body accepted (but for imports, [`IMPORT_LIMIT`]).
 pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// The largest body of `POST /api/games/import`: the record of the longest
+/// game brett keeps ([`crate::registry::MAX_GAME_PLIES`] moves) fits, so
+/// whatever brett exports it imports again.
+pub const IMPORT_LIMIT: usize = 4 * 1024 * 1024;
+
+/// The largest body accepted at `path`.
+pub fn body_limit(path: &str) -> usize {
+    if path == "/api/games/import" {
+        IMPORT_LIMIT
+    } else {
+        BODY_LIMIT
+    }
+}
+
+/// The refusal of a body over the limit of `path`.
+pub fn too_large(path: &str) -> ApiError {
+    ApiError::TooLarge(format!(
+        "the request body is larger than {} KiB",
+        body_limit(path) / 1024
+    ))
+}
 
 /// A JSON request body whose every failure (too large, not JSON, wrong
 /// fields) is an [`ApiError`]. It does not insist on a `Content-Type`.
@@ -278,14 +320,12 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let path = req.uri().path().to_string();
         let bytes = axum::body::Bytes::from_request(req, state)
             .await
             .map_err(|rejection| {
                 if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    ApiError::TooLarge(format!(
-                        "the request body is larger than {} KiB",
-                        BODY_LIMIT / 1024
-                    ))
+                    too_large(&path)
                 } else {
                     ApiError::BadRequest(format!(
                         "could not read the body: {}",

@@ -1,6 +1,13 @@
 //! Refusals in front of the API: cross-site requests (CSRF, DNS
 //! rebinding), bodies not declared JSON, and per-client rate limits on
 //! creating games and on wrong tokens.
+//!
+//! Wrong tokens are counted by the client's address and by the game: once
+//! either has sent (or received) too many in a minute, further wrong tokens
+//! are answered `429 rate_limited` instead of `403 wrong_token`. A right
+//! token is never refused, so players behind one address (a proxy, a
+//! household) keep playing while somebody there guesses tokens. (A token
+//! has 192 random bits: guessing is hopeless at any rate.)
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
@@ -14,8 +21,9 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::AppState;
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ApiError, ErrorCode, TokenHeldNoSeat};
 use crate::fair::Client;
+use crate::front::{ClientAddr, address_key};
 
 /// A bad `--allowed-origin` value.
 #[derive(Debug, thiserror::Error)]
@@ -29,6 +37,7 @@ pub struct Guard {
     allowed: Vec<String>,
     games: RateLimiter,
     wrong_tokens: RateLimiter,
+    wrong_tokens_per_game: RateLimiter,
 }
 
 impl Guard {
@@ -45,6 +54,7 @@ impl Guard {
             allowed,
             games: RateLimiter::new(games_per_minute),
             wrong_tokens: RateLimiter::new(wrong_tokens_per_minute),
+            wrong_tokens_per_game: RateLimiter::new(wrong_tokens_per_minute),
         })
     }
 
@@ -192,23 +202,20 @@ fn client(req: &Request) -> IpAddr {
     client_ip(req.extensions())
 }
 
-/// The address of the connection (IPv6: its /64; an IPv4-mapped address
+/// The client's address ([`ClientAddr`]: behind a trusted proxy, the one
+/// it names), as the limits key it (IPv6: its /64; an IPv4-mapped address
 /// as IPv4).
-fn client_ip(extensions: &axum::http::Extensions) -> IpAddr {
+pub(crate) fn client_ip(extensions: &axum::http::Extensions) -> IpAddr {
     let ip = extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip())
+        .get::<ClientAddr>()
+        .map(|c| c.0)
+        .or_else(|| {
+            extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip())
+        })
         .unwrap_or(IpAddr::from([0, 0, 0, 0]));
-    match ip {
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => {
-                let s = v6.segments();
-                IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
-            }
-        },
-        v4 => v4,
-    }
+    address_key(ip)
 }
 
 /// The header a browser names itself with: a random id the web UI makes
@@ -273,12 +280,27 @@ pub async fn middleware(State(app): State<AppState>, req: Request, next: Next) -
             response
         }
         Kind::Game => {
+            let game = game_of(req.uri().path());
+            let response = next.run(req).await;
+            let wrong = response.extensions().get::<ErrorCode>() == Some(&ErrorCode("wrong_token"))
+                || response.extensions().get::<TokenHeldNoSeat>().is_some();
+            if !wrong {
+                return response;
+            }
+            // A wrong token changed nothing: counted, and over the limit
+            // answered 429 instead.
             if let Err(secs) = guard.wrong_tokens.take(ip) {
                 return too_many("wrong tokens", secs);
             }
-            let response = next.run(req).await;
-            if response.extensions().get::<ErrorCode>() != Some(&ErrorCode("wrong_token")) {
+            if let Some(game) = game
+                && let Err(secs) = guard.wrong_tokens_per_game.take_key(Key::Game(game))
+            {
                 guard.wrong_tokens.refund(ip);
+                return ApiError::RateLimited(
+                    format!("too many wrong tokens for this game; try again in {secs} s"),
+                    secs,
+                )
+                .into_response();
             }
             response
         }
@@ -286,11 +308,29 @@ pub async fn middleware(State(app): State<AppState>, req: Request, next: Next) -
     }
 }
 
-/// Token buckets by client: `per_minute` tokens at most, refilled at
-/// `per_minute` a minute; 0 is no limit.
+/// The game of a path `/api/games/{id}/…`.
+fn game_of(path: &str) -> Option<i64> {
+    path.strip_prefix("/api/games/")?
+        .split('/')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// What a bucket is kept for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// A client address.
+    Ip(IpAddr),
+    /// A game.
+    Game(i64),
+}
+
+/// Token buckets by client (or game): `per_minute` tokens at most,
+/// refilled at `per_minute` a minute; 0 is no limit.
 pub struct RateLimiter {
     per_minute: u32,
-    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+    buckets: Mutex<HashMap<Key, Bucket>>,
 }
 
 struct Bucket {
@@ -323,8 +363,15 @@ impl RateLimiter {
         b.at = now;
     }
 
-    /// Take a token; `Err(seconds until there is one)` if there is none.
+    /// Take a token for client `ip`; `Err(seconds until there is one)` if
+    /// there is none.
     pub fn take(&self, ip: IpAddr) -> Result<(), u64> {
+        self.take_key(Key::Ip(ip))
+    }
+
+    /// Take a token of bucket `key`; `Err(seconds until there is one)` if
+    /// there is none.
+    pub fn take_key(&self, key: Key) -> Result<(), u64> {
         if self.per_minute == 0 {
             return Ok(());
         }
@@ -337,7 +384,7 @@ impl RateLimiter {
                 b.tokens + now.saturating_duration_since(b.at).as_secs_f64() * rate < cap
             });
         }
-        let b = map.entry(ip).or_insert(Bucket {
+        let b = map.entry(key).or_insert(Bucket {
             tokens: self.capacity(),
             at: now,
         });
@@ -356,7 +403,7 @@ impl RateLimiter {
             return;
         }
         let mut map = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(b) = map.get_mut(&ip) {
+        if let Some(b) = map.get_mut(&Key::Ip(ip)) {
             b.tokens = (b.tokens + 1.0).min(self.capacity());
         }
     }

@@ -7,9 +7,11 @@
 //!
 //! The layers, each using only those below it:
 //!
-//! - `api`, `ws`, `assets`, `guard`, `conn`: HTTP, WebSocket, the web UI's
-//!   files, origins and rate limits, the connection loop; [`AppState`] is
-//!   what the handlers share, [`error`] the API's error answers.
+//! - `api`, `ws`, `assets`, [`front`], `guard`, `conn`, `strict`: HTTP,
+//!   WebSocket, the web UI's files, the host check and the browser's
+//!   protections, origins and rate limits, the connection loop and its
+//!   check of request heads; [`AppState`] is what the handlers share,
+//!   [`error`] the API's error answers.
 //! - [`registry`]: the live games ([`GameRegistry`]), each changed on a copy,
 //!   stored, then broadcast; `computer` plays the computer's moves,
 //!   `analysis` runs analyses on the engine slots ([`fair`]);
@@ -29,6 +31,7 @@ mod computer;
 mod conn;
 pub mod error;
 pub mod fair;
+pub mod front;
 pub mod game;
 pub mod game_state;
 mod guard;
@@ -36,6 +39,7 @@ pub mod perfect;
 pub mod registry;
 mod state;
 pub mod storage;
+mod strict;
 pub mod util;
 mod ws;
 
@@ -99,8 +103,24 @@ pub struct ServerConfig {
     /// Games one client (IP address) may create a minute, in a burst at
     /// most as many; 0: no limit.
     pub games_per_minute: u32,
-    /// Wrong tokens one client may send a minute; 0: no limit.
+    /// Wrong tokens one client may send a minute, and wrong tokens a minute
+    /// for one game; a right token is never refused; 0: no limit.
     pub wrong_tokens_per_minute: u32,
+    /// Connections one address (IPv6: its /64) may hold at once, served or
+    /// waiting for a slot; a further one is answered `429
+    /// too_many_connections` at once. Trusted proxies are not limited
+    /// (their clients are, by the WebSocket and rate limits). 0: no limit.
+    pub max_connections_per_ip: usize,
+    /// WebSockets one client address may hold open at once; a further one
+    /// is answered `429 too_many_connections`. 0: no limit.
+    pub max_websockets_per_ip: usize,
+    /// Host names the server is reached by (the `Host` header), besides IP
+    /// addresses, `localhost` and the hosts of `allowed_origins`; requests
+    /// naming any other host are refused (DNS rebinding).
+    pub public_hosts: Vec<String>,
+    /// Reverse proxies (addresses or networks, `10.0.0.0/8`) whose
+    /// `X-Forwarded-For` header names the client the limits count against.
+    pub trusted_proxies: Vec<String>,
     /// Connections served at once; a further one waits up to
     /// `connection_wait` for a slot, then is refused with `503
     /// too_many_connections`. Lowered at start where the open-file limit
@@ -141,9 +161,16 @@ impl Default for ServerConfig {
             allowed_origins: Vec::new(),
             games_per_minute: 60,
             wrong_tokens_per_minute: 30,
+            max_connections_per_ip: 64,
+            max_websockets_per_ip: 32,
+            public_hosts: Vec::new(),
+            trusted_proxies: Vec::new(),
             max_connections: 512,
-            connection_wait: Duration::from_secs(5),
-            header_timeout: Duration::from_secs(10),
+            // Longer than the header deadline: a burst of half-open
+            // connections is cleared by that deadline while a real request
+            // still waits for its slot (docs/API.md).
+            connection_wait: Duration::from_secs(10),
+            header_timeout: Duration::from_secs(5),
             body_timeout: Duration::from_secs(30),
             ws_ping_interval: Duration::from_secs(30),
             ws_idle_timeout: Duration::from_secs(90),
@@ -190,6 +217,10 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             guard::middleware,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            front::middleware,
         ))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
@@ -252,10 +283,28 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         header_timeout: config.header_timeout,
         connection_wait: config.connection_wait,
     };
-    let task = tokio::spawn(conn::serve(listener, router, limits, async move {
-        let _ = rx.await;
-        registry.shutdown();
-    }));
+    if limits.connection_wait <= limits.header_timeout {
+        tracing::warn!(
+            connection_wait = ?limits.connection_wait,
+            header_timeout = ?limits.header_timeout,
+            "--connection-wait is not longer than --header-timeout: a burst of half-open \
+             connections can get real requests refused instead of delayed"
+        );
+    }
+    let per_address = front::PerAddress::new(config.max_connections_per_ip);
+    let front = state.front.clone();
+    let exempt = move |ip| front.is_trusted(ip);
+    let task = tokio::spawn(conn::serve(
+        listener,
+        router,
+        limits,
+        per_address,
+        exempt,
+        async move {
+            let _ = rx.await;
+            registry.shutdown();
+        },
+    ));
     Ok(RunningServer {
         addr,
         state,
@@ -267,6 +316,9 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
 /// Serve until Ctrl-C (or SIGTERM), then shut down gracefully.
 pub async fn run(config: ServerConfig) -> anyhow::Result<()> {
     let url = config.database_url();
+    if let Some(warning) = exposure_warning(&config) {
+        tracing::warn!("{warning}");
+    }
     let mut server = start(config).await?;
     let database = storage::redact_url(&url);
     tracing::info!(%database, "brett listens on http://{}", server.addr);
@@ -276,6 +328,36 @@ pub async fn run(config: ServerConfig) -> anyhow::Result<()> {
     }
     tracing::info!("shutting down");
     server.stop().await
+}
+
+/// What to say when the server listens beyond this machine (`--listen
+/// 0.0.0.0:8080`, a LAN address): who can reach it, and what protects it.
+pub fn exposure_warning(config: &ServerConfig) -> Option<String> {
+    let ip = config.listen.ip();
+    if ip.is_loopback() {
+        return None;
+    }
+    let which = if ip.is_unspecified() {
+        "every network interface".to_string()
+    } else {
+        format!("the address {ip}")
+    };
+    let names = if config.public_hosts.is_empty() {
+        "it answers only to IP addresses and localhost: give the name it is reached by with \
+         --public-host NAME"
+            .to_string()
+    } else {
+        format!("it answers to {}", config.public_hosts.join(", "))
+    };
+    Some(format!(
+        "listening on {which} ({}): anyone who can reach this machine can open the app, \
+         play and see the archive. What protects it: seat tokens for every change, origin and \
+         Host checks (against other web sites and DNS rebinding; {names}), per-address \
+         connection, WebSocket and rate limits. There is no TLS and no login: on a network \
+         you do not trust, put it behind a reverse proxy with TLS (docs/INSTANCES.md) and \
+         keep it on 127.0.0.1",
+        config.listen
+    ))
 }
 
 async fn shutdown_signal() {

@@ -57,6 +57,12 @@ impl Default for RegistryConfig {
     }
 }
 
+/// The most moves a game keeps: a further move is refused (the players
+/// can agree a draw, which the computer then accepts, or resign). Only
+/// games whose draw rules are switched off get near it; the limit keeps
+/// every exported record importable (crate::error::IMPORT_LIMIT).
+pub const MAX_GAME_PLIES: usize = 20_000;
+
 /// A colour as the storage writes it: exactly `white` or `black`.
 fn color_from_row(s: &str) -> Option<Color> {
     match s {
@@ -660,6 +666,12 @@ impl GameRegistry {
                 "the record holds no moves; there is nothing to import".to_string(),
             ));
         }
+        if game.ply() > MAX_GAME_PLIES {
+            return Err(ApiError::BadRequest(format!(
+                "the record holds {} moves; brett keeps games of at most {MAX_GAME_PLIES}",
+                game.ply()
+            )));
+        }
         let tags = game.tags();
         let tag = |k: &str| {
             tags.iter()
@@ -804,6 +816,12 @@ impl GameRegistry {
         if let Some(e) = live.game.ending() {
             return Err(GameError::GameOver(e.text).into());
         }
+        if now_ply >= MAX_GAME_PLIES {
+            return Err(ApiError::NotAllowed(format!(
+                "this game has reached the {MAX_GAME_PLIES} moves brett keeps of a game; \
+                 offer a draw or resign"
+            )));
+        }
         let turn = live.game.turn();
         if turn != side {
             return Err(ApiError::NotYourTurn(format!(
@@ -836,10 +854,15 @@ impl GameRegistry {
                 if next.draw_offer() != Some(side) {
                     next.offer_draw(side)?;
                 }
-                // The computer declines.
+                // The computer declines, but for a game at the most moves
+                // kept, which cannot go on.
                 let opponent = side.other();
                 if live.seats[opponent.index()].level.is_some() && next.ending().is_none() {
-                    next.decline_draw(opponent)?;
+                    if next.ply() >= MAX_GAME_PLIES {
+                        next.accept_draw(opponent)?;
+                    } else {
+                        next.decline_draw(opponent)?;
+                    }
                 }
             }
             DrawAction::Accept => next.accept_draw(side)?,

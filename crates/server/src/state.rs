@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 
+use crate::front::{Front, PerAddress};
 use crate::registry::GameRegistry;
 use crate::{ServerConfig, guard, storage, ws};
 
@@ -15,6 +16,9 @@ pub struct AppState {
     /// The live games.
     pub registry: Arc<GameRegistry>,
     pub(crate) guard: Arc<guard::Guard>,
+    pub(crate) front: Arc<Front>,
+    /// The open WebSockets of each client address.
+    pub(crate) websockets: Arc<PerAddress>,
     pub(crate) ws: ws::Keepalive,
 }
 
@@ -26,6 +30,11 @@ impl AppState {
             config.games_per_minute,
             config.wrong_tokens_per_minute,
         )?;
+        let front = Front::new(
+            &config.public_hosts,
+            &config.allowed_origins,
+            &config.trusted_proxies,
+        )?;
         let url = config.database_url();
         let options = storage::StorageOptions {
             computer_lease: config.computer_lease,
@@ -36,6 +45,8 @@ impl AppState {
         Ok(AppState {
             registry: GameRegistry::new(storage, config.registry_config()),
             guard: Arc::new(guard),
+            front: Arc::new(front),
+            websockets: PerAddress::new(config.max_websockets_per_ip),
             ws: ws::Keepalive {
                 ping_interval: config.ws_ping_interval.max(Duration::from_millis(1)),
                 idle_timeout: config.ws_idle_timeout.max(Duration::from_millis(1)),

@@ -1,9 +1,13 @@
 //! `GET /api/games/{id}/ws`: the game's state on connect and after every
 //! change; `{"type":"ping"}` is answered `{"type":"pong"}`; a message over
 //! 4 KiB (close code 1009, however large) or one that is not such a ping
-//! closes the socket. The server pings every socket; one whose client sends
-//! nothing (not even a pong) within the idle timeout is closed (1001).
+//! closes the socket, a text message that is not UTF-8 too (1007). The
+//! server pings every socket; one whose client sends nothing (not even a
+//! pong) within the idle timeout is closed (1001). One client address
+//! holds at most `--max-websockets-per-ip` sockets; a further one is
+//! answered `429 too_many_connections`.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,6 +23,7 @@ use tokio::time::Instant;
 use crate::AppState;
 use crate::conn::ConnectionSlot;
 use crate::error::{ApiError, GameId};
+use crate::front::ClientAddr;
 use crate::game_state::{GameState, StateMessage};
 use crate::registry::{Entry, GameRegistry};
 
@@ -32,6 +37,7 @@ pub async fn handler(
     State(app): State<AppState>,
     GameId(id): GameId,
     slot: Option<Extension<ConnectionSlot>>,
+    client: Option<Extension<ClientAddr>>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let upgrade = upgrade.map_err(|e| {
@@ -40,6 +46,14 @@ pub async fn handler(
             e.body_text()
         ))
     })?;
+    let ip = client.map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.0);
+    let Some(held) = app.websockets.take(ip) else {
+        return Err(ApiError::TooManyConnections(
+            "your address has as many live connections to games open as it may; close some \
+             tabs and try again"
+                .into(),
+        ));
+    };
     let (entry, rx, state) = app.registry.watch(id).await?;
     let registry = app.registry.clone();
     let keepalive = app.ws;
@@ -52,18 +66,23 @@ pub async fn handler(
         .read_buffer_size(8 * 1024)
         .write_buffer_size(0)
         .on_upgrade(move |socket| async move {
-            // The socket counts against the connection limit while it is open.
+            // The socket counts against the connection limit and its
+            // address's sockets while it is open.
             let _slot = slot;
+            let _held = held;
             run(socket, registry, entry, rx, state, keepalive).await
         }))
 }
 
-/// Whether a read error is a message or frame over the read limit
-/// ([`READ_LIMIT`]).
-fn is_too_large(e: axum::Error) -> bool {
-    e.into_inner()
-        .downcast_ref::<tungstenite::Error>()
-        .is_some_and(|e| matches!(e, tungstenite::Error::Capacity(_)))
+/// The close frame a read error deserves, if the socket can still say
+/// why: 1009 for a message or frame over the read limit ([`READ_LIMIT`]),
+/// 1007 for a text message that is not UTF-8.
+fn close_for(e: axum::Error) -> Option<(u16, &'static str)> {
+    match e.into_inner().downcast_ref::<tungstenite::Error>() {
+        Some(tungstenite::Error::Capacity(_)) => Some((close_code::SIZE, "message too large")),
+        Some(tungstenite::Error::Utf8(_)) => Some((close_code::INVALID, "text is not UTF-8")),
+        _ => None,
+    }
 }
 
 fn state_message(state: &GameState) -> Message {
@@ -217,12 +236,13 @@ async fn run(
                     }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
                     Some(Err(e)) => {
-                        // A message over the read limit ends reading; the
-                        // socket can still say why before it goes.
-                        if is_too_large(e) {
+                        // A message over the read limit or not UTF-8 ends
+                        // reading; the socket can still say why before it
+                        // goes.
+                        if let Some((code, reason)) = close_for(e) {
                             let _ = carry_out(
                                 &mut socket,
-                                ClientAnswer::Close(close_code::SIZE, "message too large"),
+                                ClientAnswer::Close(code, reason),
                                 deadline(heard),
                             )
                             .await;

@@ -138,9 +138,10 @@ async fn a_rebound_host_name_is_not_the_same_origin() {
         .send()
         .await
         .unwrap();
-    assert_eq!(r.status().as_u16(), 403);
+    // The server does not answer to that name at all (not even reads).
+    assert_eq!(r.status().as_u16(), 400);
     let v: Value = r.json().await.unwrap();
-    assert_eq!(v["code"], "cross_origin", "{v}");
+    assert_eq!(v["code"], "unknown_host", "{v}");
     // localhost is this machine.
     let r = s
         .client
@@ -589,6 +590,8 @@ async fn connections_over_the_limit_are_refused_clearly() {
         c.header_timeout = std::time::Duration::from_secs(30);
         c.max_connections = 2;
         c.connection_wait = std::time::Duration::from_millis(1500);
+        // The server's limit, not the address's, is tested here.
+        c.max_connections_per_ip = 0;
     })
     .await;
     let id = id_of(&s.create(create_body()).await);
@@ -724,6 +727,32 @@ async fn raw_ws(s: &TestServer, id: i64) -> tokio::net::TcpStream {
     let head = String::from_utf8(head).unwrap();
     assert!(head.starts_with("HTTP/1.1 101"), "{head}");
     stream
+}
+
+#[tokio::test]
+async fn a_text_message_that_is_not_utf8_closes_with_1007() {
+    use tokio::io::AsyncWriteExt;
+    let s = TestServer::start().await;
+    let id = id_of(&s.create(create_body()).await);
+    let mut ws = raw_ws(&s, id).await;
+    // A masked text frame (FIN, opcode 1) of two bytes that are not UTF-8.
+    let mask = [0x12u8, 0x34, 0x56, 0x78];
+    let payload = [0xffu8, 0xfe];
+    let mut frame = vec![0x81, 0x80 | payload.len() as u8];
+    frame.extend_from_slice(&mask);
+    frame.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    ws.write_all(&frame).await.unwrap();
+    let (frames, ended) = server_frames(&mut ws, 5.0).await;
+    assert!(ended, "the server closes the connection");
+    let close = frames
+        .iter()
+        .find(|(op, _)| *op == 0x8)
+        .expect("a close frame");
+    assert_eq!(
+        u16::from_be_bytes([close.1[0], close.1[1]]),
+        1007,
+        "{frames:?}"
+    );
 }
 
 fn keepalive_server(c: &mut server::ServerConfig) {
