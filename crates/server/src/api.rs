@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiJson, ApiQuery, GameId, TokenHeldNoSeat};
-use crate::game::{Color, GameType, LiveGame};
+use crate::game::{Color, LiveGame, Variant};
 use crate::game_state::{GameState, Kind, StateForSeat};
 use crate::guard::Requester;
 use crate::registry::{CreateGame, DrawAction};
@@ -38,8 +38,14 @@ pub fn routes() -> Router<AppState> {
         .route("/games/{id}/ws", get(crate::ws::handler))
         .route("/analyze", post(analyze))
         .route("/tablebase", get(tablebase_status))
+        .route("/catalogue", get(catalogue))
         .fallback(unknown_api)
         .method_not_allowed_fallback(method_not_allowed)
+}
+
+/// The games brett plays, with their presets, in every language of the app.
+async fn catalogue() -> Json<Value> {
+    Json(crate::game::catalogue_json())
 }
 
 async fn unknown_api() -> ApiError {
@@ -91,7 +97,7 @@ async fn create(
     State(app): State<AppState>,
     ApiJson(req): ApiJson<CreateRequest>,
 ) -> Result<Response, ApiError> {
-    let game = GameType::parse(&req.game)?;
+    let game = Variant::parse(&req.game)?;
     let kind = match Kind::parse(&req.kind) {
         Some(k @ (Kind::Computer | Kind::Local | Kind::Online)) => k,
         _ => {
@@ -317,10 +323,7 @@ async fn join(
 async fn record(State(app): State<AppState>, GameId(id): GameId) -> Result<Response, ApiError> {
     let (text, game) = app.registry.record(id).await?;
     // Dame records are PDN; Mühle records are text in docs/RULES.md's format.
-    let ext = match game {
-        GameType::Muehle => "txt",
-        GameType::Dame(_) => "pdn",
-    };
+    let ext = game.record_extension();
     Ok((
         [
             (
@@ -348,7 +351,7 @@ async fn import(
     State(app): State<AppState>,
     ApiJson(req): ApiJson<ImportRequest>,
 ) -> Result<Response, ApiError> {
-    let game = req.game.as_deref().map(GameType::parse).transpose()?;
+    let game = req.game.as_deref().map(Variant::parse).transpose()?;
     let registry = app.registry.clone();
     let id = detached(async move { registry.import(game, &req.record).await }).await?;
     Ok((StatusCode::CREATED, Json(json!({"id": id}))).into_response())
@@ -406,7 +409,7 @@ async fn analyze(
     if req.moves.len() > 2000 {
         return Err(ApiError::BadRequest("too many moves".into()));
     }
-    let game = GameType::parse(&req.game)?;
+    let game = Variant::parse(&req.game)?;
     let mut game = LiveGame::create(
         game,
         req.rules.as_deref(),

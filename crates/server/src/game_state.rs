@@ -202,7 +202,7 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::game::GameType;
+    use crate::game::Variant;
 
     /// The states of these games as the server wrote them before the
     /// state was a type (built by hand into a JSON map), for the same games.
@@ -242,7 +242,7 @@ mod tests {
     }
 
     fn game(
-        game: GameType,
+        game: Variant,
         rules: Option<&str>,
         position: Option<&str>,
         moves: &[&str],
@@ -269,14 +269,13 @@ mod tests {
         };
         let mut states: Vec<(&str, GameState)> = Vec::new();
 
-        let m = game(GameType::Muehle, None, None, &["d6", "f4"]);
+        let m = game(Variant::Muehle, None, None, &["d6", "f4"]);
         states.push((
             "muehle_computer_thinking",
             state(1, &m, Kind::Computer, computer(), true),
         ));
         let opts = serde_json::from_str(r#"{"flying": false, "no_mill": null}"#).unwrap();
-        let mut m =
-            LiveGame::create(GameType::Muehle, Some("standard"), Some(&opts), None).unwrap();
+        let mut m = LiveGame::create(Variant::Muehle, Some("standard"), Some(&opts), None).unwrap();
         for mv in ["d6", "f4", "d7"] {
             m.play(mv).unwrap();
         }
@@ -292,7 +291,7 @@ mod tests {
             ),
         ));
         let mut m = game(
-            GameType::Muehle,
+            Variant::Muehle,
             None,
             None,
             &["a7", "b6", "d7", "d6", "g7xb6"],
@@ -303,7 +302,7 @@ mod tests {
             state(3, &m, Kind::Local, humans(Some("Anna"), None, true), false),
         ));
         let m = game(
-            GameType::Muehle,
+            Variant::Muehle,
             None,
             Some("WW./.../.../.B..BW/.../.../.B. w 0 0 0 30"),
             &["g4-g7xb4"],
@@ -315,7 +314,7 @@ mod tests {
 
         let huffing = Some("dame,huffing=on");
         let d = game(
-            GameType::Dame("dame"),
+            Variant::Dame,
             huffing,
             None,
             &["c3-d4", "f6-e5", "g3-h4", "Hd4"],
@@ -325,7 +324,7 @@ mod tests {
             state(5, &d, Kind::Local, humans(None, None, true), false),
         ));
         let d = game(
-            GameType::Dame("dame"),
+            Variant::Dame,
             huffing,
             None,
             &["c3-d4", "f6-e5", "g3-h4", "Hd4 e5-f4", "e3xg5"],
@@ -335,7 +334,7 @@ mod tests {
             state(6, &d, Kind::Computer, computer(), true),
         ));
         let mut d = game(
-            GameType::Dame("international"),
+            Variant::International,
             None,
             None,
             &["32-28", "19-23", "28x19", "14x23"],
@@ -352,17 +351,12 @@ mod tests {
                 false,
             ),
         ));
-        let d = game(
-            GameType::Dame("dame-fr"),
-            None,
-            Some("W:Wc3:Bd4"),
-            &["c3xe5"],
-        );
+        let d = game(Variant::DameFr, None, Some("W:Wc3:Bd4"), &["c3xe5"]);
         states.push((
             "dame_fr_no_pieces",
             state(8, &d, Kind::Local, humans(None, None, true), false),
         ));
-        let mut d = game(GameType::Dame("dame-100"), None, None, &["32-28"]);
+        let mut d = game(Variant::Dame100, None, None, &["32-28"]);
         d.offer_draw(Color::Black).unwrap();
         states.push((
             "dame_100_draw_offer",
@@ -399,7 +393,7 @@ mod tests {
 
     #[test]
     fn a_state_for_a_seat_adds_you_and_a_message_wraps_it() {
-        let g = game(GameType::Muehle, None, None, &[]);
+        let g = game(Variant::Muehle, None, None, &[]);
         let st = state(1, &g, Kind::Local, humans(None, None, true), false);
         let v = serde_json::to_value(StateForSeat {
             state: st.clone(),

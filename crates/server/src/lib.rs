@@ -32,7 +32,8 @@ mod conn;
 pub mod error;
 pub mod fair;
 pub mod front;
-pub mod game;
+/// The games, from the catalogue crate (`games`).
+pub use games as game;
 pub mod game_state;
 mod guard;
 pub mod perfect;

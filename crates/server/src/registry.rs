@@ -19,7 +19,7 @@ use tokio::sync::{broadcast, watch};
 use crate::computer::computer_name;
 use crate::error::ApiError;
 use crate::fair::{AnalysisLimits, Scheduler};
-use crate::game::{Color, GameError, GameType, LiveGame, PerSide, SavedGame};
+use crate::game::{Color, GameError, LiveGame, PerSide, SavedGame, Variant};
 use crate::game_state::{GameState, Kind, Player, Seating, StateMessage};
 use crate::storage::{
     Expected, GameMeta, GameSummary, MoveChange, NewGame, Seat, Seats, Storage, StoredGame,
@@ -659,7 +659,7 @@ impl GameRegistry {
     }
 
     /// Import a game record as an archived game.
-    pub async fn import(&self, game: Option<GameType>, record: &str) -> Result<i64, ApiError> {
+    pub async fn import(&self, game: Option<Variant>, record: &str) -> Result<i64, ApiError> {
         let game = LiveGame::from_record(game, record)?;
         if game.last_move().is_none() {
             return Err(ApiError::BadRequest(
@@ -977,7 +977,7 @@ impl GameRegistry {
     }
 
     /// The game record of game `id` and the game it is of.
-    pub async fn record(self: &Arc<Self>, id: i64) -> Result<(String, GameType), ApiError> {
+    pub async fn record(self: &Arc<Self>, id: i64) -> Result<(String, Variant), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;

@@ -1128,3 +1128,38 @@ async fn import_and_position_errors_carry_codes_and_parameters() {
     assert_error(status, &v, 400, "bad_request");
     assert!(v.get("detail").is_none(), "{v}");
 }
+
+#[tokio::test]
+async fn the_catalogue_lists_every_game_a_game_can_be_created_of() {
+    let s = TestServer::start().await;
+    let (status, v) = s.get("/api/catalogue").await;
+    assert_eq!(status, StatusCode::OK);
+    let names: Vec<&str> = v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["muehle", "dame", "dame-100", "dame-fr", "international"]
+    );
+    for g in v["games"].as_array().unwrap() {
+        for lang in ["de", "en", "fr", "it"] {
+            assert!(
+                g["title"][lang].as_str().is_some_and(|t| !t.is_empty()),
+                "{g}"
+            );
+        }
+        // Each is a game the API creates, with its default rules.
+        let created = s.create(json!({"game": g["name"], "kind": "local"})).await;
+        assert_eq!(created["state"]["game"], g["name"]);
+        assert_eq!(created["state"]["rules"], g["default_rules"]);
+        for p in g["presets"].as_array().unwrap() {
+            let created = s
+                .create(json!({"game": g["name"], "kind": "local", "rules": p["name"]}))
+                .await;
+            assert_eq!(created["state"]["rules"], p["name"]);
+        }
+    }
+}

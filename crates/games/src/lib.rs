@@ -1,7 +1,10 @@
-//! The games the server plays, behind one adapter: [`GameType`] names a
-//! game; [`LiveGame`] is a game in progress (or finished) with its rules —
-//! Mühle, or Dame on 8×8 or 10×10 with huffing as a rule option — seen
-//! through the trait [`ServerGame`].
+//! brett's games behind one adapter, for every consumer above the rules
+//! (the server, the command line, the protocols): the catalogue
+//! ([`Variant`], [`catalogue_json`]) names every game with its presets;
+//! [`LiveGame`] is a game in progress (or finished) with its rules — Mühle,
+//! or Dame on 8×8 or 10×10 with huffing as a rule option — seen through the
+//! trait [`ServerGame`]. Only this crate and the games' own crates branch
+//! on the game.
 //!
 //! What every game shares (moves, ply, turn, outcome, draw offer, tags) is
 //! written once over `boardgame`'s [`Session`]: [`SessionInfo`], and the
@@ -13,6 +16,7 @@
 //! error answer (`crate::error`). This module knows nothing of HTTP or of
 //! storage.
 
+mod catalogue;
 mod dame;
 mod muehle;
 mod search;
@@ -25,51 +29,11 @@ use boardgame::{Detailed, ErrorDetail, Outcome, Reason, Rules, Session};
 use serde::Serialize;
 
 pub use boardgame::Color;
+pub use catalogue::{Family, LANGUAGES, Preset, Variant, catalogue_json};
+
 pub use dame::{DameDetails, DameOptions};
 pub use muehle::{MuehleDetails, MuehleOptions};
 pub use search::{Analysis, AnalysisLine};
-
-/// Which game is played: Mühle, or Dame under one of the presets
-/// (`dame`, `dame-100`, `dame-fr`, `international`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameType {
-    /// Mühle (Nine Men's Morris).
-    Muehle,
-    /// The Dame preset the rules are based on (one of [`::dame::PRESETS`]).
-    Dame(&'static str),
-}
-
-/// The games a create request may name.
-const GAME_NAMES: &str = "muehle, dame, dame-100, dame-fr, international";
-
-impl GameType {
-    /// The game's name in the API (`muehle`, `dame`, `dame-100`, …).
-    pub fn name(self) -> &'static str {
-        match self {
-            GameType::Muehle => "muehle",
-            GameType::Dame(preset) => preset,
-        }
-    }
-
-    /// Parse the API's `game` field.
-    pub fn parse(s: &str) -> Result<GameType, GameError> {
-        if s == "muehle" {
-            return Ok(GameType::Muehle);
-        }
-        match ::dame::PRESETS.iter().find(|p| **p == s) {
-            Some(p) => Ok(GameType::Dame(p)),
-            None => Err(GameError::UnknownGame(s.chars().take(40).collect())),
-        }
-    }
-
-    /// The rule preset a game of this type has when no rules are given.
-    pub fn default_rules(self) -> &'static str {
-        match self {
-            GameType::Muehle => "standard",
-            GameType::Dame(preset) => preset,
-        }
-    }
-}
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -141,7 +105,7 @@ impl std::error::Error for Explained {}
 pub enum GameError {
     /// The request names no game the server plays (the name, cut to 40
     /// characters).
-    #[error("unknown game '{0}' (games: {GAME_NAMES})")]
+    #[error("unknown game '{name}' (games: {games})", name = .0, games = Variant::names())]
     UnknownGame(String),
     /// The rules text, or a rule option, is not understood (the words say
     /// why).
@@ -238,7 +202,7 @@ pub enum RestoreError {
 /// A game as the storage keeps it, for [`LiveGame::restore`].
 #[derive(Clone, Copy, Debug)]
 pub struct SavedGame<'a> {
-    /// The game's name ([`GameType::name`]).
+    /// The game's name ([`Variant::name`]).
     pub game: &'a str,
     /// The rules in text form.
     pub rules: &'a str,
@@ -367,7 +331,7 @@ pub trait ServerGame: Send + Sync {
     fn session(&self) -> &dyn SessionInfo;
 
     /// The game and the preset its rules are closest to.
-    fn game_type(&self) -> GameType;
+    fn game_type(&self) -> Variant;
 
     /// The rule set in text form (`standard`, `standard,flying=off`,
     /// `dame,huffing=on`).
@@ -508,28 +472,19 @@ pub trait ServerGame: Send + Sync {
 /// with extra tags — for `impl ServerGame for $game`.
 macro_rules! session_actions {
     ($game:ty) => {
-        fn offer_draw(
-            &mut self,
-            side: $crate::game::Color,
-        ) -> Result<bool, $crate::game::GameError> {
+        fn offer_draw(&mut self, side: $crate::Color) -> Result<bool, $crate::GameError> {
             Ok(<$game>::offer_draw(self, side)?)
         }
 
-        fn accept_draw(
-            &mut self,
-            side: $crate::game::Color,
-        ) -> Result<(), $crate::game::GameError> {
+        fn accept_draw(&mut self, side: $crate::Color) -> Result<(), $crate::GameError> {
             Ok(<$game>::accept_draw(self, side)?)
         }
 
-        fn decline_draw(
-            &mut self,
-            side: $crate::game::Color,
-        ) -> Result<(), $crate::game::GameError> {
+        fn decline_draw(&mut self, side: $crate::Color) -> Result<(), $crate::GameError> {
             Ok(<$game>::decline_draw(self, side)?)
         }
 
-        fn resign(&mut self, side: $crate::game::Color) -> Result<(), $crate::game::GameError> {
+        fn resign(&mut self, side: $crate::Color) -> Result<(), $crate::GameError> {
             Ok(<$game>::resign(self, side)?)
         }
 
@@ -575,7 +530,7 @@ impl DerefMut for LiveGame {
 }
 
 /// The rules text a request gives, or the game's default preset.
-fn rules_or_default(game: GameType, rules: Option<&str>) -> &str {
+fn rules_or_default(game: Variant, rules: Option<&str>) -> &str {
     rules
         .map(str::trim)
         .filter(|r| !r.is_empty())
@@ -588,23 +543,23 @@ impl LiveGame {
     /// `options` (the API's `options` object), from `position` or the
     /// start.
     pub fn create(
-        game: GameType,
+        game: Variant,
         rules: Option<&str>,
         options: Option<&serde_json::Map<String, serde_json::Value>>,
         position: Option<&str>,
     ) -> Result<LiveGame, GameError> {
         let rules = rules_or_default(game, rules);
-        match game {
-            GameType::Muehle => muehle::create(rules, options, position).map(LiveGame::Muehle),
-            GameType::Dame(preset) => {
-                dame::create(preset, rules, options, position).map(LiveGame::Dame)
+        match game.family() {
+            Family::Muehle => muehle::create(rules, options, position).map(LiveGame::Muehle),
+            Family::Dame => {
+                dame::create(game.default_rules(), rules, options, position).map(LiveGame::Dame)
             }
         }
     }
 
     /// A stored game, replayed move by move (every move is checked again).
     pub fn restore(saved: &SavedGame<'_>) -> Result<LiveGame, RestoreError> {
-        let game = GameType::parse(saved.game)?;
+        let game = Variant::parse(saved.game)?;
         let mut live = LiveGame::create(game, Some(saved.rules), None, Some(saved.start))?;
         for (i, mv) in saved.moves.iter().enumerate() {
             let (number, text) = (i + 1, mv.clone());
@@ -660,17 +615,17 @@ impl LiveGame {
     /// Read a game record (its header tags are kept). `game`: the game the
     /// record is of; `None`: told by the record — a PDN `GameType` tag or a
     /// Dame `Rules` tag make it Dame, otherwise Mühle.
-    pub fn from_record(game: Option<GameType>, text: &str) -> Result<LiveGame, GameError> {
+    pub fn from_record(game: Option<Variant>, text: &str) -> Result<LiveGame, GameError> {
         let game = match game {
             Some(g) => g,
             None => detect_record_game(text),
         };
         let bad = |e: Explained| GameError::BadRecord(e);
-        match game {
-            GameType::Muehle => ::muehle::Game::from_record(text)
+        match game.family() {
+            Family::Muehle => ::muehle::Game::from_record(text)
                 .map(LiveGame::Muehle)
                 .map_err(|e| bad(Explained::of(&e))),
-            GameType::Dame(_) => ::dame::Game::from_record(text)
+            Family::Dame => ::dame::Game::from_record(text)
                 .map(LiveGame::Dame)
                 .map_err(|e| bad(Explained::of(&e))),
         }
@@ -680,7 +635,7 @@ impl LiveGame {
 /// Which game a record is of, when the request does not say: a PDN
 /// `GameType` tag, or a `Rules` tag that names Dame rules, make it Dame
 /// (its preset told by the rules); otherwise Mühle.
-fn detect_record_game(text: &str) -> GameType {
+fn detect_record_game(text: &str) -> Variant {
     let tag = |name: &str| {
         text.lines().find_map(|l| {
             let l = l.trim();
@@ -696,9 +651,9 @@ fn detect_record_game(text: &str) -> GameType {
         return dame::game_type(&rs);
     }
     if tag("GameType").is_some() {
-        return GameType::Dame("dame");
+        return Variant::Dame;
     }
-    GameType::Muehle
+    Variant::Muehle
 }
 
 #[cfg(test)]
@@ -731,20 +686,18 @@ mod tests {
         let opts: serde_json::Map<String, serde_json::Value> =
             serde_json::from_str(r#"{"flying": false, "no_mill": 40, "repetition": null}"#)
                 .unwrap();
-        let b = LiveGame::create(GameType::Muehle, Some("standard"), Some(&opts), None).unwrap();
+        let b = LiveGame::create(Variant::Muehle, Some("standard"), Some(&opts), None).unwrap();
         assert_eq!(b.rules_text(), "no-flying,no-mill=40,repetition=off");
         let bad = serde_json::from_str(r#"{"flying": "yes"}"#).unwrap();
-        assert!(LiveGame::create(GameType::Muehle, Some("standard"), Some(&bad), None).is_err());
+        assert!(LiveGame::create(Variant::Muehle, Some("standard"), Some(&bad), None).is_err());
         let unknown = serde_json::from_str(r#"{"speed": 1}"#).unwrap();
-        assert!(
-            LiveGame::create(GameType::Muehle, Some("standard"), Some(&unknown), None).is_err()
-        );
-        assert!(LiveGame::create(GameType::Muehle, Some("nonsense"), None, None).is_err());
+        assert!(LiveGame::create(Variant::Muehle, Some("standard"), Some(&unknown), None).is_err());
+        assert!(LiveGame::create(Variant::Muehle, Some("nonsense"), None, None).is_err());
     }
 
     #[test]
     fn removal_as_its_own_token() {
-        let mut b = LiveGame::create(GameType::Muehle, Some("standard"), None, None).unwrap();
+        let mut b = LiveGame::create(Variant::Muehle, Some("standard"), None, None).unwrap();
         for m in ["a7", "b6", "d7", "d6"] {
             b.play(m).unwrap();
         }
@@ -762,7 +715,7 @@ mod tests {
 
     #[test]
     fn errors_keep_the_api_words() {
-        let mut b = LiveGame::create(GameType::Dame("dame"), None, None, None).unwrap();
+        let mut b = LiveGame::create(Variant::Dame, None, None, None).unwrap();
         assert_eq!(
             b.play("He5 c3-d4 d4-e5").unwrap_err().to_string(),
             "'He5 c3-d4 d4-e5' is more than one move: send one move at a time (a huff, 'H' and \
@@ -780,10 +733,10 @@ mod tests {
             "the game is over: White resigns: Black wins"
         );
         assert_eq!(
-            GameType::parse("chess").unwrap_err().to_string(),
+            Variant::parse("chess").unwrap_err().to_string(),
             "unknown game 'chess' (games: muehle, dame, dame-100, dame-fr, international)"
         );
-        let e = LiveGame::create(GameType::Muehle, None, None, Some("x")).unwrap_err();
+        let e = LiveGame::create(Variant::Muehle, None, None, Some("x")).unwrap_err();
         assert!(
             e.to_string()
                 .starts_with("position: a position string has 6 fields")
@@ -837,8 +790,7 @@ mod tests {
 
     #[test]
     fn takeback_takes_a_pending_huff_along() {
-        let mut g =
-            LiveGame::create(GameType::Dame("dame"), Some("dame,huffing=on"), None, None).unwrap();
+        let mut g = LiveGame::create(Variant::Dame, Some("dame,huffing=on"), None, None).unwrap();
         // White skips the capture d4xf6: Black may huff d4, then moves.
         for m in ["c3-d4", "f6-e5", "g3-h4"] {
             g.play(m).unwrap();

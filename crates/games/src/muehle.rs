@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 
 use super::search::{analyze_root, history, level_move};
 use super::{
-    Analysis, Explained, GameDetails, GameError, GameType, PerSide, RuleOptions, ServerGame,
-    SessionInfo, session_actions,
+    Analysis, Explained, GameDetails, GameError, PerSide, RuleOptions, ServerGame, SessionInfo,
+    Variant, session_actions,
 };
 
 /// Mühle's rule options (the state's `rule_options`).
@@ -120,8 +120,8 @@ impl ServerGame for Game {
         Game::session(self)
     }
 
-    fn game_type(&self) -> GameType {
-        GameType::Muehle
+    fn game_type(&self) -> Variant {
+        Variant::Muehle
     }
 
     fn rules_text(&self) -> String {

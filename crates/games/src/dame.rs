@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 
 use super::search::{analyze_root, history, level_move};
 use super::{
-    Analysis, Explained, GameDetails, GameError, GameType, PerSide, RuleOptions, ServerGame,
-    SessionInfo, session_actions,
+    Analysis, Explained, GameDetails, GameError, PerSide, RuleOptions, ServerGame, SessionInfo,
+    Variant, session_actions,
 };
 
 /// Dame's rule options (the state's `rule_options`).
@@ -87,16 +87,10 @@ impl From<dame::GameError> for GameError {
 
 /// The game type of a Dame game under `rules`: the preset its text starts
 /// with.
-pub(super) fn game_type(rules: &RuleSet) -> GameType {
+pub(super) fn game_type(rules: &RuleSet) -> Variant {
     let text = rules.to_string();
     let base = text.split(',').next().unwrap_or("dame");
-    GameType::Dame(
-        dame::PRESETS
-            .iter()
-            .copied()
-            .find(|p| *p == base)
-            .unwrap_or("dame"),
-    )
+    Variant::of_dame_preset(base).unwrap_or(Variant::Dame)
 }
 
 /// A new game of the Dame game `preset` under `rules` (text form) with
@@ -216,7 +210,7 @@ impl ServerGame for Game {
         Game::session(self)
     }
 
-    fn game_type(&self) -> GameType {
+    fn game_type(&self) -> Variant {
         game_type(self.rules())
     }
 
