@@ -7,7 +7,7 @@ use anyhow::Result;
 use engine::muehle::explain::explain_move;
 use search::{Engine, Limits};
 
-use super::game::{CliGame, GameKind, Variant};
+use super::game::{CliGame, Setup, Variant};
 
 /// Arguments of `brett analyze`.
 #[derive(clap::Args, Debug)]
@@ -15,8 +15,8 @@ pub struct Args {
     /// Position: a Mühle position string or a Dame FEN (default: the start).
     position: Option<String>,
     /// The game.
-    #[arg(long, value_enum, default_value_t = GameKind::Muehle)]
-    game: GameKind,
+    #[arg(long, value_enum, default_value_t = Variant::Muehle)]
+    game: Variant,
     /// Rule set: for Mühle a preset with options; for Dame a preset or options
     /// applied to the game's preset.
     #[arg(long, default_value = "standard", long_help = super::game::RULES_HELP)]
@@ -46,8 +46,8 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let position = args.position.as_deref();
-    match Variant::parse(args.game, Some(&args.rules))? {
-        Variant::Muehle(rules) => {
+    match Setup::parse(args.game, Some(&args.rules))? {
+        Setup::Muehle(rules) => {
             let game: muehle::Game = start(muehle::Game::start_or(rules, position)?, &args)?;
             let pos = *game.position();
             if let Some(tb) = engine::muehle::databases::for_rules(&rules)
@@ -70,7 +70,7 @@ pub fn run(args: Args) -> Result<()> {
                     .unwrap_or_default()
             });
         }
-        Variant::Dame(_, rules) => {
+        Setup::Dame(_, rules) => {
             let game: dame::Game = start(dame::Game::start_or(rules, position)?, &args)?;
             let pos = *game.position();
             report(&args, &game, |pv, score| {

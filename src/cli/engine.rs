@@ -12,7 +12,7 @@ use anyhow::Result;
 use muehle::{Game, RuleSet};
 use search::{Clock, Engine, Limits, SearchInfo};
 
-use super::game::{CliGame, GameKind, parse_position};
+use super::game::{CliGame, Family, Variant, parse_position};
 use super::search_job::{Out, SearchJob, Searcher, say, stdin_lines};
 
 /// Arguments of `brett engine`.
@@ -43,7 +43,7 @@ pub fn info_line<M: std::fmt::Display>(i: &SearchInfo<M>) -> String {
 pub struct Protocol {
     out: Out,
     engine: Arc<Engine>,
-    kind: GameKind,
+    kind: Variant,
     dame_rules: dame::RuleSet,
     dame: dame::Game,
     rules: RuleSet,
@@ -64,7 +64,7 @@ impl Protocol {
         Protocol {
             out: super::search_job::out(out),
             engine: Arc::new(Engine::new(DEFAULT_HASH, 1)),
-            kind: GameKind::Muehle,
+            kind: Variant::Muehle,
             dame_rules: dame::RuleSet::DAME,
             dame: dame::Game::new(dame::RuleSet::DAME),
             rules: RuleSet::STANDARD,
@@ -150,7 +150,7 @@ impl Protocol {
             }
             "position" => {
                 self.search.finish(true);
-                let parsed = if self.kind == GameKind::Muehle {
+                let parsed = if self.kind.family() == Family::Muehle {
                     parse_position(self.rules, &rest).map(|g| self.game = g)
                 } else {
                     parse_position(self.dame_rules, &rest).map(|g| self.dame = g)
@@ -163,12 +163,12 @@ impl Protocol {
                 if self.search.busy() {
                     self.error("a search is running: send stop first");
                 } else {
-                    let white_to_move = match self.kind {
-                        GameKind::Muehle => self.game.turn() == muehle::Color::White,
-                        _ => self.dame.turn() == muehle::Color::White,
+                    let white_to_move = match self.kind.family() {
+                        Family::Muehle => self.game.turn() == muehle::Color::White,
+                        Family::Dame => self.dame.turn() == muehle::Color::White,
                     };
                     match parse_go(&rest, white_to_move) {
-                        Ok(limits) if self.kind == GameKind::Muehle => {
+                        Ok(limits) if self.kind.family() == Family::Muehle => {
                             let game = self.game.clone();
                             self.go(game, limits);
                         }
@@ -182,7 +182,7 @@ impl Protocol {
             }
             "d" => {
                 self.search.finish(false);
-                if self.kind == GameKind::Muehle {
+                if self.kind.family() == Family::Muehle {
                     self.display(&self.game, None);
                 } else {
                     self.display(&self.dame, Some(self.kind));
@@ -191,7 +191,7 @@ impl Protocol {
             "perft" => {
                 self.search.finish(true);
                 match rest.first().map(|d| d.parse::<u32>()) {
-                    Some(Ok(depth)) if depth <= 12 && self.kind != GameKind::Muehle => {
+                    Some(Ok(depth)) if depth <= 12 && self.kind.family() != Family::Muehle => {
                         self.perft(&self.dame, depth)
                     }
                     Some(Ok(depth)) if depth <= 12 => self.perft(&self.game, depth),
@@ -225,10 +225,10 @@ impl Protocol {
                 })
         };
         match name.to_ascii_lowercase().as_str() {
-            "game" => match GameKind::from_name(value) {
+            "game" => match Variant::from_name(value) {
                 Some(kind) => {
                     self.kind = kind;
-                    if kind != GameKind::Muehle {
+                    if kind.family() != Family::Muehle {
                         // The game's own preset; Rules options apply on top.
                         if let Ok(r) = super::dame_rules(kind, None) {
                             self.dame_rules = r;
@@ -240,7 +240,7 @@ impl Protocol {
                     "unknown game '{value}' (games: muehle, dame, dame-100, dame-fr, international)"
                 )),
             },
-            "rules" if self.kind != GameKind::Muehle => {
+            "rules" if self.kind.family() != Family::Muehle => {
                 match super::dame_rules(self.kind, Some(value)) {
                     Ok(r) => {
                         self.dame_rules = r;
@@ -332,7 +332,7 @@ impl Protocol {
 
     /// `d`: the board, the game (Dame), the rules, the position, its hash,
     /// the legal moves, the huffable pieces (Dame) and the status.
-    fn display<G: CliGame>(&self, game: &G, kind: Option<GameKind>) {
+    fn display<G: CliGame>(&self, game: &G, kind: Option<Variant>) {
         for line in game.render().lines() {
             say(&self.out, line);
         }

@@ -1,5 +1,5 @@
-//! brett's two games behind one interface for the commands: [`GameKind`]
-//! (what `--game` names), [`Variant`] (the game with its rules, read once
+//! brett's two games behind one interface for the commands: [`Variant`]
+//! (what `--game` names, from the catalogue crate `games`), [`Setup`] (the game with its rules, read once
 //! from `--game` and `--rules`) and [`CliGame`] (a game being played, as
 //! the commands use it: `play`, `analyze`, `perft`, `match`, `engine`),
 //! implemented by `muehle::Game` and `dame::Game`.
@@ -14,48 +14,8 @@ use search::{Engine, Limits};
 /// Help text for `--rules`.
 pub const RULES_HELP: &str = "Rule set: a preset (standard, ravensburger, seed-000, no-flying), optionally followed by options, e.g. 'standard,flying=off,no-mill=40'. Options: removal=tournament|strict, flying=on|off, no-mill=N|off (plies), repetition=N|off";
 
-/// The games `--game` selects.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
-pub enum GameKind {
-    /// Mühle (Nine Men's Morris).
-    #[default]
-    Muehle,
-    /// Dame on 8×8 (the leaflet's rules).
-    Dame,
-    /// Dame 100 on 10×10 (the leaflet's rules).
-    #[value(name = "dame-100")]
-    Dame100,
-    /// Dame on 8×8, men capture backward (the French text).
-    #[value(name = "dame-fr")]
-    DameFr,
-    /// International draughts (FMJD) on 10×10.
-    International,
-}
-
-impl GameKind {
-    /// The name used on the command line and in the protocols.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Muehle => "muehle",
-            GameKind::Dame => "dame",
-            GameKind::Dame100 => "dame-100",
-            GameKind::DameFr => "dame-fr",
-            GameKind::International => "international",
-        }
-    }
-
-    /// Parse a name (`muehle`, `mühle`, `dame`, `dame-100`, `dame-fr`, `international`).
-    pub fn from_name(s: &str) -> Option<GameKind> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "muehle" | "mühle" | "muhle" | "mill" | "morris" => Some(GameKind::Muehle),
-            "dame" => Some(GameKind::Dame),
-            "dame-100" | "dame100" => Some(GameKind::Dame100),
-            "dame-fr" => Some(GameKind::DameFr),
-            "international" => Some(GameKind::International),
-            _ => None,
-        }
-    }
-}
+/// The games `--game` selects: the catalogue's.
+pub use games::{Family, Variant};
 
 /// Parse a Mühle `--rules`.
 pub fn parse_rules(s: &str) -> Result<muehle::RuleSet> {
@@ -64,12 +24,10 @@ pub fn parse_rules(s: &str) -> Result<muehle::RuleSet> {
 
 /// The Dame rule set of `game`, with `--rules` (a preset, or options
 /// `key=value,…` applied to the game's preset).
-pub fn dame_rules(game: GameKind, rules: Option<&str>) -> Result<dame::RuleSet> {
-    let base = match game {
-        GameKind::Dame100 => "dame-100",
-        GameKind::DameFr => "dame-fr",
-        GameKind::International => "international",
-        _ => "dame",
+pub fn dame_rules(game: Variant, rules: Option<&str>) -> Result<dame::RuleSet> {
+    let base = match game.family() {
+        Family::Dame => game.default_rules(),
+        Family::Muehle => Variant::Dame.default_rules(),
     };
     let text = match rules {
         None => base.to_string(),
@@ -83,40 +41,42 @@ pub fn dame_rules(game: GameKind, rules: Option<&str>) -> Result<dame::RuleSet> 
 
 /// A game and its rules: `--game` and `--rules` read once.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Variant {
+pub enum Setup {
     /// Mühle under these rules.
     Muehle(muehle::RuleSet),
     /// A Dame game (which `--game` named) under these rules.
-    Dame(GameKind, dame::RuleSet),
+    Dame(Variant, dame::RuleSet),
 }
 
-impl Variant {
+impl Setup {
     /// `--game` with `--rules`: for Mühle a preset with options (none:
     /// standard); for Dame a preset or options applied to the game's preset
     /// (none, or `standard` — the flag's default — : the game's preset).
-    pub fn parse(kind: GameKind, rules: Option<&str>) -> Result<Variant> {
-        match kind {
-            GameKind::Muehle => Ok(Variant::Muehle(parse_rules(rules.unwrap_or("standard"))?)),
-            _ => {
+    pub fn parse(kind: Variant, rules: Option<&str>) -> Result<Setup> {
+        match kind.family() {
+            Family::Muehle => Ok(Setup::Muehle(parse_rules(
+                rules.unwrap_or(kind.default_rules()),
+            )?)),
+            Family::Dame => {
                 let rules = rules.filter(|r| *r != "standard");
-                Ok(Variant::Dame(kind, dame_rules(kind, rules)?))
+                Ok(Setup::Dame(kind, dame_rules(kind, rules)?))
             }
         }
     }
 
     /// The game.
-    pub fn kind(self) -> GameKind {
+    pub fn kind(self) -> Variant {
         match self {
-            Variant::Muehle(_) => GameKind::Muehle,
-            Variant::Dame(kind, _) => kind,
+            Setup::Muehle(_) => Variant::Muehle,
+            Setup::Dame(kind, _) => kind,
         }
     }
 
     /// The rules' name (as `--rules` takes it).
     pub fn rules_name(self) -> String {
         match self {
-            Variant::Muehle(r) => r.to_string(),
-            Variant::Dame(_, r) => r.to_string(),
+            Setup::Muehle(r) => r.to_string(),
+            Setup::Dame(_, r) => r.to_string(),
         }
     }
 
@@ -124,8 +84,8 @@ impl Variant {
     /// (`setoption …` lines; Dame rules only when not the game's preset).
     pub fn engine_options(self) -> Vec<String> {
         match self {
-            Variant::Muehle(r) => vec![format!("setoption name Rules value {r}")],
-            Variant::Dame(kind, r) => {
+            Setup::Muehle(r) => vec![format!("setoption name Rules value {r}")],
+            Setup::Dame(kind, r) => {
                 let mut lines = vec![format!("setoption name Game value {}", kind.name())];
                 if dame_rules(kind, None).ok() != Some(r) {
                     lines.push(format!("setoption name Rules value {r}"));

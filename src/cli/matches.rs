@@ -12,14 +12,14 @@ use engine::LevelPlayer;
 use muehle::Color;
 use search::{Engine, Limits};
 
-use super::game::{CliGame, GameKind, Variant, level_choice};
+use super::game::{CliGame, Setup, Variant, level_choice};
 
 /// Arguments of `brett match`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game.
-    #[arg(long, value_enum, default_value_t = GameKind::Muehle)]
-    game: GameKind,
+    #[arg(long, value_enum, default_value_t = Variant::Muehle)]
+    game: Variant,
     /// First player: `level:N` (1–10), `perfect` (Mühle: the databases once
     /// placing has ended, level 10 before) or `cmd:COMMAND` (a program
     /// speaking the engine protocol, e.g. `cmd:brett engine`, or
@@ -80,7 +80,7 @@ enum Player {
 impl Player {
     /// The player `spec` names (`level:N`, `perfect`, `cmd:COMMAND`) for
     /// `variant`; its random choices follow `seed`.
-    fn new(spec: &str, variant: Variant, seed: u64) -> Result<Player> {
+    fn new(spec: &str, variant: Setup, seed: u64) -> Result<Player> {
         if let Some(level) = spec.strip_prefix("level:") {
             let level: u8 = level
                 .parse()
@@ -94,7 +94,7 @@ impl Player {
         } else if let Some(cmd) = spec.strip_prefix("cmd:") {
             Ok(Player::Command(CommandSide::spawn(cmd)?))
         } else if spec == "perfect" {
-            if !matches!(variant, Variant::Muehle(_)) {
+            if !matches!(variant, Setup::Muehle(_)) {
                 bail!(
                     "'perfect' plays from Mühle's databases: for Dame a player is 'level:N' or 'cmd:COMMAND'"
                 );
@@ -119,7 +119,7 @@ impl Player {
         }
     }
 
-    fn new_game(&mut self, variant: Variant) -> Result<()> {
+    fn new_game(&mut self, variant: Setup) -> Result<()> {
         match self {
             Player::Level(_, engine) | Player::Perfect(_, engine) => {
                 engine.clear();
@@ -201,7 +201,7 @@ impl CommandSide {
         Ok(())
     }
 
-    fn new_game(&mut self, variant: Variant) -> Result<()> {
+    fn new_game(&mut self, variant: Setup) -> Result<()> {
         for line in variant.engine_options() {
             self.send(&line)?;
         }
@@ -279,7 +279,7 @@ struct Played {
 /// One game of either game between A and B (A White in even games).
 fn play_game<G: CliGame>(
     args: &Args,
-    variant: Variant,
+    variant: Setup,
     rules: G::Rules,
     index: usize,
     a: &mut Player,
@@ -471,21 +471,21 @@ fn fmt_elo(v: f64) -> String {
 type Worker<'a> = Box<dyn FnMut(usize) -> Result<Played> + 'a>;
 
 /// Build a worker's two players (their random choices follow `seed`).
-fn make_worker<'a>(args: &'a Args, variant: Variant, seed: u64) -> Result<Worker<'a>> {
+fn make_worker<'a>(args: &'a Args, variant: Setup, seed: u64) -> Result<Worker<'a>> {
     let mut a = Player::new(&args.a, variant, seed)?;
     let mut b = Player::new(&args.b, variant, seed ^ 0x5555)?;
     Ok(match variant {
-        Variant::Muehle(rules) => Box::new(move |index| {
+        Setup::Muehle(rules) => Box::new(move |index| {
             play_game::<muehle::Game>(args, variant, rules, index, &mut a, &mut b)
         }),
-        Variant::Dame(_, rules) => Box::new(move |index| {
+        Setup::Dame(_, rules) => Box::new(move |index| {
             play_game::<dame::Game>(args, variant, rules, index, &mut a, &mut b)
         }),
     })
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let variant = Variant::parse(args.game, Some(&args.rules))?;
+    let variant = Setup::parse(args.game, Some(&args.rules))?;
     // Check both players start before playing.
     let name_a = Player::new(&args.a, variant, args.seed)?.name();
     let name_b = Player::new(&args.b, variant, args.seed ^ 0x5555)?.name();
@@ -554,7 +554,7 @@ pub fn run(args: Args) -> Result<()> {
         "A ({name_a}): wins {wins} draws {draws} losses {losses} of {}",
         scores.len()
     );
-    if matches!(variant, Variant::Muehle(_)) {
+    if matches!(variant, Setup::Muehle(_)) {
         println!(
             "Lost by being blocked: A {}, B {}",
             played.iter().filter(|p| p.blocked == 1).count(),

@@ -2,14 +2,14 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::game::{CliGame, GameKind, Variant};
+use super::game::{CliGame, Setup, Variant};
 
 /// Arguments of `brett perft`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game.
-    #[arg(long, value_enum, default_value_t = GameKind::Muehle)]
-    game: GameKind,
+    #[arg(long, value_enum, default_value_t = Variant::Muehle)]
+    game: Variant,
     /// Rule set: for Mühle a preset with options (default standard); for Dame
     /// a preset (dame, dame-100, dame-fr, international) or options applied to
     /// the game's preset, e.g. 'huffing=on'.
@@ -28,11 +28,11 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let position = args.position.as_deref();
-    match Variant::parse(args.game, args.rules.as_deref())? {
-        Variant::Muehle(rules) => {
+    match Setup::parse(args.game, args.rules.as_deref())? {
+        Setup::Muehle(rules) => {
             count::<muehle::Game>(&muehle::Game::start_or(rules, position)?, &args)
         }
-        Variant::Dame(_, rules) => {
+        Setup::Dame(_, rules) => {
             count::<dame::Game>(&dame::Game::start_or(rules, position)?, &args)
         }
     }

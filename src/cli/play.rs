@@ -10,14 +10,14 @@ use engine::LevelPlayer;
 use muehle::Color;
 use search::{Engine, Limits};
 
-use super::game::{CliGame, Entered, GameKind, Variant, level_choice};
+use super::game::{CliGame, Entered, Setup, Variant, level_choice};
 
 /// Arguments of `brett play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game.
-    #[arg(long, value_enum, default_value_t = GameKind::Muehle)]
-    game: GameKind,
+    #[arg(long, value_enum, default_value_t = Variant::Muehle)]
+    game: Variant,
     /// Rule set: for Mühle a preset with options; for Dame a preset or options
     /// applied to the game's preset (e.g. 'huffing=on').
     #[arg(long, default_value = "standard", long_help = super::game::RULES_HELP)]
@@ -43,7 +43,7 @@ pub struct Args {
 impl Default for Args {
     fn default() -> Args {
         Args {
-            game: GameKind::Muehle,
+            game: Variant::Muehle,
             rules: "standard".to_string(),
             position: None,
             computer: None,
@@ -89,14 +89,14 @@ pub fn run(args: Args) -> Result<()> {
     let stdin = io::stdin();
     let stdout = io::stdout();
     let position = args.position.as_deref();
-    match Variant::parse(args.game, Some(&args.rules))? {
-        Variant::Muehle(rules) => play_loop(
+    match Setup::parse(args.game, Some(&args.rules))? {
+        Setup::Muehle(rules) => play_loop(
             muehle::Game::from_start(muehle::Game::start_or(rules, position)?),
             computer,
             stdin.lock(),
             stdout.lock(),
         ),
-        Variant::Dame(_, rules) => play_loop(
+        Setup::Dame(_, rules) => play_loop(
             dame::Game::from_start(dame::Game::start_or(rules, position)?),
             computer,
             stdin.lock(),

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use tablebase::{Sector, Tablebase, Variant};
+use tablebase::{Sector, Tablebase, Variant as DbVariant};
 
 use super::{RULES_HELP, parse_rules};
 
@@ -51,7 +51,7 @@ pub fn run(args: Args) -> Result<()> {
     } = args.command;
     let rules = parse_rules(&rules)?;
     let dir = dir.unwrap_or_else(tablebase::default_dir);
-    let tb = Tablebase::new(&dir, Variant::of(&rules));
+    let tb = Tablebase::new(&dir, DbVariant::of(&rules));
     let sectors: Vec<Sector> = match sectors {
         Some(s) => tablebase::parse_sectors(&s)?,
         None => tb.installed(),
@@ -59,9 +59,9 @@ pub fn run(args: Args) -> Result<()> {
     if sectors.is_empty() {
         bail!(
             "no database of '{}' is built in {}: build some with `brett tablebase build --rules {} --up-to 5`",
-            Variant::of(&rules),
+            DbVariant::of(&rules),
             dir.display(),
-            Variant::of(&rules)
+            DbVariant::of(&rules)
         );
     }
     let puzzles = engine::muehle::puzzles::generate(&tb, rules, &sectors, count, seed);

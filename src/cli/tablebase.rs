@@ -9,11 +9,11 @@ use anyhow::{Context, Result, bail};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use muehle::{Color, RuleSet};
 use tablebase::{
-    BuildOptions, GroupReport, Progress, Sector, SectorIndex, Tablebase, Value, Variant,
-    position_of,
+    BuildOptions, GroupReport, Progress, Sector, SectorIndex, Tablebase, Value,
+    Variant as DbVariant, position_of,
 };
 
-use super::{GameKind, RULES_HELP, parse_rules};
+use super::{RULES_HELP, Variant, parse_rules};
 
 /// `brett tablebase …`
 #[derive(clap::Args, Debug)]
@@ -45,8 +45,8 @@ impl Common {
     fn dir(&self) -> PathBuf {
         self.dir.clone().unwrap_or_else(tablebase::default_dir)
     }
-    fn variant(&self) -> Result<Variant> {
-        Ok(Variant::of(&self.rules()?))
+    fn variant(&self) -> Result<DbVariant> {
+        Ok(DbVariant::of(&self.rules()?))
     }
 }
 
@@ -259,12 +259,12 @@ fn book(
     minutes: Option<u64>,
 ) -> Result<()> {
     let rules = common.rules()?;
-    if Variant::of(&rules) != Variant::STANDARD {
+    if DbVariant::of(&rules) != DbVariant::STANDARD {
         bail!("the opening book is for the standard removal and flying rules");
     }
     let dir = common.dir();
     engine::muehle::databases::install(Some(&dir));
-    let tb = Tablebase::new(&dir, Variant::STANDARD);
+    let tb = Tablebase::new(&dir, DbVariant::STANDARD);
     let mut book = if out.exists() {
         engine::muehle::book::Book::read(out)?
     } else {
@@ -341,7 +341,7 @@ fn book(
 
 /// The Dame rule set `--game` names (`None`: Mühle).
 fn dame_game(game: &str) -> Result<Option<dame::RuleSet>> {
-    if GameKind::from_name(game) == Some(GameKind::Muehle) {
+    if Variant::from_name(game) == Some(Variant::Muehle) {
         return Ok(None);
     }
     let rules: dame::RuleSet = game.trim().to_ascii_lowercase().parse().with_context(|| {
@@ -485,7 +485,7 @@ fn probe(common: &Common, position: &str) -> Result<()> {
     let rules = common.rules()?;
     let pos = muehle::Position::from_fen(position, rules)
         .with_context(|| format!("position '{position}'"))?;
-    let tb = Tablebase::new(common.dir(), Variant::of(&rules));
+    let tb = Tablebase::new(common.dir(), DbVariant::of(&rules));
     let Some(moves) = tb.probe_moves(&pos)? else {
         bail!(
             "the databases hold positions of the moving phase (no stones in hand, 3 to 9 stones a side); this position is not one"
@@ -501,7 +501,7 @@ fn probe(common: &Common, position: &str) -> Result<()> {
 
 fn stats(common: &Common, sector: Sector) -> Result<()> {
     let rules = common.rules()?;
-    let variant = Variant::of(&rules);
+    let variant = DbVariant::of(&rules);
     let tb = Tablebase::new(common.dir(), variant);
     println!(
         "sector {sector} ({} white and {} black stones), rules '{variant}'",
@@ -544,7 +544,7 @@ fn stats(common: &Common, sector: Sector) -> Result<()> {
 fn sectors_to_check(
     common: &Common,
     sector: Option<&str>,
-) -> Result<(Variant, PathBuf, Vec<Sector>)> {
+) -> Result<(DbVariant, PathBuf, Vec<Sector>)> {
     let variant = common.variant()?;
     let dir = common.dir();
     let sectors = match sector {

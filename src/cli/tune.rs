@@ -13,14 +13,14 @@ use anyhow::Result;
 use engine::{DameState, MuehleState};
 use search::{Engine, Limits};
 
-use super::GameKind;
+use super::{Family, Variant};
 
 /// Arguments of `brett tune`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game whose evaluation is tuned.
-    #[arg(long, value_enum, default_value_t = GameKind::Muehle)]
-    game: GameKind,
+    #[arg(long, value_enum, default_value_t = Variant::Muehle)]
+    game: Variant,
     /// Games per variant (rounded up to an even number: each opening is played with both colours).
     #[arg(long, default_value_t = 100)]
     games: usize,
@@ -481,7 +481,7 @@ fn tune<T: Tunable>(game: &T, start: T::Weights, args: &Args) -> Result<T::Weigh
 
 pub fn run(args: Args) -> Result<()> {
     if let Some(path) = &args.make_labels
-        && args.game != GameKind::Muehle
+        && args.game.family() != Family::Muehle
     {
         let rules = super::dame_rules(args.game, None)?;
         let options = super::dame_labels::MakeOptions {
@@ -497,7 +497,7 @@ pub fn run(args: Args) -> Result<()> {
         return super::dame_labels::make(rules, name, path, &options);
     }
     if let Some(path) = &args.labels
-        && args.game != GameKind::Muehle
+        && args.game.family() != Family::Muehle
     {
         let rules = super::dame_rules(args.game, None)?;
         if let Some(out) = &args.patterns {
@@ -544,12 +544,12 @@ pub fn run(args: Args) -> Result<()> {
         return Ok(());
     }
     match args.game {
-        GameKind::Muehle if args.compare => {
+        kind if kind.family() == Family::Muehle && args.compare => {
             anyhow::bail!(
                 "--compare is for Dame (the Mühle tuning log is docs/tune-2026-11-22.log)"
             )
         }
-        GameKind::Muehle => {
+        kind if kind.family() == Family::Muehle => {
             tune(
                 &MuehleTune(muehle::RuleSet::STANDARD),
                 muehle::eval::Weights::TUNED,

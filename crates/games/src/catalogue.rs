@@ -316,6 +316,22 @@ impl std::str::FromStr for Variant {
     }
 }
 
+#[cfg(feature = "clap")]
+impl clap::ValueEnum for Variant {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Variant::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let e = self.entry();
+        Some(
+            clap::builder::PossibleValue::new(e.name)
+                .help(e.title[1])
+                .aliases(e.aliases.iter().copied()),
+        )
+    }
+}
+
 fn language_index(lang: &str) -> usize {
     LANGUAGES.iter().position(|l| *l == lang).unwrap_or(1)
 }
