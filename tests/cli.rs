@@ -1,4 +1,5 @@
-//! The `brett` command line: perft, show, play, analyze, bench, match.
+//! The `brett` command line: perft, show, play, analyze, bench, match, and
+//! `brett serve` and `brett db export` on a damaged SQLite file.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -809,4 +810,144 @@ fn dame_match_records_forfeits_and_adjudications_with_their_results() {
     assert!(text.contains("[Result \"1/2-1/2\"]"), "{text}");
     let game = dame::Game::from_pdn(text).expect("record reads back");
     assert_eq!(game.outcome().map(|o| o.winner), Some(None), "{text}");
+}
+
+/// A database of 200 games cut short in the middle of its last page:
+/// `brett serve` refuses it and leaves it as it is, `brett db export`
+/// writes the games that can still be read (and says which cannot), and
+/// those import into a new database.
+#[test]
+fn serve_refuses_a_damaged_database_and_db_export_saves_what_is_left() {
+    use server::storage::{self, Expected, GameMeta, MoveChange, NewGame, Seat};
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("brett.db");
+    let url = format!("sqlite://{}", path.display());
+    let meta = |at: &str| GameMeta {
+        status: "ongoing".into(),
+        updated_at: at.into(),
+        ..GameMeta::default()
+    };
+    tokio::runtime::Runtime::new()
+        .expect("runtime")
+        .block_on(async {
+            let db = storage::open(&url).await.expect("new database");
+            for i in 0..200 {
+                let seat = |name: &str, n: usize| Seat {
+                    token_hash: Some(format!("{n:064}")),
+                    name: Some(name.into()),
+                    joined: true,
+                    level: None,
+                };
+                let game = NewGame {
+                    game: "muehle".into(),
+                    kind: "local".into(),
+                    rules: "standard".into(),
+                    start_position: ".../.../.../....../.../.../... w 9 9 0 1".into(),
+                    moves: ["d6", "f4", "d2", "b4", "a1", "g7"]
+                        .map(String::from)
+                        .to_vec(),
+                    meta: meta("2026-11-26T10:00:00Z"),
+                    seats: [seat("Anna", i), seat("Bert", i + 1000)],
+                    tags: Vec::new(),
+                    created_at: "2026-11-26T10:00:00Z".into(),
+                };
+                let id = db.create_game(game).await.expect("stored");
+                let at = Expected { ply: 6, version: 0 };
+                let change = MoveChange::Append("g4".into());
+                db.update_game(id, at, change, meta("2026-11-26T10:01:00Z"))
+                    .await
+                    .expect("changed");
+            }
+            db.close().await;
+        });
+    let pages = std::fs::metadata(&path).expect("database").len() / 4096;
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .expect("database");
+    file.set_len((pages - 1) * 4096 + 1234).expect("cut");
+    drop(file);
+    let before = std::fs::read(&path).expect("database");
+
+    // `brett serve` stops with the reason and what to do.
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_brett"))
+        .args(["--no-tablebase", "serve", "--listen", "127.0.0.1:0"])
+        .args(["--database", &url])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("brett serve runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = serve.try_wait().expect("brett serve") {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = serve.kill();
+            let _ = serve.wait();
+            panic!("brett serve started on the damaged file");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut serve.stderr.take().expect("stderr"), &mut err)
+        .expect("stderr");
+    assert!(!status.success(), "{err}");
+    for part in [
+        "is damaged",
+        "not a whole number",
+        "backup",
+        "brett db export",
+    ] {
+        assert!(err.contains(part), "{err}");
+    }
+    assert!(std::fs::read(&path).expect("database") == before);
+
+    // `brett db export` writes what can be read and fails, naming the rest.
+    let out = dir.path().join("games.jsonl");
+    let (ok, _, err) = brett(
+        &[
+            "db",
+            "export",
+            "--database",
+            &url,
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+        "",
+    );
+    assert!(!ok, "{err}");
+    let exported: usize = err
+        .split("exported ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!((150..200).contains(&exported), "{err}");
+    assert!(
+        err.contains(&format!("{} games could not be read", 200 - exported)),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&out).expect("export");
+    assert_eq!(text.lines().count(), 1 + exported, "{text}");
+    assert!(std::fs::read(&path).expect("database") == before);
+
+    // What was saved makes a new database.
+    let saved = format!("sqlite://{}", dir.path().join("saved.db").display());
+    let (ok, _, err) = brett(
+        &[
+            "db",
+            "import",
+            "--database",
+            &saved,
+            "--in",
+            out.to_str().expect("utf-8"),
+        ],
+        "",
+    );
+    assert!(
+        ok && err.contains(&format!("imported {exported} games")),
+        "{err}"
+    );
 }

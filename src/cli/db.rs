@@ -3,9 +3,10 @@
 
 use std::io::{BufRead, BufWriter, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
-use server::storage::{self, GameRecord, Storage};
+use server::storage::{self, GameRecord, SqliteStorage, Storage, StorageError, StorageOptions};
 
 /// The first line of an export.
 const HEADER: &str = r#"{"format":"brett-games","version":1}"#;
@@ -27,6 +28,10 @@ enum Command {
     Migrate(Database),
     /// Write every game with its moves, seats and times to a file, one JSON
     /// object a line (after a header line), by id.
+    ///
+    /// A damaged SQLite file (one `brett serve` refuses) is read without
+    /// being changed: the games that can still be read are written, and
+    /// those that cannot are named (the command then fails).
     Export {
         #[command(flatten)]
         database: Database,
@@ -83,11 +88,61 @@ pub fn run(args: Args) -> Result<()> {
                 Ok(())
             }
             Command::Export { database, out } => {
-                let db = database.open().await?;
-                let result = export(db.as_ref(), &out).await;
+                let url = database.url();
+                // The file is checked in full: a damaged one is read in
+                // the careful way below instead.
+                let options = StorageOptions {
+                    integrity_check: std::time::Duration::MAX,
+                    ..StorageOptions::default()
+                };
+                let (db, damaged) = match storage::open_with(&url, &options).await {
+                    Ok(db) => (db, None),
+                    Err(StorageError::CorruptFile { path, reason }) => {
+                        eprintln!(
+                            "warning: the database file {} is damaged: {reason}. Exporting the \
+                             games that can still be read, without changing the file",
+                            path.display()
+                        );
+                        let db = SqliteStorage::open_damaged(&url).await.with_context(|| {
+                            format!("reading the damaged file {}", path.display())
+                        })?;
+                        let highest = db.highest_game_id().await.unwrap_or(0);
+                        (Arc::new(db) as Arc<dyn Storage>, Some(highest))
+                    }
+                    Err(e) => {
+                        return Err(e).with_context(|| {
+                            format!("opening the database {}", storage::redact_url(&url))
+                        });
+                    }
+                };
+                let result = export(db.as_ref(), &out, damaged).await;
                 db.close().await;
-                let n = result?;
-                eprintln!("exported {n} games");
+                let exported = result?;
+                eprintln!("exported {} games", exported.games);
+                if let Some(why) = exported.stopped {
+                    bail!("the export is incomplete: {why}");
+                }
+                if !exported.unreadable.is_empty() {
+                    let ids = exported
+                        .unreadable
+                        .iter()
+                        .map(|&(a, b)| match b - a {
+                            0 => a.to_string(),
+                            _ => format!("{a}–{b}"),
+                        })
+                        .collect::<Vec<_>>();
+                    bail!(
+                        "the export is incomplete: {} games could not be read (ids {}); {} \
+                         holds the others",
+                        exported
+                            .unreadable
+                            .iter()
+                            .map(|(a, b)| b - a + 1)
+                            .sum::<i64>(),
+                        ids.join(", "),
+                        out.display()
+                    );
+                }
                 Ok(())
             }
             Command::Import { database, input } => {
@@ -102,7 +157,22 @@ pub fn run(args: Args) -> Result<()> {
     })
 }
 
-async fn export(db: &dyn Storage, out: &std::path::Path) -> Result<usize> {
+/// What an export wrote.
+struct Exported {
+    /// The number of games written.
+    games: usize,
+    /// The ids of the games that could not be read, as ranges.
+    unreadable: Vec<(i64, i64)>,
+    /// Why reading a damaged file stopped before its highest game id was
+    /// known to be reached.
+    stopped: Option<String>,
+}
+
+/// Write the games of `db` to `out`. `damaged`: the database is a damaged
+/// file whose highest game id is this (0: not known); a batch that cannot
+/// be read is then read a game at a time, and the games that cannot be
+/// read are left out.
+async fn export(db: &dyn Storage, out: &std::path::Path, damaged: Option<i64>) -> Result<Exported> {
     let to_stdout = out.as_os_str() == "-";
     let file: Box<dyn Write> = if to_stdout {
         Box::new(std::io::stdout().lock())
@@ -113,18 +183,65 @@ async fn export(db: &dyn Storage, out: &std::path::Path) -> Result<usize> {
     writeln!(w, "{HEADER}")?;
     let mut after = 0;
     let mut n = 0;
+    let mut unreadable: Vec<(i64, i64)> = Vec::new();
+    let mut stopped = None;
+    // Games still to read one at a time, after a batch failed.
+    let mut singly = 0;
     loop {
-        let games = db.export_games(after, BATCH).await?;
+        let limit = if singly > 0 { 1 } else { BATCH };
+        let games = match (db.export_games(after, limit).await, damaged) {
+            (Ok(games), _) => games,
+            (Err(e), None) => return Err(e.into()),
+            (Err(_), Some(_)) if limit > 1 => {
+                singly = BATCH;
+                continue;
+            }
+            (Err(e), Some(highest)) => {
+                // The next game cannot be read: its id is the next one
+                // (games are numbered in turn, none is deleted).
+                if after >= highest {
+                    // Past the last game, or nowhere to go on to.
+                    if highest == 0 {
+                        stopped = Some(format!("nothing after game {after} can be read: {e}"));
+                    }
+                    break;
+                }
+                after += 1;
+                singly = singly.saturating_sub(1);
+                match unreadable.last_mut() {
+                    Some((_, to)) if *to + 1 == after => *to = after,
+                    _ => {
+                        eprintln!("game {after} cannot be read: {e}");
+                        unreadable.push((after, after));
+                    }
+                }
+                continue;
+            }
+        };
         let Some(last) = games.last() else { break };
         after = last.id;
+        singly = singly.saturating_sub(games.len() as u32);
         for g in &games {
             writeln!(w, "{}", g.to_line())?;
         }
         n += games.len();
     }
+    // Games after the last one read that the file still knew of.
+    if let Some(highest) = damaged
+        && after < highest
+    {
+        match unreadable.last_mut() {
+            Some((_, to)) if *to == after => *to = highest,
+            _ => unreadable.push((after + 1, highest)),
+        }
+    }
     w.flush()
         .with_context(|| format!("writing {}", out.display()))?;
-    Ok(n)
+    Ok(Exported {
+        games: n,
+        unreadable,
+        stopped,
+    })
 }
 
 async fn import(db: &dyn Storage, input: &std::path::Path) -> Result<usize> {

@@ -16,6 +16,13 @@ pub struct Args {
     /// Several instances may share one PostgreSQL database.
     #[arg(long, value_name = "URL")]
     database: Option<String>,
+    /// SQLite: seconds the integrity check of the database file at start
+    /// may take (a damaged file or another program's is refused, and not
+    /// changed); past it the server starts with the file unchecked and says
+    /// so in the log (0: no such check; the file's header and application
+    /// id are checked still) [default: 30].
+    #[arg(long, value_name = "SECS")]
+    integrity_check_seconds: Option<u64>,
     /// Several instances on PostgreSQL: seconds the lease of a computer
     /// move lasts without renewal; another instance takes the game over
     /// this long after the instance holding it died [default: 10].
@@ -146,6 +153,9 @@ pub fn run(args: Args) -> Result<()> {
             "--computer-lease must be between 0.1 and 3600 seconds"
         );
         config.computer_lease = std::time::Duration::from_secs_f64(secs);
+    }
+    if let Some(secs) = args.integrity_check_seconds {
+        config.integrity_check = std::time::Duration::from_secs(secs);
     }
     if let Some(listen) = args.listen {
         config.listen = listen;

@@ -72,6 +72,11 @@ pub struct ServerConfig {
     /// Several instances on one PostgreSQL database: how long the lease
     /// of a computer move lasts without renewal (crate::cluster).
     pub computer_lease: Duration,
+    /// SQLite: the longest the integrity check of the file at start may
+    /// take; past it the server starts with the file unchecked and says so
+    /// in the log. Zero: no such check (see
+    /// [`storage::StorageOptions::integrity_check`]).
+    pub integrity_check: Duration,
     /// The computer's thinking time per move in milliseconds; `None`: by
     /// level (0.3–1 s for levels 1–9, 1.5 s at level 10).
     pub computer_movetime_ms: Option<u64>,
@@ -151,6 +156,7 @@ impl Default for ServerConfig {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             database_url: None,
             computer_lease: storage::StorageOptions::default().computer_lease,
+            integrity_check: storage::DEFAULT_INTEGRITY_CHECK,
             computer_movetime_ms: None,
             engine_slots: None,
             analysis_slots: limits.analysis_slots,

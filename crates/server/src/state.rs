@@ -38,6 +38,7 @@ impl AppState {
         let url = config.database_url();
         let options = storage::StorageOptions {
             computer_lease: config.computer_lease,
+            integrity_check: config.integrity_check,
         };
         let storage = storage::open_with(&url, &options)
             .await

@@ -18,7 +18,7 @@ use futures_util::future::BoxFuture;
 
 pub use postgres::PgStorage;
 pub use record::{GameRecord, RecordMove, RecordSeat};
-pub use sqlite::SqliteStorage;
+pub use sqlite::{APPLICATION_ID, Integrity, SqliteStorage};
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
@@ -40,6 +40,35 @@ pub enum StorageError {
     /// A stored value could not be understood.
     #[error("corrupt stored data: {0}")]
     Corrupt(String),
+    /// The SQLite file is damaged (found when it is opened): it is neither
+    /// used nor changed.
+    #[error(
+        "the database file {} is damaged: {reason}. brett will not use or change it. Restore \
+         it from a backup, or save the games that can still be read with `brett db export \
+         --database {} --out FILE` (which reads a damaged file without changing it) and move \
+         them into a new database with `brett db import`",
+        path.display(),
+        sqlite_url_of(path)
+    )]
+    CorruptFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The file is not a brett database (another program's SQLite file, or
+    /// no SQLite file at all): it is neither used nor changed.
+    #[error(
+        "{} is not a brett database ({found}); brett will not change it. Name brett's own \
+         database with --database, or a new file",
+        path.display()
+    )]
+    NotBrett {
+        /// The file.
+        path: PathBuf,
+        /// What was found instead: its application id, its tables.
+        found: String,
+    },
     /// The database cannot be used right now: the disk is full or
     /// read-only, an I/O error, the file cannot be opened. Nothing was
     /// written (but for one rare case, see docs/API.md, "Storage faults");
@@ -325,14 +354,28 @@ pub struct StorageOptions {
     /// The lease of a computer move (several instances on PostgreSQL):
     /// after this long without renewal another instance takes it over.
     pub computer_lease: Duration,
+    /// SQLite: the longest the integrity check of the file at open
+    /// (`PRAGMA quick_check`) may take. When it is reached the check stops
+    /// and the file is used unchecked, with a warning in the log; zero: no
+    /// such check (the file's header and application id are checked still).
+    pub integrity_check: Duration,
 }
+
+/// The default of [`StorageOptions::integrity_check`].
+pub const DEFAULT_INTEGRITY_CHECK: Duration = Duration::from_secs(30);
 
 impl Default for StorageOptions {
     fn default() -> StorageOptions {
         StorageOptions {
             computer_lease: Duration::from_secs(10),
+            integrity_check: DEFAULT_INTEGRITY_CHECK,
         }
     }
+}
+
+/// The URL of the SQLite file at `path`.
+pub fn sqlite_url_of(path: &std::path::Path) -> String {
+    format!("sqlite://{}", path.display())
 }
 
 /// The default database: `$XDG_DATA_HOME/brett/brett.db`, else
@@ -354,7 +397,7 @@ pub fn default_database_path() -> PathBuf {
 
 /// The default database as a URL.
 pub fn default_database_url() -> String {
-    format!("sqlite://{}", default_database_path().display())
+    sqlite_url_of(&default_database_path())
 }
 
 /// Open (creating and migrating as needed) the database at `url`; the
@@ -369,7 +412,7 @@ pub async fn open_with(
     options: &StorageOptions,
 ) -> Result<Arc<dyn Storage>, StorageError> {
     match backend_of(url)? {
-        Backend::Sqlite => Ok(Arc::new(SqliteStorage::open(url).await?)),
+        Backend::Sqlite => Ok(Arc::new(SqliteStorage::open_with(url, options).await?)),
         Backend::Postgres => Ok(Arc::new(PgStorage::open(url, options).await?)),
     }
 }

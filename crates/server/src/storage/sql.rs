@@ -427,6 +427,15 @@ macro_rules! storage_methods {
                         }
                         list.push(RecordMove { mv, at });
                     }
+                    // Moves missing at the end (a damaged file) are no
+                    // game to export either.
+                    let ply: i64 = row.try_get("ply")?;
+                    if ply != list.len() as i64 {
+                        return Err(StorageError::Corrupt(format!(
+                            "game {id}: {ply} plies recorded but {} moves stored",
+                            list.len()
+                        )));
+                    }
                     let [white, black] = sql::seats_from_row(row)?;
                     let meta = sql::meta_from_row(row)?;
                     out.push(GameRecord {

@@ -20,10 +20,19 @@
 //! move to the restored file; a file replaced by another is taken over as
 //! it is. Files made read-only (a read-only mount, `chattr +i`) are not
 //! written through connections opened before.
+//!
+//! A file is checked before anything writes to it
+//! ([`SqliteStorage::check_integrity`]): its header and length, that it is
+//! brett's ([`APPLICATION_ID`]), and then `PRAGMA quick_check` for at most
+//! a given time. A damaged file or another program's is refused as it is,
+//! without a byte changed; a damaged one can still be read by
+//! [`SqliteStorage::open_damaged`] (`brett db export`).
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
 use sqlx::pool::PoolConnection;
@@ -31,16 +40,44 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
     SqliteSynchronous,
 };
-use sqlx::{Connection, Row, Sqlite};
+use sqlx::{ConnectOptions, Connection, Row, Sqlite};
 
 use super::record::tags_from_text;
 use super::sql;
 use super::{
     Expected, GameMeta, GameRecord, GameSummary, MoveChange, NewGame, RecordMove, RecordSeat,
-    Storage, StorageError, StoredGame,
+    Storage, StorageError, StorageOptions, StoredGame,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+
+/// brett's mark in the header of its SQLite files (`PRAGMA
+/// application_id`): the ASCII bytes `brtt`. A file that bears another
+/// mark is another program's and is not opened.
+pub const APPLICATION_ID: i32 = i32::from_be_bytes(*b"brtt");
+
+/// The version of brett's first migration: a file without the mark whose
+/// `_sqlx_migrations` lists it (and that has a `games` table) was made by
+/// brett before the mark was set, and is marked when opened.
+const FIRST_MIGRATION: i64 = 20261122000000;
+
+/// The first 16 bytes of every SQLite file.
+const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
+
+/// What the check of an SQLite file found when it was opened (a damaged
+/// file or another program's is an error instead).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Integrity {
+    /// `PRAGMA quick_check` went through the whole file and found nothing
+    /// wrong.
+    Checked,
+    /// `PRAGMA quick_check` did not finish within its time: the file is
+    /// used unchecked (its header and application id were checked).
+    Unfinished,
+    /// Nothing to go through: no file yet, an empty file, or a time limit
+    /// of zero.
+    Skipped,
+}
 
 /// Games in an SQLite database.
 #[derive(Debug)]
@@ -202,6 +239,262 @@ fn check_writable(path: &Path) -> std::io::Result<()> {
     }
 }
 
+/// Whether `e` says that the file is damaged (SQLITE_CORRUPT,
+/// SQLITE_NOTADB) rather than that it cannot be used now.
+fn is_damage(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(d) => {
+            let code = d.code().and_then(|c| c.parse::<i32>().ok()).unwrap_or(0);
+            matches!(code & 0xff, 11 | 26)
+        }
+        _ => false,
+    }
+}
+
+/// The error for `e`, met while checking the file at `path`.
+fn damaged_or(path: &Path, e: sqlx::Error) -> StorageError {
+    if is_damage(&e) {
+        StorageError::CorruptFile {
+            path: path.to_path_buf(),
+            reason: format!("SQLite cannot read it ({e})"),
+        }
+    } else {
+        classify(e.into())
+    }
+}
+
+/// Whether the file `path` with `suffix` appended is there; `with_content`:
+/// and is not empty.
+fn beside(path: &Path, suffix: &str, with_content: bool) -> bool {
+    std::fs::metadata(with_suffix(path, suffix)).is_ok_and(|m| !with_content || m.len() > 0)
+}
+
+/// An application id as the message of a refused file gives it: the
+/// number, and its four bytes when they are letters.
+fn describe_application_id(id: i32) -> String {
+    let bytes = id.to_be_bytes();
+    if bytes.iter().all(|b| b.is_ascii_graphic()) {
+        format!(
+            "application_id {id} (\"{}\")",
+            String::from_utf8_lossy(&bytes)
+        )
+    } else {
+        format!("application_id {id}")
+    }
+}
+
+/// Whether this process has the file `id` open already: SQLite's locks on
+/// it would go with any other descriptor of it that is closed, so it is not
+/// read past SQLite then. Told from `/proc/self/fd` on Linux (where that
+/// cannot be read, the file is taken to be open); elsewhere a file is taken
+/// not to be (brett opens its database once).
+#[cfg(target_os = "linux")]
+fn open_in_this_process(id: FileId) -> bool {
+    let Ok(fds) = std::fs::read_dir("/proc/self/fd") else {
+        return true;
+    };
+    fds.flatten()
+        .any(|fd| std::fs::metadata(fd.path()).is_ok_and(|m| file_id_of(&m) == id))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn open_in_this_process(_: FileId) -> bool {
+    false
+}
+
+/// Check what the file's length and header tell without SQLite: that it is
+/// an SQLite file, not marked as another program's, and not cut short.
+/// `len`: its length, not 0. The file must not be open in this process
+/// ([`open_in_this_process`]): it is opened and closed here.
+fn check_header(path: &Path, len: u64) -> Result<(), StorageError> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(100);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(100).read_to_end(&mut head))
+        .map_err(|e| unavailable(&format!("reading {}", path.display()), e))?;
+    let not_brett = |found: String| StorageError::NotBrett {
+        path: path.to_path_buf(),
+        found,
+    };
+    let corrupt = |reason: String| StorageError::CorruptFile {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let start = &head[..head.len().min(SQLITE_MAGIC.len())];
+    if !SQLITE_MAGIC.starts_with(start) {
+        return Err(not_brett("not an SQLite file".into()));
+    }
+    if head.len() < 100 {
+        return Err(corrupt(format!(
+            "it is {} bytes long, shorter than the 100-byte header of an SQLite file",
+            head.len()
+        )));
+    }
+    let be32 = |at: usize| u32::from_be_bytes([head[at], head[at + 1], head[at + 2], head[at + 3]]);
+    // The header may be older than the write-ahead log (which holds the
+    // latest first page), but a mark once set stays: a foreign mark here
+    // is never brett's.
+    let id = be32(68) as i32;
+    if id != 0 && id != APPLICATION_ID {
+        return Err(not_brett(describe_application_id(id)));
+    }
+    let page_size = match u16::from_be_bytes([head[16], head[17]]) {
+        1 => 65536,
+        n => u64::from(n),
+    };
+    if !page_size.is_power_of_two() || page_size < 512 {
+        return Err(corrupt(format!(
+            "its header gives {page_size} bytes as the page size, which SQLite does not use"
+        )));
+    }
+    // With a write-ahead log or a rollback journal left over (the last
+    // process stopped in the middle) the file may be behind, so its length
+    // is judged only without them.
+    if beside(path, "-wal", true) || beside(path, "-journal", true) {
+        return Ok(());
+    }
+    if !len.is_multiple_of(page_size) {
+        return Err(corrupt(format!(
+            "it is {len} bytes long, not a whole number of its {page_size}-byte pages: it was \
+             cut short or written over"
+        )));
+    }
+    // The page count of the header is valid when the header's change
+    // counter equals its "version valid for" number.
+    let pages = u64::from(be32(28));
+    if pages > 0 && be32(24) == be32(92) && pages > len / page_size {
+        return Err(corrupt(format!(
+            "its header counts {pages} pages of {page_size} bytes, but the file holds only {}: \
+             it was cut short",
+            len / page_size
+        )));
+    }
+    Ok(())
+}
+
+/// Check the SQLite file at `path` (not empty; its header checked) through
+/// SQLite, read-only: that it is brett's, and `PRAGMA quick_check` for at
+/// most `limit`. `without_locks`: open it as immutable, which makes no
+/// `-wal` and `-shm` files beside it (only when there are none: nobody has
+/// the file open).
+async fn check_contents(
+    path: &Path,
+    limit: Duration,
+    without_locks: bool,
+) -> Result<Integrity, StorageError> {
+    // Not logged as a slow statement: the check takes its time.
+    let options = SqliteConnectOptions::new()
+        .filename(path)
+        .read_only(true)
+        .create_if_missing(false)
+        .immutable(without_locks)
+        .busy_timeout(Duration::from_secs(10))
+        .disable_statement_logging();
+    let mut conn = SqliteConnection::connect_with(&options)
+        .await
+        .map_err(|e| damaged_or(path, e))?;
+    let found = examine(&mut conn, path, limit).await;
+    if let Err(e) = conn.close().await {
+        tracing::warn!(path = %path.display(), error = %e, "closing the check's connection failed");
+    }
+    found
+}
+
+/// [`check_contents`] on the connection `conn` to `path`.
+async fn examine(
+    conn: &mut SqliteConnection,
+    path: &Path,
+    limit: Duration,
+) -> Result<Integrity, StorageError> {
+    let damaged = |e| damaged_or(path, e);
+    let id: i32 = sqlx::query_scalar("PRAGMA application_id")
+        .fetch_one(&mut *conn)
+        .await
+        .map_err(damaged)?;
+    if id != APPLICATION_ID {
+        let tables: Vec<String> = sqlx::query_scalar(
+            "SELECT name FROM sqlite_master WHERE type = 'table' \
+             AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+        )
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(damaged)?;
+        let has = |name: &str| tables.iter().any(|t| t == name);
+        let made_by_brett = id == 0
+            && has("games")
+            && has("_sqlx_migrations")
+            && match sqlx::query_scalar::<_, i64>(
+                "SELECT count(*) FROM _sqlx_migrations WHERE version = $1",
+            )
+            .bind(FIRST_MIGRATION)
+            .fetch_one(&mut *conn)
+            .await
+            {
+                Ok(n) => n > 0,
+                Err(e) if is_damage(&e) => return Err(damaged(e)),
+                // Another program's table of that name.
+                Err(_) => false,
+            };
+        let empty = id == 0 && tables.is_empty();
+        if !made_by_brett && !empty {
+            let mut found = describe_application_id(id);
+            if !tables.is_empty() {
+                let mut names = tables
+                    .iter()
+                    .take(5)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                if tables.len() > 5 {
+                    names.push_str(", …");
+                }
+                found.push_str(&format!("; tables {names}"));
+            }
+            return Err(StorageError::NotBrett {
+                path: path.to_path_buf(),
+                found,
+            });
+        }
+    }
+    if limit.is_zero() {
+        return Ok(Integrity::Skipped);
+    }
+    // The check stops when its time is up: SQLite calls the handler every
+    // 100 pages it checks (and every 100 steps of the statement after).
+    let stopped = Arc::new(AtomicBool::new(false));
+    if let Some(deadline) = Instant::now().checked_add(limit) {
+        let stopped = stopped.clone();
+        let mut handle = conn.lock_handle().await?;
+        handle.set_progress_handler(100, move || {
+            let go_on = Instant::now() < deadline;
+            if !go_on {
+                stopped.store(true, Ordering::Relaxed);
+            }
+            go_on
+        });
+    }
+    // Three problems are enough to refuse the file.
+    let found = sqlx::query_scalar::<_, String>("PRAGMA quick_check(3)")
+        .fetch_all(&mut *conn)
+        .await;
+    match found {
+        Ok(rows) if rows.len() == 1 && rows[0] == "ok" => Ok(Integrity::Checked),
+        Ok(rows) => {
+            let problems = rows
+                .iter()
+                .flat_map(|r| r.lines())
+                .filter(|l| !l.is_empty() && !l.starts_with("*** "))
+                .collect::<Vec<_>>();
+            Err(StorageError::CorruptFile {
+                path: path.to_path_buf(),
+                reason: format!("PRAGMA quick_check found: {}", problems.join("; ")),
+            })
+        }
+        Err(_) if stopped.load(Ordering::Relaxed) => Ok(Integrity::Unfinished),
+        Err(e) => Err(damaged(e)),
+    }
+}
+
 /// Flush a folder's entries (a rename in it) to the disk.
 fn sync_dir(path: &Path) {
     #[cfg(unix)]
@@ -217,6 +510,22 @@ fn sync_dir(path: &Path) {
     }
     #[cfg(not(unix))]
     let _ = path;
+}
+
+/// Set brett's mark ([`APPLICATION_ID`]) on the file of `conn` if it is
+/// not set (a new file, or one made before the mark was set).
+async fn mark(conn: &mut SqliteConnection) -> Result<(), StorageError> {
+    let id: i32 = sqlx::query_scalar("PRAGMA application_id")
+        .fetch_one(&mut *conn)
+        .await?;
+    if id != APPLICATION_ID {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+            "PRAGMA application_id = {APPLICATION_ID}"
+        )))
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
 }
 
 /// A transaction's work on its connection.
@@ -412,8 +721,23 @@ where
 
 impl SqliteStorage {
     /// Open `url` (`sqlite:PATH`, `sqlite://PATH`, `sqlite::memory:`),
-    /// creating the file and its folder if needed, and migrate it.
+    /// creating the file and its folder if needed, and migrate it; with the
+    /// default options.
     pub async fn open(url: &str) -> Result<SqliteStorage, StorageError> {
+        Self::open_with(url, &StorageOptions::default()).await
+    }
+
+    /// Open `url` as [`SqliteStorage::open`] does. An existing file is
+    /// checked first ([`SqliteStorage::check_integrity`], for at most
+    /// `options.integrity_check`), before anything writes to it, and
+    /// refused as it is when it is damaged or another program's; brett's
+    /// mark ([`APPLICATION_ID`]) is set on a new file and on one made
+    /// before the mark was set.
+    pub async fn open_with(
+        url: &str,
+        options: &StorageOptions,
+    ) -> Result<SqliteStorage, StorageError> {
+        let limit = options.integrity_check;
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .foreign_keys(true)
@@ -449,6 +773,22 @@ impl SqliteStorage {
         {
             std::fs::create_dir_all(parent)?;
         }
+        let started = Instant::now();
+        match Self::check_integrity(&path, limit).await? {
+            Integrity::Checked => tracing::info!(
+                path = %path.display(),
+                ms = started.elapsed().as_millis() as u64,
+                "the database file passed its integrity check"
+            ),
+            Integrity::Unfinished => tracing::warn!(
+                path = %path.display(),
+                seconds = limit.as_secs_f64(),
+                "the integrity check of the database file was stopped unfinished at its time \
+                 limit: the file is used unchecked (--integrity-check-seconds gives the check \
+                 more time)"
+            ),
+            Integrity::Skipped => {}
+        }
         // NORMAL: in WAL mode a commit survives the process (a crash, a
         // restart); only a power loss may take the last ones. FULL (an
         // fsync per commit) costs the round trip several times over.
@@ -457,7 +797,10 @@ impl SqliteStorage {
             .synchronous(SqliteSynchronous::Normal);
         // Create and migrate on a connection of its own, closed after.
         let mut conn = SqliteConnection::connect_with(&options).await?;
-        let migrated = MIGRATOR.run(&mut conn).await;
+        let migrated = match MIGRATOR.run(&mut conn).await {
+            Ok(()) => mark(&mut conn).await,
+            Err(e) => Err(e.into()),
+        };
         conn.close().await?;
         migrated?;
         let options = options.create_if_missing(false);
@@ -469,6 +812,91 @@ impl SqliteStorage {
             writing: tokio::sync::Mutex::new(()),
             rescue: std::sync::Mutex::new(None),
         })
+    }
+
+    /// Check the SQLite file at `path` without changing it, before it is
+    /// opened for writing: that its header and length agree; that it is
+    /// brett's (marked with [`APPLICATION_ID`]; or unmarked and either
+    /// without tables or made by brett before the mark was set); and that
+    /// `PRAGMA quick_check` finds nothing wrong in it, if it finishes within
+    /// `limit` (zero: not run). A damaged file is
+    /// [`StorageError::CorruptFile`], another program's
+    /// [`StorageError::NotBrett`]. No file or an empty one passes.
+    pub async fn check_integrity(path: &Path, limit: Duration) -> Result<Integrity, StorageError> {
+        let meta = match std::fs::metadata(path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Integrity::Skipped),
+            Err(e) => return Err(unavailable(&format!("reading {}", path.display()), e)),
+        };
+        if meta.len() == 0 {
+            return Ok(Integrity::Skipped);
+        }
+        // Opened here already, the file is left to SQLite.
+        if !open_in_this_process(file_id_of(&meta)) {
+            check_header(path, meta.len())?;
+        }
+        let unused = !beside(path, "-wal", false) && !beside(path, "-journal", false);
+        let found = check_contents(path, limit, unused).await;
+        // Read without locks, the file may have seemed damaged because
+        // another process began to write it meanwhile: read it again, with
+        // them.
+        if unused
+            && matches!(found, Err(StorageError::CorruptFile { .. }))
+            && (beside(path, "-wal", false) || beside(path, "-journal", false))
+        {
+            return check_contents(path, limit, false).await;
+        }
+        found
+    }
+
+    /// Open the file of `url` that was refused as damaged
+    /// ([`StorageError::CorruptFile`]) to read what can still be read of it
+    /// (`brett db export`): read-only, without checks or migrations, so
+    /// that nothing is changed. A file shorter than its header says is read
+    /// up to where it ends. Writes fail.
+    pub async fn open_damaged(url: &str) -> Result<SqliteStorage, StorageError> {
+        let options = SqliteConnectOptions::from_str(url)?;
+        let path = options.get_filename().to_path_buf();
+        if url.contains(":memory:") || url.contains("mode=memory") {
+            return Err(StorageError::Unsupported(
+                "an in-memory database has no file to read".into(),
+            ));
+        }
+        let unused = !beside(&path, "-wal", false) && !beside(&path, "-journal", false);
+        let options = options
+            .read_only(true)
+            .create_if_missing(false)
+            .immutable(unused)
+            .busy_timeout(Duration::from_secs(10))
+            .pragma("writable_schema", "ON");
+        let generation = Generation::open(&options, &path).await?;
+        Ok(SqliteStorage {
+            options,
+            path: Some(path),
+            current: tokio::sync::RwLock::new(generation),
+            writing: tokio::sync::Mutex::new(()),
+            rescue: std::sync::Mutex::new(None),
+        })
+    }
+
+    /// The highest game id the file knows of, as far as it can be read
+    /// (the last id handed out, the largest id found): where reading a
+    /// damaged file ([`SqliteStorage::open_damaged`]) may stop.
+    pub async fn highest_game_id(&self) -> Option<i64> {
+        let g = self.current.read().await;
+        let mut conn = g.reader.acquire().await.ok()?;
+        let handed_out: Option<i64> =
+            sqlx::query_scalar("SELECT seq FROM sqlite_sequence WHERE name = 'games'")
+                .fetch_optional(&mut *conn)
+                .await
+                .ok()
+                .flatten();
+        let largest: Option<i64> = sqlx::query_scalar("SELECT max(id) FROM games")
+            .fetch_one(&mut *conn)
+            .await
+            .ok()
+            .flatten();
+        handed_out.max(largest)
     }
 
     /// Whether the file at the path is no longer the one `generation` is on.
