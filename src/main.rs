@@ -75,7 +75,7 @@ enum Command {
     Tablebase(cli::tablebase::Args),
     /// Start the app: the browser UI and the JSON API on http://127.0.0.1:8080
     /// (the default when no command is given).
-    Serve(cli::serve::Args),
+    Serve(Box<cli::serve::Args>),
     /// The app's database: migrate, export all games, import them (e.g.
     /// from SQLite to PostgreSQL).
     Db(cli::db::Args),
@@ -119,7 +119,7 @@ fn main() -> Result<()> {
         Some(Command::Tune(args)) => cli::tune::run(args),
         Some(Command::Puzzles(args)) => cli::puzzles::run(args),
         Some(Command::Tablebase(args)) => cli::tablebase::run(args, cli.tablebase_dir.clone()),
-        Some(Command::Serve(args)) => cli::serve::run(args),
+        Some(Command::Serve(args)) => cli::serve::run(*args),
         Some(Command::Db(args)) => cli::db::run(args),
         None => cli::serve::run(cli::serve::Args::default()),
     }
