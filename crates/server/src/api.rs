@@ -15,7 +15,7 @@ use crate::error::{ApiError, ApiJson, ApiQuery, GameId, TokenHeldNoSeat};
 use crate::game::{Color, LiveGame, Variant};
 use crate::game_state::{GameState, Kind, StateForSeat};
 use crate::guard::Requester;
-use crate::registry::{CreateGame, DrawAction};
+use crate::registry::{Action, CreateGame, DrawAction};
 use crate::util::clean_name;
 
 /// The `/api` routes.
@@ -206,9 +206,11 @@ async fn play(
     }
     let registry = app.registry.clone();
     let (side, state) = detached(async move {
-        registry
-            .play(id, req.token.as_deref(), req.ply, &req.mv)
-            .await
+        let action = Action::Move {
+            ply: req.ply,
+            text: req.mv,
+        };
+        registry.apply(id, req.token.as_deref(), action).await
     })
     .await?;
     Ok(with_you(state, Some(side)))
@@ -236,9 +238,11 @@ async fn huff(
     let square = square.to_string();
     let registry = app.registry.clone();
     let (side, state) = detached(async move {
-        registry
-            .huff(id, req.token.as_deref(), req.ply, &square)
-            .await
+        let action = Action::Huff {
+            ply: req.ply,
+            square,
+        };
+        registry.apply(id, req.token.as_deref(), action).await
     })
     .await?;
     Ok(with_you(state, Some(side)))
@@ -273,8 +277,12 @@ async fn draw(
         }
     };
     let registry = app.registry.clone();
-    let (side, state) =
-        detached(async move { registry.draw(id, req.token.as_deref(), action).await }).await?;
+    let (side, state) = detached(async move {
+        registry
+            .apply(id, req.token.as_deref(), Action::Draw(action))
+            .await
+    })
+    .await?;
     Ok(with_you(state, Some(side)))
 }
 
@@ -284,8 +292,12 @@ async fn resign(
     ApiJson(req): ApiJson<TokenRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
     let registry = app.registry.clone();
-    let (side, state) =
-        detached(async move { registry.resign(id, req.token.as_deref()).await }).await?;
+    let (side, state) = detached(async move {
+        registry
+            .apply(id, req.token.as_deref(), Action::Resign)
+            .await
+    })
+    .await?;
     Ok(with_you(state, Some(side)))
 }
 
@@ -295,8 +307,12 @@ async fn takeback(
     ApiJson(req): ApiJson<TokenRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
     let registry = app.registry.clone();
-    let (side, state) =
-        detached(async move { registry.takeback(id, req.token.as_deref()).await }).await?;
+    let (side, state) = detached(async move {
+        registry
+            .apply(id, req.token.as_deref(), Action::Takeback)
+            .await
+    })
+    .await?;
     Ok(with_you(state, Some(side)))
 }
 
@@ -315,8 +331,12 @@ async fn join(
 ) -> Result<Json<StateForSeat>, ApiError> {
     let name = clean_name(req.name.as_deref()).map_err(ApiError::BadRequest)?;
     let registry = app.registry.clone();
-    let (side, state) =
-        detached(async move { registry.join(id, req.token.as_deref(), name).await }).await?;
+    let (side, state) = detached(async move {
+        registry
+            .apply(id, req.token.as_deref(), Action::Join { name })
+            .await
+    })
+    .await?;
     Ok(with_you(state, Some(side)))
 }
 

@@ -24,11 +24,6 @@ pub fn level_movetime(level: u8) -> Duration {
     }
 }
 
-/// The display name of the computer at `level`.
-pub fn computer_name(level: u8) -> String {
-    format!("Computer (level {level})")
-}
-
 impl GameRegistry {
     /// If it is the computer's turn and it is not thinking yet, start its
     /// search; its move is stored and broadcast when found.
@@ -220,6 +215,5 @@ mod tests {
         assert_eq!(level_movetime(1), Duration::from_millis(300));
         assert_eq!(level_movetime(9), Duration::from_millis(996));
         assert_eq!(level_movetime(10), Duration::from_millis(1500));
-        assert_eq!(computer_name(5), "Computer (level 5)");
     }
 }

@@ -197,6 +197,11 @@ impl StateMessage<'_> {
     }
 }
 
+/// The display name of the computer at `level`.
+pub fn computer_name(level: u8) -> String {
+    format!("Computer (level {level})")
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::Value;
@@ -212,7 +217,7 @@ mod tests {
         Player {
             kind: if level.is_some() { "computer" } else { "human" },
             name: match level {
-                Some(l) => Some(crate::computer::computer_name(l)),
+                Some(l) => Some(computer_name(l)),
                 None => name.map(Into::into),
             },
             level,
@@ -256,6 +261,11 @@ mod tests {
 
     fn humans(a: Option<&str>, b: Option<&str>, joined: bool) -> [Player; 2] {
         [player(a, true, None), player(b, joined, None)]
+    }
+
+    #[test]
+    fn the_computer_is_named_by_its_level() {
+        assert_eq!(computer_name(5), "Computer (level 5)");
     }
 
     #[test]

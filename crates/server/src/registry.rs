@@ -16,11 +16,10 @@ use axum::extract::ws::Utf8Bytes;
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, watch};
 
-use crate::computer::computer_name;
 use crate::error::ApiError;
 use crate::fair::{AnalysisLimits, Scheduler};
 use crate::game::{Color, GameError, LiveGame, PerSide, SavedGame, Variant};
-use crate::game_state::{GameState, Kind, Player, Seating, StateMessage};
+use crate::game_state::{GameState, Kind, Player, Seating, StateMessage, computer_name};
 use crate::storage::{
     Expected, GameMeta, GameSummary, MoveChange, NewGame, Seat, Seats, Storage, StoredGame,
 };
@@ -285,6 +284,173 @@ pub enum DrawAction {
     Accept,
     /// Decline the opponent's offer.
     Decline,
+}
+
+/// What a player does to a game: every change made through a seat's token
+/// is one of these, carried out by [`GameRegistry::apply`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Play a move (in the game's notation) at `ply`, the current ply.
+    Move {
+        /// The ply the move is meant for.
+        ply: u64,
+        /// The move.
+        text: String,
+    },
+    /// Huff (Dame) the opponent's piece on `square` at `ply`.
+    Huff {
+        /// The ply the huff is meant for.
+        ply: u64,
+        /// The square.
+        square: String,
+    },
+    /// Offer, accept or decline a draw.
+    Draw(DrawAction),
+    /// Resign.
+    Resign,
+    /// Take back the player's last move (and the computer's reply), or
+    /// the last move at one screen.
+    Takeback,
+    /// Take the seat of an online game, with a name.
+    Join {
+        /// The player's name (`None`: the seat keeps its name).
+        name: Option<String>,
+    },
+}
+
+impl Action {
+    /// The ply a move or huff is meant for.
+    fn ply(&self) -> Option<u64> {
+        match self {
+            Action::Move { ply, .. } | Action::Huff { ply, .. } => Some(*ply),
+            _ => None,
+        }
+    }
+}
+
+/// What an action changes, prepared and checked, not yet stored.
+enum Change {
+    /// The game itself: the game after the action and what happens to the
+    /// stored moves.
+    Game { next: LiveGame, moves: MoveChange },
+    /// The player's seat: joined, with this name.
+    Seat { name: Option<String> },
+}
+
+/// Check `action` of `side` against the game and prepare its change on a
+/// copy; nothing is changed here.
+fn prepare(live: &Live, side: Color, action: Action) -> Result<Change, ApiError> {
+    if !matches!(action, Action::Takeback | Action::Join { .. }) {
+        live.check_both_joined()?;
+    }
+    let mut next = live.game.clone();
+    let moves = match action {
+        Action::Move { ply, text } => {
+            check_turn(live, side, ply)?;
+            match next.play(&text)? {
+                Some(stored) => MoveChange::Append(stored),
+                // Only a huff (Dame): the same player is still to move.
+                None => MoveChange::Keep,
+            }
+        }
+        Action::Huff { ply, square } => {
+            check_turn(live, side, ply)?;
+            next.huff(&square)?;
+            MoveChange::Keep
+        }
+        Action::Draw(draw) => {
+            match draw {
+                DrawAction::Offer => {
+                    if next.draw_offer() != Some(side) {
+                        next.offer_draw(side)?;
+                    }
+                    // The computer declines, but for a game at the most
+                    // moves kept, which cannot go on.
+                    let opponent = side.other();
+                    if live.seats[opponent.index()].level.is_some() && next.ending().is_none() {
+                        if next.ply() >= MAX_GAME_PLIES {
+                            next.accept_draw(opponent)?;
+                        } else {
+                            next.decline_draw(opponent)?;
+                        }
+                    }
+                }
+                DrawAction::Accept => next.accept_draw(side)?,
+                DrawAction::Decline => next.decline_draw(side)?,
+            }
+            MoveChange::Keep
+        }
+        Action::Resign => {
+            next.resign(side)?;
+            MoveChange::Keep
+        }
+        Action::Takeback => {
+            if !matches!(live.kind, Kind::Computer | Kind::Local) {
+                return Err(ApiError::NotAllowed(
+                    "moves can be taken back only in games against the computer and local games"
+                        .into(),
+                ));
+            }
+            if let Some(e) = live.game.ending() {
+                return Err(GameError::GameOver(e.text).into());
+            }
+            let ply = live.game.ply();
+            let back_to = if live.kind == Kind::Local {
+                ply.checked_sub(1)
+            } else {
+                (0..ply)
+                    .rev()
+                    .find(|&i| live.game.mover_of(i) == Some(side))
+            };
+            let Some(back_to) = back_to else {
+                return Err(ApiError::NotAllowed("you have no move to take back".into()));
+            };
+            // Storing the takeback calls off the computer's search, if any:
+            // its move is never played.
+            next.undo_to(back_to);
+            MoveChange::Truncate(back_to)
+        }
+        Action::Join { name } => {
+            if live.kind != Kind::Online {
+                return Err(ApiError::NotAllowed(
+                    "only seats of online games are joined".into(),
+                ));
+            }
+            let name = name.or_else(|| live.seats[side.index()].name.clone());
+            return Ok(Change::Seat { name });
+        }
+    };
+    Ok(Change::Game { next, moves })
+}
+
+/// The checks of a move or huff before the rules, in the order of
+/// docs/API.md: the ply, the game not over, the most moves a game keeps,
+/// the turn.
+fn check_turn(live: &Live, side: Color, ply: u64) -> Result<(), ApiError> {
+    let now_ply = live.game.ply();
+    if ply != now_ply as u64 {
+        return Err(ApiError::StalePly(format!(
+            "ply {ply} is not the current ply {now_ply}: the position has changed (or the move was already played)"
+        )));
+    }
+    if let Some(e) = live.game.ending() {
+        return Err(GameError::GameOver(e.text).into());
+    }
+    if now_ply >= MAX_GAME_PLIES {
+        return Err(ApiError::NotAllowed(format!(
+            "this game has reached the {MAX_GAME_PLIES} moves brett keeps of a game; \
+             offer a draw or resign"
+        )));
+    }
+    let turn = live.game.turn();
+    if turn != side {
+        return Err(ApiError::NotYourTurn(format!(
+            "it is {}'s turn; your seat is {}",
+            turn.name(),
+            side.name()
+        )));
+    }
+    Ok(())
 }
 
 /// All live games, the storage and the engine slots.
@@ -753,206 +919,52 @@ impl GameRegistry {
         Ok(live.state(entry.id))
     }
 
-    /// Play a move for the seat of `token`; `ply` must be the current ply.
-    pub async fn play(
+    /// Carry out `action` for the seat of `token` in game `id`: the one
+    /// path of every change a player makes (docs/API.md). The action is
+    /// checked in the order the API documents (token, both players there,
+    /// then the action's own checks), made on a copy of the game, stored
+    /// against the stored game's version, and only then taken over and
+    /// broadcast.
+    pub async fn apply(
         self: &Arc<Self>,
         id: i64,
         token: Option<&str>,
-        ply: u64,
-        mv: &str,
-    ) -> Result<(Color, GameState), ApiError> {
-        self.act(id, token, ply, |game| {
-            Ok(match game.play(mv)? {
-                Some(stored) => MoveChange::Append(stored),
-                // Only a huff (Dame): the same player is still to move.
-                None => MoveChange::Keep,
-            })
-        })
-        .await
-    }
-
-    /// Huff (Dame) the opponent's piece on `square` for the seat of
-    /// `token`; `ply` must be the current ply.
-    pub async fn huff(
-        self: &Arc<Self>,
-        id: i64,
-        token: Option<&str>,
-        ply: u64,
-        square: &str,
-    ) -> Result<(Color, GameState), ApiError> {
-        self.act(id, token, ply, |game| {
-            game.huff(square)?;
-            Ok(MoveChange::Keep)
-        })
-        .await
-    }
-
-    /// A move or huff for the seat of `token`, checked in the order of
-    /// docs/API.md (token, ply, game over, turn, then the rules by `change`
-    /// on a copy of the game), stored and broadcast.
-    async fn act(
-        self: &Arc<Self>,
-        id: i64,
-        token: Option<&str>,
-        ply: u64,
-        change: impl FnOnce(&mut LiveGame) -> Result<MoveChange, GameError>,
+        action: Action,
     ) -> Result<(Color, GameState), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
-        if ply > live.game.ply() as u64 && self.storage.cluster().is_some() {
+        if let Some(ply) = action.ply()
+            && ply > live.game.ply() as u64
+            && self.storage.cluster().is_some()
+        {
             // Moves stored by another instance, not heard of yet.
             live.stale = true;
         }
         let live = self.load(&entry, &mut guard).await?;
         let side = live.seat_of(token)?;
-        live.check_both_joined()?;
-        let now_ply = live.game.ply();
-        if ply != now_ply as u64 {
-            return Err(ApiError::StalePly(format!(
-                "ply {ply} is not the current ply {now_ply}: the position has changed (or the move was already played)"
-            )));
-        }
-        if let Some(e) = live.game.ending() {
-            return Err(GameError::GameOver(e.text).into());
-        }
-        if now_ply >= MAX_GAME_PLIES {
-            return Err(ApiError::NotAllowed(format!(
-                "this game has reached the {MAX_GAME_PLIES} moves brett keeps of a game; \
-                 offer a draw or resign"
-            )));
-        }
-        let turn = live.game.turn();
-        if turn != side {
-            return Err(ApiError::NotYourTurn(format!(
-                "it is {}'s turn; your seat is {}",
-                turn.name(),
-                side.name()
-            )));
-        }
-        let mut next = live.game.clone();
-        let change = change(&mut next)?;
-        let state = self.commit(&entry, live, next, change).await?;
-        Ok((side, state))
-    }
-
-    /// Offer, accept or decline a draw.
-    pub async fn draw(
-        self: &Arc<Self>,
-        id: i64,
-        token: Option<&str>,
-        action: DrawAction,
-    ) -> Result<(Color, GameState), ApiError> {
-        let entry = self.entry(id);
-        let mut guard = entry.state.lock().await;
-        let live = self.load(&entry, &mut guard).await?;
-        let side = live.seat_of(token)?;
-        live.check_both_joined()?;
-        let mut next = live.game.clone();
-        match action {
-            DrawAction::Offer => {
-                if next.draw_offer() != Some(side) {
-                    next.offer_draw(side)?;
-                }
-                // The computer declines, but for a game at the most moves
-                // kept, which cannot go on.
-                let opponent = side.other();
-                if live.seats[opponent.index()].level.is_some() && next.ending().is_none() {
-                    if next.ply() >= MAX_GAME_PLIES {
-                        next.accept_draw(opponent)?;
-                    } else {
-                        next.decline_draw(opponent)?;
-                    }
-                }
-            }
-            DrawAction::Accept => next.accept_draw(side)?,
-            DrawAction::Decline => next.decline_draw(side)?,
-        }
-        let state = self.commit(&entry, live, next, MoveChange::Keep).await?;
-        Ok((side, state))
-    }
-
-    /// Resign for the seat of `token`.
-    pub async fn resign(
-        self: &Arc<Self>,
-        id: i64,
-        token: Option<&str>,
-    ) -> Result<(Color, GameState), ApiError> {
-        let entry = self.entry(id);
-        let mut guard = entry.state.lock().await;
-        let live = self.load(&entry, &mut guard).await?;
-        let side = live.seat_of(token)?;
-        live.check_both_joined()?;
-        let mut next = live.game.clone();
-        next.resign(side)?;
-        let state = self.commit(&entry, live, next, MoveChange::Keep).await?;
-        Ok((side, state))
-    }
-
-    /// Take back the player's last move and the computer's reply (games
-    /// against the computer), or the last move of either side (local games:
-    /// both seats are at one screen). A search in progress is stopped and
-    /// its move discarded.
-    pub async fn takeback(
-        self: &Arc<Self>,
-        id: i64,
-        token: Option<&str>,
-    ) -> Result<(Color, GameState), ApiError> {
-        let entry = self.entry(id);
-        let mut guard = entry.state.lock().await;
-        let live = self.load(&entry, &mut guard).await?;
-        let side = live.seat_of(token)?;
-        if !matches!(live.kind, Kind::Computer | Kind::Local) {
-            return Err(ApiError::NotAllowed(
-                "moves can be taken back only in games against the computer and local games".into(),
-            ));
-        }
-        if let Some(e) = live.game.ending() {
-            return Err(GameError::GameOver(e.text).into());
-        }
-        let ply = live.game.ply();
-        let back_to = if live.kind == Kind::Local {
-            ply.checked_sub(1)
-        } else {
-            (0..ply)
-                .rev()
-                .find(|&i| live.game.mover_of(i) == Some(side))
+        let change = prepare(live, side, action)?;
+        let state = match change {
+            Change::Game { next, moves } => self.commit(&entry, live, next, moves).await?,
+            Change::Seat { name } => self.commit_seat(&entry, live, side, name).await?,
         };
-        let Some(back_to) = back_to else {
-            return Err(ApiError::NotAllowed("you have no move to take back".into()));
-        };
-        let mut next = live.game.clone();
-        next.undo_to(back_to);
-        // Storing the takeback calls off the computer's search, if any: its
-        // move is never played.
-        let state = self
-            .commit(&entry, live, next, MoveChange::Truncate(back_to))
-            .await?;
         Ok((side, state))
     }
 
-    /// Mark the seat of `token` joined and set its name (online games).
-    pub async fn join(
+    /// Store a seat's join (with its name) and take it over; then
+    /// broadcast. Returns the new state.
+    async fn commit_seat(
         self: &Arc<Self>,
-        id: i64,
-        token: Option<&str>,
+        entry: &Arc<Entry>,
+        live: &mut Live,
+        side: Color,
         name: Option<String>,
-    ) -> Result<(Color, GameState), ApiError> {
-        let entry = self.entry(id);
-        let mut guard = entry.state.lock().await;
-        let live = self.load(&entry, &mut guard).await?;
-        let side = live.seat_of(token)?;
-        if live.kind != Kind::Online {
-            return Err(ApiError::NotAllowed(
-                "only seats of online games are joined".into(),
-            ));
-        }
+    ) -> Result<GameState, ApiError> {
         let now = now_rfc3339();
-        let name = name.or_else(|| live.seats[side.index()].name.clone());
         let stored_version = match self
             .storage
             .update_seat(
-                id,
+                entry.id,
                 live.stored_version,
                 side.index(),
                 name.clone(),
@@ -972,8 +984,9 @@ impl GameRegistry {
         seat.name = name;
         seat.joined = true;
         live.updated_at = now;
-        Self::broadcast(&entry, live);
-        Ok((side, live.state(id)))
+        let state = live.state(entry.id);
+        Self::broadcast_state(entry, &state);
+        Ok(state)
     }
 
     /// The game record of game `id` and the game it is of.
