@@ -9,6 +9,7 @@ import { ArchiveView } from './views/archive.js';
 import { AnalysisView } from './views/analysis.js';
 import { PuzzlesView } from './views/puzzles.js';
 import { setNavigator } from './nav.js';
+import { loadCatalogue } from './catalogue.js';
 
 const main = document.getElementById('main');
 let current = null;
@@ -79,4 +80,7 @@ function init() {
   show();
 }
 
-init();
+// The games come from the server's catalogue: no view shows before it is here.
+loadCatalogue().then(init, (e) => {
+  main.textContent = t('error.generic', { message: e.message });
+});

@@ -4,8 +4,10 @@
 // moves of the state's `legal_moves`, and generates moves for the analysis
 // board (docs/DAME.md). It has no DOM and no i18n, so node can test it.
 
-export const GAMES = ['dame', 'dame-100', 'dame-fr', 'international'];
-export const isDame = (game) => GAMES.includes(game);
+/** The Dame games (the catalogue's family "dame"). */
+import { boardOf, familyOf } from './catalogue.js';
+
+export const isDame = (game) => familyOf(game) === 'dame';
 
 // The leaflet's draws (one king each at once; no move limits for the king
 // endings) and FMJD's (no immediate draw for one king each; a lone king
@@ -21,7 +23,8 @@ export const PRESETS = {
   international: { board: 10, men_capture_backward: true, majority: true, king_landing: 'anywhere', king_capture: 'long', promotion: 'end-of-move', huffing: false, king_moves: 50, repetition: 3, ...FMJD_DRAWS },
 };
 
-export const boardSizeOf = (game) => (game === 'dame-100' || game === 'international' ? 10 : 8);
+/** The board size of Dame game `game` (8 or 10), as the catalogue says. */
+export const boardSizeOf = (game) => boardOf(game) || 8;
 
 export const other = (c) => (c === 'white' ? 'black' : 'white');
 

@@ -1,6 +1,7 @@
 // Rule presets and options (docs/RULES.md, docs/DAME.md) and their description in words.
-import { t } from './i18n.js';
+import { t, lang } from './i18n.js';
 import { PRESETS as DAME_PRESETS, isDame } from './dame.js';
+import { titleOf } from './catalogue.js';
 
 export const PRESETS = {
   standard: { removal: 'tournament', flying: true, no_mill: 100, repetition: 3 },
@@ -47,8 +48,8 @@ export function describeOptions(o) {
   ];
 }
 
-/** The name of a game: "Mühle", "Dame 8×8", "Internationale Dame", … */
-export const gameName = (game) => t(`game.name.${isDame(game) ? game : 'muehle'}`);
+/** The name of a game: "Mühle", "Dame 8×8", "Internationale Dame", … (the catalogue's title). */
+export const gameName = (game) => titleOf(game, lang());
 
 /** "dame,huffing=on,king-moves=off,king-vs-two=10" → {preset, options} (docs/DAME.md). */
 export function parseDameRules(text, game = 'dame') {

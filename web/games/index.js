@@ -17,12 +17,21 @@
 // currentPosition(), canMoveNow(), inputAllowed(), play(text),
 // sendTurn(preview, request), announce(text) and update().
 
-import { isDame, boardSizeOf } from '../dame.js';
+import { boardSizeOf } from '../dame.js';
+import { familyOf } from '../catalogue.js';
 import { MuehleGame } from './muehle.js';
 import { DameGame } from './dame.js';
 
-/** The adapter of the game of state `st` (none yet: Mühle, whose board shows while the game loads). */
+/**
+ * The adapter of the game of state `st` by its family in the catalogue
+ * (none yet: Mühle, whose board shows while the game loads); null for a
+ * game the catalogue does not list, which the view refuses.
+ */
 export function gameAdapter(view, st) {
-  if (st && isDame(st.game)) return new DameGame(view, st.board_size || boardSizeOf(st.game));
-  return new MuehleGame(view);
+  if (!st) return new MuehleGame(view);
+  switch (familyOf(st.game)) {
+    case 'muehle': return new MuehleGame(view);
+    case 'dame': return new DameGame(view, st.board_size || boardSizeOf(st.game));
+    default: return null;
+  }
 }

@@ -10,8 +10,7 @@ import { t, tn, colorName, fmtNumber, errorText } from '../i18n.js';
 import { api } from '../api.js';
 import { navigate } from '../nav.js';
 import { gameName } from '../rules.js';
-
-export const ANALYSIS_GAMES = ['muehle', 'dame', 'dame-100', 'dame-fr', 'international'];
+import { gameNames } from '../catalogue.js';
 
 /**
  * State and methods of both analysis views. A view calls initAnalysis in its
@@ -94,7 +93,7 @@ export function gameSelect(current) {
     h('select', {
       id: 'analysis-game',
       onchange: (ev) => navigate(ev.target.value === 'muehle' ? '/analysis' : `/analysis?variant=${ev.target.value}`, { replace: true }),
-    }, ...ANALYSIS_GAMES.map((g) => h('option', { value: g, selected: g === current, text: gameName(g) }))));
+    }, ...gameNames().map((g) => h('option', { value: g, selected: g === current, text: gameName(g) }))));
 }
 
 /** How often a busy engine is asked again by itself before the view gives up. */

@@ -113,6 +113,15 @@ export class GameView {
     this.optimistic = null;
     if (firstTime) {
       const game = gameAdapter(this, st);
+      if (!game) {
+        // A game this page does not know: said so, never shown as another.
+        this.socket.close();
+        mount(this.root, h('div', { class: 'card narrow' },
+          h('h1', { text: t('game.title', { id: this.id }) }),
+          h('p', { class: 'unknown-game', role: 'alert', text: t('game.unknownGame', { game: st.game }) }),
+          h('a', { class: 'btn primary', href: '/', 'data-link': true, text: t('game.newGame') })));
+        return;
+      }
       if (game.name !== this.game.name) this.useGame(game);
     }
     const key = `${st.start_position}|${st.moves.join(' ')}|${(st.huffs || []).join(',')}`;

@@ -7,8 +7,8 @@ import { api } from '../api.js';
 import { navigate } from '../nav.js';
 import { PRESETS, presetName, overrides, rulesLabel, gameName, dameOverrides } from '../rules.js';
 import * as D from '../dame.js';
-
-const GAMES = ['muehle', 'dame', 'dame-100', 'dame-fr', 'international'];
+import { gameNames, subtitleOf } from '../catalogue.js';
+import { lang } from '../i18n.js';
 import * as store from '../store.js';
 
 export class HomeView {
@@ -22,7 +22,7 @@ export class HomeView {
       preset: saved.preset || 'standard',
       options: { ...(PRESETS[saved.preset] || PRESETS.standard), ...(saved.options || {}) },
       name: store.playerName() || '',
-      game: GAMES.includes(saved.game) ? saved.game : 'muehle',
+      game: gameNames().includes(saved.game) ? saved.game : gameNames()[0],
     };
     const dg = D.isDame(this.form.game) ? this.form.game : 'dame';
     this.form.dame = { ...D.PRESETS[dg], ...(saved.dameOptions || {}) };
@@ -116,8 +116,8 @@ export class HomeView {
 
     const game = h('fieldset', { class: 'game-choice', id: 'game-choice' },
       h('legend', { text: t('home.game') }),
-      ...GAMES.map((g) => radio('game', g,
-        [h('strong', { text: gameName(g) }), h('span', { class: 'sub', text: t(`game.name.${g}.sub`) })],
+      ...gameNames().map((g) => radio('game', g,
+        [h('strong', { text: gameName(g) }), h('span', { class: 'sub', text: subtitleOf(g, lang()) })],
         f.game === g, () => {
           const huffing = f.dame.huffing;
           f.game = g;
