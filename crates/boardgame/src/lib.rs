@@ -4,7 +4,8 @@
 //! played (history, undo, draw offers, resignation, tags) and the syntax
 //! of game records ([`record`]: `[Tag "value"]` header lines and wrapped
 //! move text, as in PGN and PDN), and errors as codes and parameters
-//! ([`ErrorDetail`]) for a user interface to word in its language.
+//! ([`ErrorDetail`]) for a user interface to word in its language; and the
+//! stream of Zobrist keys ([`zobrist`]) the games' hashes are drawn from.
 //!
 //! The rules crates re-export [`Color`] (`muehle::Color`, `dame::Color` are
 //! this type) and build their `Game` on [`Session`].
@@ -16,6 +17,7 @@ mod detail;
 pub mod record;
 mod rules;
 mod session;
+pub mod zobrist;
 
 pub use color::Color;
 pub use detail::{Detailed, ErrorDetail, color_param};

@@ -1,12 +1,7 @@
-//! Zobrist keys, computed at compile time from a fixed seed.
+//! Zobrist keys, computed at compile time from a fixed seed
+//! (`boardgame::zobrist`).
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
+use boardgame::zobrist::KeyStream;
 
 pub(crate) struct Keys {
     /// By piece kind (`2 * colour + is_king`) and bit.
@@ -15,22 +10,32 @@ pub(crate) struct Keys {
 }
 
 pub(crate) const KEYS: Keys = {
-    let mut state = 0x6461_6D65_2120_2021u64; // "dame !  "
+    let mut keys = KeyStream::new(0x6461_6D65_2120_2021); // "dame !  "
     let mut piece = [[0u64; 64]; 4];
     let mut k = 0;
     while k < 4 {
-        let mut i = 0;
-        while i < 64 {
-            let (s, v) = splitmix(state);
-            state = s;
-            piece[k][i] = v;
-            i += 1;
-        }
+        piece[k] = keys.keys(0);
         k += 1;
     }
-    let (_, black_to_move) = splitmix(state);
     Keys {
         piece,
-        black_to_move,
+        black_to_move: keys.next_key(),
     }
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys are the ones brett has always used: a fingerprint of all
+    /// of them in order (each piece kind's squares, then the side to move).
+    #[test]
+    fn the_keys_never_change() {
+        let mut all: Vec<u64> = KEYS.piece.iter().flatten().copied().collect();
+        all.push(KEYS.black_to_move);
+        let fingerprint = all
+            .iter()
+            .fold(0u64, |h, &k| h.wrapping_mul(0x0100_0000_01B3) ^ k);
+        assert_eq!(fingerprint, 0x8511_85c0_5301_84ad);
+    }
+}
