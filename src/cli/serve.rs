@@ -75,11 +75,11 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     max_connections: Option<usize>,
     /// Seconds a connection over --max-connections waits for a slot before
-    /// it is refused; keep it longer than --header-timeout [default: 10].
+    /// it is refused; keep it longer than --header-timeout [default: 15].
     #[arg(long, value_name = "SECS")]
     connection_wait: Option<f64>,
     /// Seconds a client has to send a request's header; also how long an
-    /// idle connection stays open [default: 5].
+    /// idle connection stays open [default: 10].
     #[arg(long, value_name = "SECS")]
     header_timeout: Option<u64>,
     /// Engine searches running at once, computer moves and analyses

@@ -176,8 +176,8 @@ impl Default for ServerConfig {
             // Longer than the header deadline: a burst of half-open
             // connections is cleared by that deadline while a real request
             // still waits for its slot (docs/API.md).
-            connection_wait: Duration::from_secs(10),
-            header_timeout: Duration::from_secs(5),
+            connection_wait: Duration::from_secs(15),
+            header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
             ws_ping_interval: Duration::from_secs(30),
             ws_idle_timeout: Duration::from_secs(90),
