@@ -16,6 +16,7 @@ mod color;
 mod detail;
 pub mod record;
 mod rules;
+pub mod rules_text;
 mod session;
 pub mod zobrist;
 

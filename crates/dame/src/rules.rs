@@ -389,28 +389,30 @@ impl fmt::Display for RuleSet {
 impl FromStr for RuleSet {
     type Err = ParseRulesError;
     fn from_str(s: &str) -> Result<RuleSet, ParseRulesError> {
-        let mut parts = s.split(',');
-        let first = parts.next().unwrap_or("").trim();
-        let mut rules = if first.is_empty() {
-            RuleSet::DAME
-        } else if let Some((k, v)) = first.split_once('=') {
-            let mut r = RuleSet::DAME;
-            r.set_option(k, v)?;
-            r
-        } else {
-            RuleSet::preset(first)
-                .ok_or_else(|| ParseRulesError::UnknownPreset(first.to_string()))?
-        };
-        for part in parts {
-            let part = part.trim();
-            if part.is_empty() {
-                continue;
-            }
-            let (k, v) = part
-                .split_once('=')
-                .ok_or_else(|| ParseRulesError::UnknownOption(part.to_string()))?;
-            rules.set_option(k, v)?;
-        }
-        Ok(rules)
+        boardgame::rules_text::parse(s)
+    }
+}
+
+impl boardgame::rules_text::RuleText for RuleSet {
+    type Error = ParseRulesError;
+
+    fn default_rules() -> RuleSet {
+        RuleSet::DAME
+    }
+
+    fn preset(name: &str) -> Option<RuleSet> {
+        RuleSet::preset(name)
+    }
+
+    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ParseRulesError> {
+        RuleSet::set_option(self, key, value)
+    }
+
+    fn unknown_preset(name: &str) -> ParseRulesError {
+        ParseRulesError::UnknownPreset(name.to_string())
+    }
+
+    fn not_an_option(part: &str) -> ParseRulesError {
+        ParseRulesError::UnknownOption(part.to_string())
     }
 }
