@@ -21,7 +21,8 @@ use crate::fair::{AnalysisLimits, Scheduler};
 use crate::game::{Color, GameError, LiveGame, PerSide, SavedGame, Variant};
 use crate::game_state::{GameState, Kind, Player, Seating, StateMessage, computer_name};
 use crate::storage::{
-    Expected, GameMeta, GameSummary, MoveChange, NewGame, Seat, Seats, Storage, StoredGame,
+    Expected, GameMeta, GameSummary, MoveChange, NewGame, Seat, Seats, Storage, StorageError,
+    StoredGame,
 };
 use crate::util::{self, constant_time_eq, now_rfc3339, token_hash};
 
@@ -98,6 +99,24 @@ impl Live {
         Expected {
             ply: self.game.ply(),
             version: self.stored_version,
+        }
+    }
+
+    /// The outcome of storing a change: its new version is the game's,
+    /// or, when it was not stored, nothing is taken over and the game is
+    /// read anew before the next change (another writer came first, the
+    /// game is gone, or a failed write whose outcome the storage could not
+    /// tell, like a database file replaced meanwhile).
+    fn take_stored(&mut self, stored: Result<i64, StorageError>) -> Result<(), ApiError> {
+        match stored {
+            Ok(version) => {
+                self.stored_version = version;
+                Ok(())
+            }
+            Err(e) => {
+                self.stale = true;
+                Err(e.into())
+            }
         }
     }
 
@@ -705,22 +724,11 @@ impl GameRegistry {
         let now = now_rfc3339();
         let meta = live.meta(&next, &now);
         let moves_change = change != MoveChange::Keep;
-        let stored_version = match self
+        let stored = self
             .storage
             .update_game(entry.id, live.expected(), change, meta)
-            .await
-        {
-            Ok(v) => v,
-            Err(e) => {
-                // Nothing is taken over. Another writer (conflict, not
-                // found) or a failed write whose outcome the storage could
-                // not tell (a database file replaced meanwhile): read the
-                // game anew.
-                live.stale = true;
-                return Err(e.into());
-            }
-        };
-        live.stored_version = stored_version;
+            .await;
+        live.take_stored(stored)?;
         live.game = next;
         live.updated_at = now;
         if moves_change || live.game.ending().is_some() {
@@ -961,7 +969,7 @@ impl GameRegistry {
         name: Option<String>,
     ) -> Result<GameState, ApiError> {
         let now = now_rfc3339();
-        let stored_version = match self
+        let stored = self
             .storage
             .update_seat(
                 entry.id,
@@ -971,15 +979,8 @@ impl GameRegistry {
                 true,
                 now.clone(),
             )
-            .await
-        {
-            Ok(v) => v,
-            Err(e) => {
-                live.stale = true;
-                return Err(e.into());
-            }
-        };
-        live.stored_version = stored_version;
+            .await;
+        live.take_stored(stored)?;
         let seat = &mut live.seats[side.index()];
         seat.name = name;
         seat.joined = true;

@@ -27,23 +27,12 @@ async fn connect_from(from: IpAddr, to: SocketAddr) -> std::io::Result<tokio::ne
 /// What the server answers on a raw connection until it closes it or
 /// `secs` pass.
 async fn answer(stream: &mut tokio::net::TcpStream, secs: f64) -> String {
-    let mut data = Vec::new();
-    let mut buf = [0u8; 4096];
-    let _ = tokio::time::timeout(Duration::from_secs_f64(secs), async {
-        loop {
-            match stream.read(&mut buf).await {
-                Ok(0) | Err(_) => return,
-                Ok(n) => data.extend_from_slice(&buf[..n]),
-            }
-        }
-    })
-    .await;
-    String::from_utf8_lossy(&data).into_owned()
+    read_until(stream, None, secs).await
 }
 
-/// What the server sends on a raw connection until `needle` comes (or it
-/// closes, or `secs` pass).
-async fn read_until(stream: &mut tokio::net::TcpStream, needle: &str, secs: f64) -> String {
+/// What the server sends on a raw connection until `needle` comes (if
+/// given), it closes, or `secs` pass.
+async fn read_until(stream: &mut tokio::net::TcpStream, needle: Option<&str>, secs: f64) -> String {
     let mut data = Vec::new();
     let mut buf = [0u8; 4096];
     let _ = tokio::time::timeout(Duration::from_secs_f64(secs), async {
@@ -52,7 +41,7 @@ async fn read_until(stream: &mut tokio::net::TcpStream, needle: &str, secs: f64)
                 Ok(0) | Err(_) => return,
                 Ok(n) => data.extend_from_slice(&buf[..n]),
             }
-            if String::from_utf8_lossy(&data).contains(needle) {
+            if needle.is_some_and(|n| String::from_utf8_lossy(&data).contains(n)) {
                 return;
             }
         }
@@ -111,7 +100,7 @@ async fn one_address_holding_its_maximum_does_not_slow_another() {
         match tokio::time::timeout(Duration::from_secs(5), c.read_exact(&mut head)).await {
             Ok(Ok(_)) if head.starts_with(b"HTTP/1.1 101") => sockets.push(c),
             Ok(Ok(_)) if head.starts_with(b"HTTP/1.1 429") => {
-                let rest = read_until(&mut c, "too_many_connections", 5.0).await;
+                let rest = read_until(&mut c, Some("too_many_connections"), 5.0).await;
                 assert!(rest.contains("too_many_connections"), "{rest}");
                 refused_sockets += 1;
             }
