@@ -24,6 +24,47 @@ pub trait RuleText: Sized {
     fn not_an_option(part: &str) -> Self::Error;
 }
 
+/// `FromStr` (by [`parse`]) and [`RuleText`] for a game's rule set
+/// `$rules` whose inherent `preset(name)` and `set_option(key, value)` fail
+/// with `$error`, which has the variants `UnknownPreset(String)` and
+/// `UnknownOption(String)`; `$default` is the rule set options alone apply
+/// to.
+#[macro_export]
+macro_rules! rule_text {
+    ($rules:ty, $error:ident, $default:expr) => {
+        impl ::std::str::FromStr for $rules {
+            type Err = $error;
+            fn from_str(s: &str) -> Result<$rules, $error> {
+                $crate::rules_text::parse(s)
+            }
+        }
+
+        impl $crate::rules_text::RuleText for $rules {
+            type Error = $error;
+
+            fn default_rules() -> $rules {
+                $default
+            }
+
+            fn preset(name: &str) -> Option<$rules> {
+                <$rules>::preset(name)
+            }
+
+            fn set_option(&mut self, key: &str, value: &str) -> Result<(), $error> {
+                <$rules>::set_option(self, key, value)
+            }
+
+            fn unknown_preset(name: &str) -> $error {
+                $error::UnknownPreset(name.to_string())
+            }
+
+            fn not_an_option(part: &str) -> $error {
+                $error::UnknownOption(part.to_string())
+            }
+        }
+    };
+}
+
 /// Read a rule set from its text form (see the module).
 pub fn parse<R: RuleText>(text: &str) -> Result<R, R::Error> {
     let mut parts = text.split(',');

@@ -1,7 +1,6 @@
 //! Rule options and named presets (RULES.md Part 2, "Rule options").
 
 use std::fmt;
-use std::str::FromStr;
 
 use crate::BoardSize;
 
@@ -384,35 +383,6 @@ impl fmt::Display for RuleSet {
     }
 }
 
-/// A preset, optionally followed by `,key=value` options; or options alone
-/// (applied to `dame`). The empty string is `dame`.
-impl FromStr for RuleSet {
-    type Err = ParseRulesError;
-    fn from_str(s: &str) -> Result<RuleSet, ParseRulesError> {
-        boardgame::rules_text::parse(s)
-    }
-}
-
-impl boardgame::rules_text::RuleText for RuleSet {
-    type Error = ParseRulesError;
-
-    fn default_rules() -> RuleSet {
-        RuleSet::DAME
-    }
-
-    fn preset(name: &str) -> Option<RuleSet> {
-        RuleSet::preset(name)
-    }
-
-    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ParseRulesError> {
-        RuleSet::set_option(self, key, value)
-    }
-
-    fn unknown_preset(name: &str) -> ParseRulesError {
-        ParseRulesError::UnknownPreset(name.to_string())
-    }
-
-    fn not_an_option(part: &str) -> ParseRulesError {
-        ParseRulesError::UnknownOption(part.to_string())
-    }
-}
+// A preset, optionally followed by `,key=value` options; or options alone
+// (applied to `dame`). The empty string is `dame`.
+boardgame::rule_text!(RuleSet, ParseRulesError, RuleSet::DAME);

@@ -804,14 +804,7 @@ impl SqliteStorage {
         conn.close().await?;
         migrated?;
         let options = options.create_if_missing(false);
-        let generation = Generation::open(&options, &path).await?;
-        Ok(SqliteStorage {
-            options,
-            path: Some(path),
-            current: tokio::sync::RwLock::new(generation),
-            writing: tokio::sync::Mutex::new(()),
-            rescue: std::sync::Mutex::new(None),
-        })
+        SqliteStorage::on_file(options, path).await
     }
 
     /// Check the SQLite file at `path` without changing it, before it is
@@ -869,14 +862,7 @@ impl SqliteStorage {
             .immutable(unused)
             .busy_timeout(Duration::from_secs(10))
             .pragma("writable_schema", "ON");
-        let generation = Generation::open(&options, &path).await?;
-        Ok(SqliteStorage {
-            options,
-            path: Some(path),
-            current: tokio::sync::RwLock::new(generation),
-            writing: tokio::sync::Mutex::new(()),
-            rescue: std::sync::Mutex::new(None),
-        })
+        SqliteStorage::on_file(options, path).await
     }
 
     /// The highest game id the file knows of, as far as it can be read
@@ -897,6 +883,21 @@ impl SqliteStorage {
             .ok()
             .flatten();
         handed_out.max(largest)
+    }
+
+    /// The storage on the existing file at `path`, connected with `options`.
+    async fn on_file(
+        options: SqliteConnectOptions,
+        path: PathBuf,
+    ) -> Result<SqliteStorage, StorageError> {
+        let generation = Generation::open(&options, &path).await?;
+        Ok(SqliteStorage {
+            options,
+            path: Some(path),
+            current: tokio::sync::RwLock::new(generation),
+            writing: tokio::sync::Mutex::new(()),
+            rescue: std::sync::Mutex::new(None),
+        })
     }
 
     /// Whether the file at the path is no longer the one `generation` is on.
