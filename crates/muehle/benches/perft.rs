@@ -14,6 +14,8 @@ fn bench_perft(c: &mut Criterion) {
         .parse()
         .expect("valid");
     group.bench_function("moving phase depth 5", |b| b.iter(|| perft(&mid, 5)));
+    // The figure the board description must not slow down: perft(7) from the start.
+    group.bench_function("start depth 7", |b| b.iter(|| perft(&start, 7)));
     group.finish();
 }
 
