@@ -10,11 +10,11 @@ use crate::Square;
 pub struct Bitboard(pub u32);
 
 /// Bits of all 24 points.
-const FULL: u32 = 0x00FF_FFFF;
+pub(crate) const FULL: u32 = 0x00FF_FFFF;
 /// Corners (even ring positions) in all three rings.
 const CORNERS: u32 = 0x0055_5555;
 /// Side midpoints (odd ring positions) in all three rings.
-const MIDPOINTS: u32 = 0x00AA_AAAA;
+pub(crate) const MIDPOINTS: u32 = 0x00AA_AAAA;
 
 /// Points in each 12-bit half of a board (the default x86-64 target has no
 /// popcount instruction; two table reads are about three times cheaper
@@ -112,50 +112,109 @@ impl Bitboard {
     }
 
     /// The points of this colour's stones that stand in a closed mill, given
-    /// that `self` is the set of one colour's stones.
+    /// that `self` is the set of one colour's stones (standard board; see
+    /// [`crate::Board`] for the others).
     #[inline]
     pub const fn in_mills(self) -> Bitboard {
-        let o = self.0;
+        Geometry::STANDARD.in_mills(self)
+    }
+
+    /// The number of closed mills of this set (one colour's stones, standard board).
+    #[inline]
+    pub const fn mill_count(self) -> u32 {
+        Geometry::STANDARD.mill_count(self)
+    }
+
+    /// The number of slides from a point of this set to a neighbouring
+    /// point of `targets` (standard board).
+    #[inline]
+    pub const fn slides_to(self, targets: Bitboard) -> u32 {
+        Geometry::STANDARD.slides_to(self, targets)
+    }
+
+    /// The points that would complete a mill of `self` (one colour's stones)
+    /// if a stone of that colour stood there (standard board). Occupied
+    /// points are included; intersect with the empty points for placements.
+    #[inline]
+    pub const fn mill_completions(self) -> Bitboard {
+        Geometry::STANDARD.mill_completions(self)
+    }
+
+    /// Whether a stone of this set's colour standing on `sq` is part of a
+    /// closed mill (the set is that colour's stones, with `sq` counted in;
+    /// standard board).
+    #[inline]
+    pub const fn closes_mill_at(self, sq: Square) -> bool {
+        crate::Board::NINE.closes_mill_at(self, sq)
+    }
+
+    /// The points joined by a line to at least one point of the set
+    /// (standard board).
+    #[inline]
+    pub const fn neighbours(self) -> Bitboard {
+        Geometry::STANDARD.neighbours(self)
+    }
+
+    /// Iterate over the points in index order.
+    #[inline]
+    pub fn iter(self) -> BitboardIter {
+        BitboardIter(self.0)
+    }
+}
+
+/// The bit operations of a board of three concentric squares whose sides
+/// are all lines: `across` holds the points (the same positions in every
+/// ring) through which a line runs across the squares. The standard board
+/// has them at the side midpoints; the board with diagonals at every point.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Geometry {
+    pub(crate) across: u32,
+}
+
+impl Geometry {
+    pub(crate) const STANDARD: Geometry = Geometry::new(MIDPOINTS);
+
+    pub(crate) const fn new(across: u32) -> Geometry {
+        Geometry { across }
+    }
+
+    #[inline]
+    pub(crate) const fn in_mills(self, set: Bitboard) -> Bitboard {
+        let o = set.0;
         // Ring mills start at a corner k and cover k, k+1, k+2.
         let r1 = Bitboard(o).rotate_rings(7).0; // bit k set if k+1 occupied
         let r2 = Bitboard(o).rotate_rings(6).0; // bit k set if k+2 occupied
         let start = o & r1 & r2 & CORNERS;
         let ring = start | Bitboard(start).rotate_rings(1).0 | Bitboard(start).rotate_rings(2).0;
-        // Cross mills at the midpoints of all three rings.
-        let cross = o & (o >> 8) & (o >> 16) & 0xAA;
+        // Mills across the three rings.
+        let cross = o & (o >> 8) & (o >> 16) & self.across & 0xFF;
         let cross = cross | cross << 8 | cross << 16;
         Bitboard(ring | cross)
     }
 
-    /// The number of closed mills of this set (one colour's stones).
     #[inline]
-    pub const fn mill_count(self) -> u32 {
-        let o = self.0;
+    pub(crate) const fn mill_count(self, set: Bitboard) -> u32 {
+        let o = set.0;
         let r1 = Bitboard(o).rotate_rings(7).0;
         let r2 = Bitboard(o).rotate_rings(6).0;
         let ring = o & r1 & r2 & CORNERS;
-        let cross = o & (o >> 8) & (o >> 16) & 0xAA;
+        let cross = o & (o >> 8) & (o >> 16) & self.across & 0xFF;
         pop(ring) + pop(cross)
     }
 
-    /// The number of slides from a point of this set to a neighbouring
-    /// point of `targets` (pairs of neighbours, counted once each way).
     #[inline]
-    pub const fn slides_to(self, targets: Bitboard) -> u32 {
-        let o = self.0;
+    pub(crate) const fn slides_to(self, set: Bitboard, targets: Bitboard) -> u32 {
+        let o = set.0;
         let e = targets.0;
         let along = pop(o & Bitboard(e).rotate_rings(7).0) + pop(o & Bitboard(e).rotate_rings(1).0);
-        let mid = o & MIDPOINTS;
+        let mid = o & self.across;
         let across = pop(mid & (e >> 8)) + pop(mid & (e << 8) & FULL);
         along + across
     }
 
-    /// The points that would complete a mill of `self` (one colour's stones)
-    /// if a stone of that colour stood there. Occupied points are included;
-    /// intersect with the empty points for placements.
     #[inline]
-    pub const fn mill_completions(self) -> Bitboard {
-        let o = self.0;
+    pub(crate) const fn mill_completions(self, set: Bitboard) -> Bitboard {
+        let o = set.0;
         let prev1 = Bitboard(o).rotate_rings(1).0; // bit k: k-1 occupied
         let prev2 = Bitboard(o).rotate_rings(2).0; // bit k: k-2 occupied
         let next1 = Bitboard(o).rotate_rings(7).0; // bit k: k+1 occupied
@@ -165,32 +224,17 @@ impl Bitboard {
         let b0 = o & 0xFF;
         let b1 = (o >> 8) & 0xFF;
         let b2 = (o >> 16) & 0xFF;
-        let cross = ((b1 & b2) | ((b0 & b2) << 8) | ((b0 & b1) << 16)) & MIDPOINTS;
+        let cross = ((b1 & b2) | ((b0 & b2) << 8) | ((b0 & b1) << 16)) & self.across;
         Bitboard(mid | corner | cross)
     }
 
-    /// Whether a stone of this set's colour standing on `sq` is part of a
-    /// closed mill (the set is that colour's stones, with `sq` counted in).
     #[inline]
-    pub const fn closes_mill_at(self, sq: Square) -> bool {
-        let [a, b] = crate::tables::MILL_PARTNERS[sq.index()];
-        self.0 & a == a || self.0 & b == b
-    }
-
-    /// The points joined by a line to at least one point of the set.
-    #[inline]
-    pub const fn neighbours(self) -> Bitboard {
-        let o = self.0;
+    pub(crate) const fn neighbours(self, set: Bitboard) -> Bitboard {
+        let o = set.0;
         let ring = Bitboard(o).rotate_rings(1).0 | Bitboard(o).rotate_rings(7).0;
-        let mid = o & MIDPOINTS;
-        let cross = ((mid << 8) | (mid >> 8)) & MIDPOINTS;
+        let mid = o & self.across;
+        let cross = ((mid << 8) | (mid >> 8)) & self.across;
         Bitboard(ring | cross)
-    }
-
-    /// Iterate over the points in index order.
-    #[inline]
-    pub fn iter(self) -> BitboardIter {
-        BitboardIter(self.0)
     }
 }
 
@@ -287,7 +331,8 @@ pub const MILLS: [Bitboard; 16] = {
     let mut out = [Bitboard(0); 16];
     let mut i = 0;
     while i < 16 {
-        out[i] = Bitboard(crate::tables::MILLS[i]);
+        let [a, b, c] = crate::Board::NINE.line(i);
+        out[i] = Bitboard(a.bb().0 | b.bb().0 | c.bb().0);
         i += 1;
     }
     out

@@ -59,6 +59,12 @@ impl Detailed for PositionError {
                     .with("count", count)
                     .with("max", crate::STONES_PER_SIDE)
             }
+            PositionError::TooManyStonesFor { color, count, max } => {
+                ErrorDetail::new("position.too_many_stones")
+                    .with("color", color_param(*color))
+                    .with("count", count)
+                    .with("max", max)
+            }
             PositionError::HandMismatch { white, black, turn } => {
                 ErrorDetail::new("position.hand_mismatch")
                     .with("white", white)

@@ -11,7 +11,6 @@
 //! the weighted features. That makes fitting the weights to labelled
 //! positions a plain logistic regression (`brett tune --labels`).
 
-use crate::tables::MILL_PARTNERS;
 use crate::{Bitboard, Color, Phase, Position};
 
 /// The number of evaluation weights (and features).
@@ -203,32 +202,29 @@ pub struct Terms {
     pub flying: i32,
 }
 
-/// The midpoints of the middle ring (d6, f4, d2, b4): four neighbours each.
-const JUNCTIONS: Bitboard = Bitboard(0x00AA00);
-
 impl Terms {
     /// Measure side `c` of `pos`.
     pub fn measure(pos: &Position, c: Color) -> Terms {
+        let board = pos.board();
         let own = pos.stones(c);
         let empty = pos.empty();
         let phase = pos.phase(c);
         let mut t = Terms {
             stones: pos.material(c) as i32,
-            closed_mills: own.mill_count() as i32,
+            closed_mills: board.mill_count(own) as i32,
             ..Terms::default()
         };
         // Open lines: each gap point with the one or two lines it completes.
         let mut threat_points = Bitboard::EMPTY;
-        for gap in own.mill_completions() & empty {
-            for partners in MILL_PARTNERS[gap.index()] {
-                let partners = Bitboard(partners);
+        for gap in board.mill_completions(own) & empty {
+            for partners in board.mill_partners(gap) {
                 if !own.contains_all(partners) {
                     continue;
                 }
                 t.open_lines += 1;
                 let can_close = match phase {
                     Phase::Placing | Phase::Flying => true,
-                    Phase::Moving => (gap.neighbours() & own & !partners).any(),
+                    Phase::Moving => (board.neighbours_of(gap) & own & !partners).any(),
                 };
                 if can_close {
                     t.threats += 1;
@@ -238,26 +234,26 @@ impl Terms {
         }
         t.double_threat = i32::from(threat_points.count() >= 2);
         if phase != Phase::Flying {
-            t.liberties = (own.neighbours() & empty).count() as i32;
+            t.liberties = (board.neighbours(own) & empty).count() as i32;
             let margin = t.liberties - i32::from(pos.in_hand(c.other()));
             t.cramped = (3 - margin).clamp(0, 3);
         }
-        let movable = empty.neighbours() & own;
+        let movable = board.neighbours(empty) & own;
         match phase {
             Phase::Moving => {
                 t.blocked = (own - movable).count() as i32;
-                t.mobility = own.slides_to(empty) as i32;
-                for s in own.in_mills() & movable {
+                t.mobility = board.slides_to(own, empty) as i32;
+                for s in board.in_mills(own) & movable {
                     let rest = own ^ s.bb();
-                    if (s.neighbours() & empty & rest.mill_completions()).any() {
+                    if (board.neighbours_of(s) & empty & board.mill_completions(rest)).any() {
                         t.zwickmuehlen += 1;
                     }
                 }
             }
             Phase::Placing => {
-                t.junctions = (own & JUNCTIONS).count() as i32;
+                t.junctions = (own & board.junctions()).count() as i32;
                 t.placing_blocked = (own - movable).count() as i32;
-                t.placing_mobility = own.slides_to(empty) as i32;
+                t.placing_mobility = board.slides_to(own, empty) as i32;
             }
             Phase::Flying => t.flying = 1,
         }

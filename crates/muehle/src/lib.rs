@@ -1,6 +1,7 @@
 //! # muehle — the rules of Mühle (Nine Men's Morris)
 //!
-//! Exact rules with every option of the project's rule book: [`Square`]s
+//! Exact rules with every option of the project's rule book, on the boards
+//! of Nine and Twelve Men's Morris and Lasker Morris ([`Board`]): [`Square`]s
 //! named like chess squares (`a1` … `g7`), [`Bitboard`]s over the 24 points,
 //! [`Setup`] (unchecked) and [`Position`] (validated) with allocation-free
 //! legal move generation, the position string, [`Move`] notation (`d6`,
@@ -18,6 +19,7 @@
 #![warn(missing_docs)]
 
 mod bitboard;
+mod board;
 mod detail;
 pub mod eval;
 mod game;
@@ -28,10 +30,10 @@ mod record;
 mod rules;
 mod square;
 pub mod symmetry;
-mod tables;
 mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter, MILLS};
+pub use board::{Board, MAX_LINES};
 pub use boardgame::Color;
 pub use game::{Game, GameError};
 pub use mv::{Move, ParseMoveError, join_removal_tokens};

@@ -6,19 +6,20 @@ use std::str::FromStr;
 
 use arrayvec::ArrayVec;
 
-use crate::zobrist::KEYS;
-use crate::{Bitboard, Color, Move, RemovalRule, RuleSet, Square};
+use crate::zobrist::{IN_HAND, KEYS};
+use crate::{Bitboard, Board, Color, Move, RemovalRule, RuleSet, Square};
 
-/// Stones each side starts with.
-pub const STONES_PER_SIDE: u8 = 9;
+/// Stones each side starts with on the standard board ([`Board::NINE`]).
+pub const STONES_PER_SIDE: u8 = Board::NINE.stones();
 
 /// Upper bound on the number of legal moves in any position.
 ///
-/// Placing: at most 24 empty points, each with at most 9 removals (216).
-/// Flying: 3 stones × at most (21 − n) targets × n removals for n opponent
-/// stones, at most 3 × 10 × 11 = 330. Sliding: at most 9 stones × 4 targets
-/// × 9 removals = 324. 512 leaves room.
-pub const MAX_MOVES: usize = 512;
+/// With `e` empty points and `n` opponent stones (each a possible removal),
+/// placements are at most `e·n`, slides at most `4·e·n` (each empty point has
+/// at most four neighbours), flights at most `3·e·n`. On every board here
+/// (at most 12 stones a side) that stays below 5·13·12 = 780, even where a
+/// player may both place and slide. 1024 leaves room.
+pub const MAX_MOVES: usize = 1024;
 
 /// A list of moves that lives on the stack.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
@@ -60,11 +61,14 @@ pub enum EndReason {
     Agreement,
     /// The loser resigned.
     Resignation,
+    /// The board filled while placing and nobody can move: a draw
+    /// (Twelve Men's Morris; docs/RULES.md).
+    BoardFull,
 }
 
 impl EndReason {
     /// A short machine-readable name (`two-stones`, `blocked`, `repetition`,
-    /// `no-mill`, `agreement`, `resignation`).
+    /// `no-mill`, `agreement`, `resignation`, `board-full`).
     pub const fn code(self) -> &'static str {
         match self {
             EndReason::TwoStonesLeft => "two-stones",
@@ -73,6 +77,7 @@ impl EndReason {
             EndReason::NoMill => "no-mill",
             EndReason::Agreement => "agreement",
             EndReason::Resignation => "resignation",
+            EndReason::BoardFull => "board-full",
         }
     }
 
@@ -85,6 +90,7 @@ impl EndReason {
             EndReason::NoMill,
             EndReason::Agreement,
             EndReason::Resignation,
+            EndReason::BoardFull,
         ]
         .into_iter()
         .find(|r| r.code() == s)
@@ -117,6 +123,9 @@ impl boardgame::Reason for EndReason {
             )),
             (None, EndReason::NoMill) => {
                 Some("Draw: no mill closed for too long (no-mill rule)".to_string())
+            }
+            (None, EndReason::BoardFull) => {
+                Some("Draw: the board is full and nobody can move".to_string())
             }
             _ => None,
         }
@@ -154,6 +163,15 @@ impl Setup {
         plies_since_mill: 0,
         move_number: 1,
     };
+
+    /// The start under `rules`: empty board, the board's stones in each
+    /// hand, White to move.
+    pub const fn start(rules: &RuleSet) -> Setup {
+        Setup {
+            in_hand: [rules.stones(); 2],
+            ..Setup::START
+        }
+    }
 
     /// The colour on `sq`, if any.
     pub fn stone_at(&self, sq: Square) -> Option<Color> {
@@ -305,13 +323,25 @@ pub enum PositionError {
     /// Stones lie outside the 24 points.
     #[error("the stones must fit on the 24 points")]
     OffBoard,
-    /// A side has more than nine stones on the board and in hand.
+    /// A side has more than nine stones on the board and in hand (the
+    /// standard board).
     #[error("{color} has {count} stones on the board and in hand; at most 9 are allowed")]
     TooManyStones {
         /// The side.
         color: Color,
         /// Its stones, on the board and in hand.
         count: u32,
+    },
+    /// A side has more stones on the board and in hand than the board of
+    /// the rules gives it (a board other than the standard one).
+    #[error("{color} has {count} stones on the board and in hand; at most {max} are allowed")]
+    TooManyStonesFor {
+        /// The side.
+        color: Color,
+        /// Its stones, on the board and in hand.
+        count: u32,
+        /// The stones a side brings on this board.
+        max: u8,
     },
     /// The stones in hand do not fit the side to move (White places first).
     #[error(
@@ -334,8 +364,14 @@ pub enum PositionError {
 }
 
 impl Setup {
-    /// Check the setup against the rules.
+    /// Check the setup against the standard rules.
     pub fn validate(&self) -> Result<(), PositionError> {
+        self.validate_under(&RuleSet::STANDARD)
+    }
+
+    /// Check the setup against `rules` (their board's stones per side, and
+    /// whether the hands must follow the turn).
+    pub fn validate_under(&self, rules: &RuleSet) -> Result<(), PositionError> {
         let [w, b] = self.stones;
         if (w | b).0 & !Bitboard::FULL.0 != 0 {
             return Err(PositionError::OffBoard);
@@ -345,15 +381,27 @@ impl Setup {
         }
         for c in Color::ALL {
             let count = self.stones[c.index()].count() + u32::from(self.in_hand[c.index()]);
-            if count > u32::from(STONES_PER_SIDE) {
-                return Err(PositionError::TooManyStones { color: c, count });
+            let max = rules.stones();
+            if count > u32::from(max) {
+                return Err(if rules.board == &Board::NINE {
+                    PositionError::TooManyStones { color: c, count }
+                } else {
+                    PositionError::TooManyStonesFor {
+                        color: c,
+                        count,
+                        max,
+                    }
+                });
             }
         }
         let [wh, bh] = self.in_hand;
-        let hands_ok = match self.turn {
-            Color::White => wh == bh,
-            Color::Black => u16::from(bh) == u16::from(wh) + 1 || (wh == 0 && bh == 0),
-        };
+        // Where a player may move instead of placing, the hands need not
+        // follow the turn.
+        let hands_ok = rules.move_in_placing
+            || match self.turn {
+                Color::White => wh == bh,
+                Color::Black => u16::from(bh) == u16::from(wh) + 1 || (wh == 0 && bh == 0),
+            };
         if !hands_ok {
             return Err(PositionError::HandMismatch {
                 white: wh,
@@ -425,12 +473,12 @@ impl Default for Position {
 impl Position {
     /// The start position under `rules`.
     pub fn new(rules: RuleSet) -> Position {
-        Position::from_setup_unchecked(Setup::START, rules)
+        Position::from_setup_unchecked(Setup::start(&rules), rules)
     }
 
     /// A validated position from a setup.
     pub fn from_setup(setup: Setup, rules: RuleSet) -> Result<Position, PositionError> {
-        setup.validate()?;
+        setup.validate_under(&rules)?;
         Ok(Position::from_setup_unchecked(setup, rules))
     }
 
@@ -474,6 +522,12 @@ impl Position {
     #[inline]
     pub fn rules(&self) -> &RuleSet {
         &self.rules
+    }
+
+    /// The board of the rules: its lines, stones per side, when a side flies.
+    #[inline]
+    pub fn board(&self) -> &'static Board {
+        self.rules.board
     }
 
     /// Side to move.
@@ -543,7 +597,7 @@ impl Position {
             for sq in self.stones[c.index()] {
                 h ^= KEYS.stone[c.index()][sq.index()];
             }
-            h ^= KEYS.in_hand[c.index()][usize::from(self.in_hand[c.index()].min(9))];
+            h ^= IN_HAND[c.index()][usize::from(self.in_hand[c.index()].min(12))];
         }
         if self.turn == Color::Black {
             h ^= KEYS.black_to_move;
@@ -562,7 +616,9 @@ impl Position {
     pub fn phase(&self, c: Color) -> Phase {
         if self.in_hand[c.index()] > 0 {
             Phase::Placing
-        } else if self.rules.flying && self.stones[c.index()].count() == 3 {
+        } else if self.rules.flying
+            && self.stones[c.index()].count() == u32::from(self.rules.board.fly_at())
+        {
             Phase::Flying
         } else {
             Phase::Moving
@@ -581,7 +637,7 @@ impl Position {
     /// mill may remove under this position's rules.
     #[inline]
     pub(crate) fn removable_from(&self, victim: Bitboard, victim_in_hand: u8) -> Bitboard {
-        let free = victim - victim.in_mills();
+        let free = victim - self.rules.board.in_mills(victim);
         match self.rules.removal {
             RemovalRule::UnlessAllInMills => {
                 if free.any() {
@@ -591,14 +647,17 @@ impl Position {
                 }
             }
             RemovalRule::Never => {
-                let flying = self.rules.flying && victim_in_hand == 0 && victim.count() == 3;
+                let flying = self.rules.flying
+                    && victim_in_hand == 0
+                    && victim.count() == u32::from(self.rules.board.fly_at());
                 if flying { victim } else { free }
             }
         }
     }
 
     /// The end of the game this position shows by itself, if any: the side to
-    /// move has only two stones, or cannot move, or the no-mill rule applies.
+    /// move has only two stones, or cannot move (a draw when the board is
+    /// full: nobody can), or the no-mill rule applies.
     /// (Repetition needs the game's history: see [`crate::Game`].)
     /// Wins take precedence over the no-mill draw.
     pub fn outcome(&self) -> Option<Outcome> {
@@ -610,6 +669,12 @@ impl Position {
             });
         }
         if self.is_blocked() {
+            if self.rules.board.is_full(self.occupied()) {
+                return Some(Outcome {
+                    winner: None,
+                    reason: EndReason::BoardFull,
+                });
+            }
             return Some(Outcome {
                 winner: Some(us.other()),
                 reason: EndReason::Blocked,
@@ -636,7 +701,8 @@ impl Position {
     #[inline]
     pub fn is_blocked(&self) -> bool {
         self.phase(self.turn) == Phase::Moving
-            && (self.empty().neighbours() & self.stones[self.turn.index()]).is_empty()
+            && (self.rules.board.neighbours(self.empty()) & self.stones[self.turn.index()])
+                .is_empty()
     }
 
     /// All legal moves (none when the game is over).
@@ -667,6 +733,7 @@ impl Position {
     }
 
     fn generate<L: Extend<Move>>(&self, list: &mut L, only_mills: bool) {
+        let board = self.rules.board;
         let us = self.turn;
         let own = self.stones[us.index()];
         let empty = self.empty();
@@ -683,21 +750,23 @@ impl Position {
                 list.extend(std::iter::once(m));
             }
         };
-        match self.phase(us) {
-            Phase::Placing => {
-                let closers = own.mill_completions();
-                let targets = if only_mills { empty & closers } else { empty };
-                for to in targets {
-                    push(list, Move::place(to), closers.contains(to));
-                }
+        let phase = self.phase(us);
+        if phase == Phase::Placing {
+            let closers = board.mill_completions(own);
+            let targets = if only_mills { empty & closers } else { empty };
+            for to in targets {
+                push(list, Move::place(to), closers.contains(to));
             }
-            Phase::Moving => {
+        }
+        match phase {
+            Phase::Placing if !self.rules.move_in_placing => {}
+            Phase::Placing | Phase::Moving => {
                 for from in own {
-                    let mut targets = from.neighbours() & empty;
+                    let mut targets = board.neighbours_of(from) & empty;
                     if targets.is_empty() {
                         continue;
                     }
-                    let closers = (own ^ from.bb()).mill_completions();
+                    let closers = board.mill_completions(own ^ from.bb());
                     if only_mills {
                         targets &= closers;
                     }
@@ -708,7 +777,7 @@ impl Position {
             }
             Phase::Flying => {
                 for from in own {
-                    let closers = (own ^ from.bb()).mill_completions();
+                    let closers = board.mill_completions(own ^ from.bb());
                     let targets = if only_mills { empty & closers } else { empty };
                     for to in targets {
                         push(list, Move::slide(from, to), closers.contains(to));
@@ -725,33 +794,40 @@ impl Position {
         if self.material(us) < 3 || self.no_mill_limit_reached() {
             return 0;
         }
+        let board = self.rules.board;
         let own = self.stones[us.index()];
         let empty = self.empty();
+        let slides = || {
+            let mut plain = 0;
+            let mut closing = 0;
+            for from in own {
+                let targets = board.neighbours_of(from) & empty;
+                if targets.any() {
+                    let c = (board.mill_completions(own ^ from.bb()) & targets).count();
+                    closing += c;
+                    plain += targets.count() - c;
+                }
+            }
+            (plain, closing)
+        };
         // Moves that close a mill: with n removable stones they count n times.
         let (plain, closing) = match self.phase(us) {
             Phase::Placing => {
-                let closers = (own.mill_completions() & empty).count();
-                (empty.count() - closers, closers)
+                let closers = (board.mill_completions(own) & empty).count();
+                let (plain, closing) = if self.rules.move_in_placing {
+                    slides()
+                } else {
+                    (0, 0)
+                };
+                (plain + empty.count() - closers, closing + closers)
             }
-            Phase::Moving => {
-                let mut plain = 0;
-                let mut closing = 0;
-                for from in own {
-                    let targets = from.neighbours() & empty;
-                    if targets.any() {
-                        let c = ((own ^ from.bb()).mill_completions() & targets).count();
-                        closing += c;
-                        plain += targets.count() - c;
-                    }
-                }
-                (plain, closing)
-            }
+            Phase::Moving => slides(),
             Phase::Flying => {
                 let n = empty.count();
                 let mut plain = 0;
                 let mut closing = 0;
                 for from in own {
-                    let c = ((own ^ from.bb()).mill_completions() & empty).count();
+                    let c = (board.mill_completions(own ^ from.bb()) & empty).count();
                     closing += c;
                     plain += n - c;
                 }
@@ -779,7 +855,7 @@ impl Position {
             Some(from) => own ^ from.bb(),
             None => own,
         };
-        (own | m.to().bb()).closes_mill_at(m.to())
+        self.rules.board.closes_mill_at(own | m.to().bb(), m.to())
     }
 
     /// Play a legal move in place. The move must be legal
@@ -795,16 +871,15 @@ impl Position {
                 self.stones[us] ^= from.bb() | to.bb();
                 self.hash ^= KEYS.stone[us][from.index()] ^ KEYS.stone[us][to.index()];
                 self.plies_since_mill = self.plies_since_mill.saturating_add(1);
-                if self.stones[us].closes_mill_at(to) {
+                if self.rules.board.closes_mill_at(self.stones[us], to) {
                     self.plies_since_mill = 0;
                 }
             }
             None => {
                 self.stones[us] |= to.bb();
-                let n = usize::from(self.in_hand[us].min(9));
-                self.hash ^= KEYS.stone[us][to.index()]
-                    ^ KEYS.in_hand[us][n]
-                    ^ KEYS.in_hand[us][n.saturating_sub(1)];
+                let n = usize::from(self.in_hand[us].min(12));
+                self.hash ^=
+                    KEYS.stone[us][to.index()] ^ IN_HAND[us][n] ^ IN_HAND[us][n.saturating_sub(1)];
                 self.in_hand[us] = self.in_hand[us].saturating_sub(1);
                 self.plies_since_mill = 0;
             }
@@ -843,8 +918,10 @@ impl Position {
         };
         let to = m.to();
         let phase = self.phase(us);
+        let may_slide =
+            phase == Phase::Moving || (phase == Phase::Placing && self.rules.move_in_placing);
         match (phase, m.from()) {
-            (Phase::Placing, Some(_)) => {
+            (Phase::Placing, Some(_)) if !self.rules.move_in_placing => {
                 return Err(illegal(format!(
                     "{us} still has {} stone(s) in hand and must place one",
                     self.in_hand(us)
@@ -858,7 +935,7 @@ impl Position {
             (_, Some(from)) if self.stone_at(from) != Some(us) => {
                 return Err(illegal(format!("there is no {us} stone on {from}")));
             }
-            (Phase::Moving, Some(from)) if !from.neighbours().contains(to) => {
+            (_, Some(from)) if may_slide && !self.rules.board.neighbours_of(from).contains(to) => {
                 return Err(illegal(format!(
                     "{to} is not next to {from} along a line (only a player with three stones flies)"
                 )));

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::Board;
+
 /// Which opponent stones a player who closed a mill may remove.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum RemovalRule {
@@ -28,20 +30,34 @@ pub struct RuleSet {
     /// Draw when a position occurs for this many times (`None`: never).
     /// Standard 3.
     pub repetition_draw: Option<u8>,
+    /// The board: its lines, the stones per side, when a side flies.
+    pub board: &'static Board,
+    /// Whether a player with stones in hand may move a stone on the board
+    /// instead of placing one (Lasker Morris).
+    pub move_in_placing: bool,
 }
 
 /// A named preset, as accepted by [`RuleSet::preset`].
-pub const PRESETS: [&str; 4] = ["standard", "ravensburger", "seed-000", "no-flying"];
+pub const PRESETS: [&str; 6] = [
+    "standard",
+    "ravensburger",
+    "seed-000",
+    "no-flying",
+    "twelve-mens-morris",
+    "lasker-morris",
+];
 
 /// Error for a rule-set string that cannot be understood.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseRulesError {
     /// The text names no preset.
-    #[error("unknown rule preset '{0}' (presets: standard, ravensburger, seed-000, no-flying)")]
+    #[error(
+        "unknown rule preset '{0}' (presets: standard, ravensburger, seed-000, no-flying, twelve-mens-morris, lasker-morris)"
+    )]
     UnknownPreset(String),
     /// An option the rules do not have.
     #[error(
-        "unknown rule option '{0}' (options: removal=tournament|strict, flying=on|off, no-mill=N|off, repetition=N|off)"
+        "unknown rule option '{0}' (options: removal=tournament|strict, flying=on|off, no-mill=N|off, repetition=N|off, board=nine|twelve|lasker, move-in-placing=on|off)"
     )]
     UnknownOption(String),
     /// An option has a value it cannot take.
@@ -69,6 +85,8 @@ impl RuleSet {
         flying: true,
         no_mill_draw: Some(100),
         repetition_draw: Some(3),
+        board: &Board::NINE,
+        move_in_placing: false,
     };
     /// Strict removal rule of the Ravensburger leaflet (004).
     pub const RAVENSBURGER: RuleSet = RuleSet {
@@ -86,6 +104,19 @@ impl RuleSet {
         ..RuleSet::STANDARD
     };
 
+    /// Twelve Men's Morris: twelve stones each, the diagonals are lines.
+    pub const TWELVE_MENS_MORRIS: RuleSet = RuleSet {
+        board: &Board::TWELVE,
+        ..RuleSet::STANDARD
+    };
+    /// Lasker Morris: ten stones each, and a player with stones in hand may
+    /// move a stone on the board instead of placing one.
+    pub const LASKER_MORRIS: RuleSet = RuleSet {
+        board: &Board::LASKER,
+        move_in_placing: true,
+        ..RuleSet::STANDARD
+    };
+
     /// The preset with the given name.
     pub fn preset(name: &str) -> Option<RuleSet> {
         match name.trim().to_ascii_lowercase().as_str() {
@@ -93,6 +124,8 @@ impl RuleSet {
             "ravensburger" => Some(RuleSet::RAVENSBURGER),
             "seed-000" => Some(RuleSet::SEED_000),
             "no-flying" => Some(RuleSet::NO_FLYING),
+            "twelve-mens-morris" => Some(RuleSet::TWELVE_MENS_MORRIS),
+            "lasker-morris" => Some(RuleSet::LASKER_MORRIS),
             _ => None,
         }
     }
@@ -124,12 +157,12 @@ impl RuleSet {
                     _ => return Err(bad("tournament or strict")),
                 }
             }
-            "flying" => {
-                self.flying = match value_lc.as_str() {
-                    "on" | "yes" | "true" | "1" => true,
-                    "off" | "no" | "false" | "0" => false,
-                    _ => return Err(bad("on or off")),
-                }
+            "flying" => self.flying = on_off(&value_lc).ok_or_else(|| bad("on or off"))?,
+            "move-in-placing" | "move_in_placing" => {
+                self.move_in_placing = on_off(&value_lc).ok_or_else(|| bad("on or off"))?
+            }
+            "board" => {
+                self.board = Board::named(&value_lc).ok_or_else(|| bad("nine, twelve or lasker"))?
             }
             "no-mill" | "no_mill" | "nomill" => {
                 self.no_mill_draw = match value_lc.as_str() {
@@ -152,6 +185,22 @@ impl RuleSet {
             _ => return Err(ParseRulesError::UnknownOption(key.to_string())),
         }
         Ok(())
+    }
+}
+
+fn on_off(value: &str) -> Option<bool> {
+    match value {
+        "on" | "yes" | "true" | "1" => Some(true),
+        "off" | "no" | "false" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+impl RuleSet {
+    /// Stones each side starts with (the board's).
+    #[inline]
+    pub const fn stones(&self) -> u8 {
+        self.board.stones()
     }
 }
 
@@ -202,6 +251,13 @@ impl RuleSet {
                     .no_mill_draw
                     .map_or("off".to_string(), |n| n.to_string()),
             ));
+        }
+        if self.board != other.board {
+            out.push(("board", other.board.name().to_string()));
+        }
+        if self.move_in_placing != other.move_in_placing {
+            let v = if other.move_in_placing { "on" } else { "off" };
+            out.push(("move-in-placing", v.to_string()));
         }
         if self.repetition_draw != other.repetition_draw {
             out.push((

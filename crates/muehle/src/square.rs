@@ -127,9 +127,10 @@ impl Square {
         Bitboard(1 << self.0)
     }
 
-    /// The points joined to this one by a line.
+    /// The points joined to this one by a line of the standard board (see
+    /// [`crate::Board::neighbours_of`] for the others).
     pub const fn neighbours(self) -> Bitboard {
-        Bitboard(crate::tables::ADJACENT[self.0 as usize])
+        crate::Board::NINE.neighbours_of(self)
     }
 
     /// Parse from the two ASCII bytes of a name (`b"d6"`).

@@ -7,6 +7,9 @@ pub(crate) struct Keys {
     pub stone: [[u64; 24]; 2],
     pub in_hand: [[u64; 10]; 2],
     pub black_to_move: u64,
+    /// Keys for 10 to 12 stones in hand (boards with more stones), drawn
+    /// after the others so that those stay as they are.
+    pub in_hand_more: [[u64; 3]; 2],
 }
 
 pub(crate) const KEYS: Keys = {
@@ -20,11 +23,38 @@ pub(crate) const KEYS: Keys = {
         in_hand[c] = keys.keys(1);
         c += 1;
     }
+    let black_to_move = keys.next_key();
+    let mut in_hand_more = [[0u64; 3]; 2];
+    let mut c = 0;
+    while c < 2 {
+        in_hand_more[c] = keys.keys(0);
+        c += 1;
+    }
     Keys {
         stone,
         in_hand,
-        black_to_move: keys.next_key(),
+        black_to_move,
+        in_hand_more,
     }
+};
+
+/// The keys of 0 to 12 stones in hand, by colour.
+pub(crate) const IN_HAND: [[u64; 13]; 2] = {
+    let mut all = [[0u64; 13]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut n = 0;
+        while n < 13 {
+            all[c][n] = if n < 10 {
+                KEYS.in_hand[c][n]
+            } else {
+                KEYS.in_hand_more[c][n - 10]
+            };
+            n += 1;
+        }
+        c += 1;
+    }
+    all
 };
 
 #[cfg(test)]

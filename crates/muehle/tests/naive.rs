@@ -93,6 +93,7 @@ fn assert_same(pos: &Position, naive: &Naive, context: &str) {
         NaiveEnd::TwoStones => (Some(pos.turn().other()), EndReason::TwoStonesLeft),
         NaiveEnd::Blocked => (Some(pos.turn().other()), EndReason::Blocked),
         NaiveEnd::NoMill => (None, EndReason::NoMill),
+        NaiveEnd::BoardFull => (None, EndReason::BoardFull),
     });
     assert_eq!(
         lib_end,
@@ -155,7 +156,7 @@ impl Stats {
         match naive.end() {
             Some(NaiveEnd::TwoStones) => self.ends[0] += 1,
             Some(NaiveEnd::Blocked) => self.ends[1] += 1,
-            Some(NaiveEnd::NoMill) => self.ends[2] += 1,
+            Some(NaiveEnd::NoMill | NaiveEnd::BoardFull) => self.ends[2] += 1,
             None => {}
         }
     }
@@ -617,7 +618,7 @@ fn random_games_agree_on_the_color_of_the_winner() {
                 };
                 assert_eq!(outcome.winner, Some(loser.other()));
             }
-            NaiveEnd::NoMill => assert_eq!(outcome.winner, None),
+            NaiveEnd::NoMill | NaiveEnd::BoardFull => assert_eq!(outcome.winner, None),
         }
     }
     assert!(decided > 100);

@@ -26,6 +26,7 @@ fn rules() -> impl Strategy<Value = RuleSet> {
             flying,
             no_mill_draw,
             repetition_draw,
+            ..RuleSet::STANDARD
         })
 }
 

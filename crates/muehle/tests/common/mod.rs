@@ -88,6 +88,27 @@ pub const MILLS: [[&str; 3]; 16] = [
     ["g1", "g4", "g7"],
 ];
 
+/// Twelve Men's Morris adds the four diagonals joining the corners of the
+/// squares: as drawn segments (for moving) and as lines of three (mills).
+pub const DIAGONAL_LINES: [[&str; 2]; 8] = [
+    ["a7", "b6"],
+    ["b6", "c5"],
+    ["g7", "f6"],
+    ["f6", "e5"],
+    ["a1", "b2"],
+    ["b2", "c3"],
+    ["g1", "f2"],
+    ["f2", "e3"],
+];
+
+/// The four diagonal mills of Twelve Men's Morris.
+pub const DIAGONAL_MILLS: [[&str; 3]; 4] = [
+    ["a7", "b6", "c5"],
+    ["g7", "f6", "e5"],
+    ["a1", "b2", "c3"],
+    ["g1", "f2", "e3"],
+];
+
 /// Index of a point name in [`POINTS`].
 pub fn pt(name: &str) -> usize {
     POINTS
@@ -101,18 +122,24 @@ struct Geometry {
     mills: Vec<[usize; 3]>,
 }
 
-static GEOMETRY: LazyLock<Geometry> = LazyLock::new(|| {
+fn geometry(diagonals: bool) -> Geometry {
+    let extra_lines: &[[&str; 2]] = if diagonals { &DIAGONAL_LINES } else { &[] };
+    let extra_mills: &[[&str; 3]] = if diagonals { &DIAGONAL_MILLS } else { &[] };
     let mut adjacent = vec![Vec::new(); 24];
-    for [a, b] in LINES {
+    for [a, b] in LINES.iter().chain(extra_lines) {
         adjacent[pt(a)].push(pt(b));
         adjacent[pt(b)].push(pt(a));
     }
     let mills = MILLS
         .iter()
+        .chain(extra_mills)
         .map(|m| [pt(m[0]), pt(m[1]), pt(m[2])])
         .collect();
     Geometry { adjacent, mills }
-});
+}
+
+static GEOMETRY: LazyLock<Geometry> = LazyLock::new(|| geometry(false));
+static GEOMETRY_DIAGONALS: LazyLock<Geometry> = LazyLock::new(|| geometry(true));
 
 /// The naive generator's own colours.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -151,6 +178,12 @@ pub struct NaiveRules {
     pub removal: Removal,
     pub flying: bool,
     pub no_mill: Option<u32>,
+    /// Stones each side brings (9; Twelve Men's Morris 12; Lasker Morris 10).
+    pub stones: u32,
+    /// The diagonals are lines (Twelve Men's Morris).
+    pub diagonals: bool,
+    /// A player with stones in hand may slide instead of placing (Lasker Morris).
+    pub move_in_placing: bool,
 }
 
 impl NaiveRules {
@@ -158,6 +191,21 @@ impl NaiveRules {
         removal: Removal::Tournament,
         flying: true,
         no_mill: Some(100),
+        stones: 9,
+        diagonals: false,
+        move_in_placing: false,
+    };
+    /// Twelve Men's Morris.
+    pub const TWELVE: NaiveRules = NaiveRules {
+        stones: 12,
+        diagonals: true,
+        ..NaiveRules::STANDARD
+    };
+    /// Lasker Morris.
+    pub const LASKER: NaiveRules = NaiveRules {
+        stones: 10,
+        move_in_placing: true,
+        ..NaiveRules::STANDARD
     };
 
     /// Boundary conversion from the library's rule set.
@@ -169,6 +217,9 @@ impl NaiveRules {
             },
             flying: r.flying,
             no_mill: r.no_mill_draw.map(u32::from),
+            stones: u32::from(r.stones()),
+            diagonals: r.board.has_diagonals(),
+            move_in_placing: r.move_in_placing,
         }
     }
 }
@@ -203,6 +254,8 @@ pub enum NaiveEnd {
     Blocked,
     /// The no-mill counter reached the limit.
     NoMill,
+    /// Every point holds a stone: nobody can move, a draw.
+    BoardFull,
 }
 
 /// A naive position.
@@ -216,11 +269,11 @@ pub struct Naive {
 }
 
 impl Naive {
-    /// Empty board, nine stones in each hand, White to move.
+    /// Empty board, the rules' stones in each hand, White to move.
     pub fn start(rules: NaiveRules) -> Naive {
         Naive {
             board: [None; 24],
-            hand: [9, 9],
+            hand: [rules.stones, rules.stones],
             turn: Side::White,
             plies: 0,
             rules,
@@ -263,12 +316,20 @@ impl Naive {
         self.on_board(s) + self.hand[s.i()]
     }
 
+    fn geometry(&self) -> &'static Geometry {
+        if self.rules.diagonals {
+            &GEOMETRY_DIAGONALS
+        } else {
+            &GEOMETRY
+        }
+    }
+
     /// Whether the stone on `p` stands in a closed mill of its own colour.
     pub fn in_mill(&self, p: usize) -> bool {
         let Some(s) = self.board[p] else {
             return false;
         };
-        GEOMETRY
+        self.geometry()
             .mills
             .iter()
             .any(|m| m.contains(&p) && m.iter().all(|&q| self.board[q] == Some(s)))
@@ -309,9 +370,21 @@ impl Naive {
         let empty: Vec<usize> = (0..24).filter(|&p| self.board[p].is_none()).collect();
         let own: Vec<usize> = (0..24).filter(|&p| self.board[p] == Some(us)).collect();
         let mut out = Vec::new();
+        let slide = |out: &mut Vec<(Option<usize>, usize)>| {
+            for &from in &own {
+                for &to in &self.geometry().adjacent[from] {
+                    if self.board[to].is_none() {
+                        out.push((Some(from), to));
+                    }
+                }
+            }
+        };
         if self.hand[us.i()] > 0 {
             for &to in &empty {
                 out.push((None, to));
+            }
+            if self.rules.move_in_placing {
+                slide(&mut out);
             }
         } else if self.is_flying(us) {
             for &from in &own {
@@ -320,13 +393,7 @@ impl Naive {
                 }
             }
         } else {
-            for &from in &own {
-                for &to in &GEOMETRY.adjacent[from] {
-                    if self.board[to].is_none() {
-                        out.push((Some(from), to));
-                    }
-                }
-            }
+            slide(&mut out);
         }
         out
     }
@@ -348,6 +415,9 @@ impl Naive {
             return Some(NaiveEnd::TwoStones);
         }
         if self.movements().is_empty() {
+            if self.board.iter().all(|p| p.is_some()) {
+                return Some(NaiveEnd::BoardFull);
+            }
             return Some(NaiveEnd::Blocked);
         }
         if let Some(limit) = self.rules.no_mill
