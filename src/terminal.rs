@@ -2,15 +2,20 @@
 
 use muehle::{Color, Move, Phase, Position, Square};
 
-/// The board as text, with rank and file labels: `W` white, `B` black, `.`
-/// empty, and `o` on the point the last move left or removed a stone from.
+/// The board as text, drawn from the board's lines (with the diagonals of
+/// Twelve Men's Morris), with rank and file labels: `W` white, `B` black,
+/// `.` empty, and `o` on the point the last move left or removed a stone from.
 pub fn render(pos: &Position, last: Option<Move>) -> String {
     const W: usize = 25;
     let mut grid = vec![vec![' '; W]; 13];
     let col = |sq: Square| usize::from(sq.file()) * 4;
     let row = |sq: Square| (6 - usize::from(sq.rank())) * 2;
     for a in Square::ALL {
-        for b in a.neighbours() {
+        for b in pos.board().neighbours_of(a) {
+            if a.rank() != b.rank() && a.file() != b.file() && a.rank() > b.rank() {
+                let mark = if a.file() < b.file() { '\\' } else { '/' };
+                grid[(row(a) + row(b)) / 2][(col(a) + col(b)) / 2] = mark;
+            }
             if a.rank() == b.rank() && a.file() < b.file() {
                 grid[row(a)][col(a) + 1..col(b)].fill('-');
             }
@@ -137,4 +142,21 @@ pub fn dame_status(pos: &dame::Position) -> String {
         pos.king_moves(),
         pos.fen()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_board_is_drawn_from_its_lines() {
+        let nine = render(&Position::new(muehle::RuleSet::STANDARD), None);
+        assert!(!nine.contains('\\') && !nine.contains('/'), "{nine}");
+        let twelve = render(&Position::new(muehle::RuleSet::TWELVE_MENS_MORRIS), None);
+        // Each of the four diagonals is drawn twice (outer to middle, middle to inner).
+        assert_eq!(twelve.matches('\\').count(), 4, "{twelve}");
+        assert_eq!(twelve.matches('/').count(), 4, "{twelve}");
+        let lines: Vec<&str> = twelve.lines().collect();
+        assert_eq!(lines[1].trim_end(), "     \\       |       /", "{twelve}");
+    }
 }

@@ -97,6 +97,24 @@ const MUEHLE_PRESETS: &[Preset] = &[
         name: "no-flying",
         title: ["Ohne Springen", "No flying", "Sans saut", "Senza volo"],
     },
+    Preset {
+        name: "twelve-mens-morris",
+        title: [
+            "Zwölfermühle (12 Steine, Diagonalen)",
+            "Twelve Men's Morris (12 men, diagonals)",
+            "Moulin à douze (12 pions, diagonales)",
+            "Filetto a dodici (12 pedine, diagonali)",
+        ],
+    },
+    Preset {
+        name: "lasker-morris",
+        title: [
+            "Lasker-Mühle (10 Steine, Ziehen statt Setzen)",
+            "Lasker Morris (10 men, move instead of placing)",
+            "Moulin de Lasker (10 pions, déplacer au lieu de poser)",
+            "Filetto di Lasker (10 pedine, muovere invece di piazzare)",
+        ],
+    },
 ];
 
 const ENTRIES: [Entry; 5] = [
@@ -286,7 +304,7 @@ impl Variant {
                 .map(|(l, t)| ((*l).to_string(), json!(t)))
                 .collect::<serde_json::Map<_, _>>()
         };
-        json!({
+        let mut entry = json!({
             "name": e.name,
             "family": e.family,
             "default_rules": e.default_rules,
@@ -294,11 +312,21 @@ impl Variant {
             "record_extension": e.record_extension,
             "title": words(&e.title),
             "subtitle": words(&e.subtitle),
-            "presets": e.presets.iter().map(|p| json!({
-                "name": p.name,
-                "title": words(&p.title),
-            })).collect::<Vec<_>>(),
-        })
+            "presets": e.presets.iter().map(|p| {
+                let mut preset = json!({
+                    "name": p.name,
+                    "title": words(&p.title),
+                });
+                if let Some(board) = crate::muehle::preset_board(p.name).filter(|_| e.family == Family::Muehle) {
+                    preset["board"] = json!(board);
+                }
+                preset
+            }).collect::<Vec<_>>(),
+        });
+        if e.family == Family::Muehle {
+            entry["boards"] = crate::muehle::boards_json();
+        }
+        entry
     }
 }
 
@@ -408,5 +436,33 @@ mod tests {
             "Ravensburger (strict)"
         );
         assert_eq!(games[4]["title"]["it"], "Dama internazionale");
+    }
+
+    #[test]
+    fn the_mill_boards_come_from_their_description() {
+        let json = catalogue_json();
+        let muehle = &json["games"][0];
+        assert_eq!(muehle["name"], "muehle");
+        let presets = muehle["presets"].as_array().expect("presets");
+        let board_of = |name: &str| {
+            presets
+                .iter()
+                .find(|p| p["name"] == name)
+                .map(|p| p["board"].clone())
+        };
+        assert_eq!(board_of("standard"), Some(json!("nine")));
+        assert_eq!(board_of("twelve-mens-morris"), Some(json!("twelve")));
+        assert_eq!(board_of("lasker-morris"), Some(json!("lasker")));
+        let boards = &muehle["boards"];
+        assert_eq!(boards["nine"]["lines"].as_array().map(Vec::len), Some(16));
+        assert_eq!(boards["twelve"]["lines"].as_array().map(Vec::len), Some(20));
+        assert_eq!(boards["twelve"]["stones"], 12);
+        assert_eq!(boards["lasker"]["stones"], 10);
+        assert_eq!(
+            boards["nine"]["points"][0],
+            json!({"name": "a7", "x": 0, "y": 0})
+        );
+        assert_eq!(boards["nine"]["points"].as_array().map(Vec::len), Some(24));
+        assert!(json["games"][1].get("boards").is_none());
     }
 }

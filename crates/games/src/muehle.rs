@@ -25,6 +25,45 @@ pub struct MuehleOptions {
     pub no_mill: Option<u16>,
     /// The occurrence of a position that draws, if the rule is on.
     pub repetition: Option<u8>,
+    /// The board (`nine`, `twelve`, `lasker`; its geometry is in the
+    /// catalogue's `boards`).
+    pub board: &'static str,
+    /// Stones each side brings.
+    pub stones: u8,
+    /// Whether a player with stones in hand may move instead of placing.
+    pub move_in_placing: bool,
+}
+
+/// The boards of the mill games for the catalogue (`GET /api/catalogue`):
+/// by name, the points with their place on a 7×7 grid (x from the left, y
+/// from the top), the lines that make mills, the stones per side and when a
+/// side flies.
+pub(crate) fn boards_json() -> Value {
+    let boards = muehle::Board::ALL.map(|b| {
+        let points: Vec<Value> = b
+            .points()
+            .iter()
+            .map(|p| serde_json::json!({"name": p.name(), "x": p.file(), "y": 6 - p.rank()}))
+            .collect();
+        let lines: Vec<[&str; 3]> = b
+            .lines()
+            .iter()
+            .map(|l| [l[0].name(), l[1].name(), l[2].name()])
+            .collect();
+        let board = serde_json::json!({
+            "points": points,
+            "lines": lines,
+            "stones": b.stones(),
+            "fly_at": b.fly_at(),
+        });
+        (b.name().to_string(), board)
+    });
+    Value::Object(boards.into_iter().collect())
+}
+
+/// The board a Mühle preset plays on, by name.
+pub(crate) fn preset_board(preset: &str) -> Option<&'static str> {
+    RuleSet::preset(preset).map(|r| r.board.name())
 }
 
 /// Mühle's fields of the state.
@@ -138,6 +177,9 @@ impl ServerGame for Game {
             flying: r.flying,
             no_mill: r.no_mill_draw,
             repetition: r.repetition_draw,
+            board: r.board.name(),
+            stones: r.stones(),
+            move_in_placing: r.move_in_placing,
         })
     }
 
@@ -153,7 +195,7 @@ impl ServerGame for Game {
             on_board: PerSide::new(|c| pos.stones(c).count()),
             removed: PerSide::new(|c| {
                 let left = u32::from(pos.in_hand(c)) + pos.stones(c).count();
-                u32::from(muehle::STONES_PER_SIDE).saturating_sub(left)
+                u32::from(pos.rules().stones()).saturating_sub(left)
             }),
             phase: PerSide::new(|c| pos.phase(c).name()),
         })

@@ -57,7 +57,18 @@ fn shell_word(s: &str) -> String {
 /// `GET /api/tablebase`: whether the databases of `rules` are installed,
 /// which sectors, and the command that builds them.
 pub fn status(rules: &RuleSet) -> Json {
-    let variant = Variant::of(rules);
+    let Some(variant) = Variant::for_rules(rules) else {
+        return json!({
+            "rules": rules.to_string(),
+            "available": false,
+            "enabled": false,
+            "sectors": [],
+            "missing": [],
+            "total": ALL_SECTORS,
+            "complete": false,
+            "reason": "the databases hold the standard board with nine stones a side; they are not available for this variant",
+        });
+    };
     let installed = databases::installed();
     let sectors: Vec<Sector> = installed
         .map(|d| d.for_rules(rules).installed())
@@ -78,6 +89,7 @@ pub fn status(rules: &RuleSet) -> Json {
     }
     json!({
         "rules": rules.to_string(),
+        "available": true,
         "variant": variant.name(),
         "enabled": installed.is_some(),
         "dir": dir.map(|d| d.display().to_string()),

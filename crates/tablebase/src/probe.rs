@@ -92,7 +92,7 @@ impl Tablebase {
     fn locate(&self, pos: &Position) -> Located {
         if pos.in_hand(Color::White) > 0
             || pos.in_hand(Color::Black) > 0
-            || Variant::of(pos.rules()) != self.variant
+            || Variant::for_rules(pos.rules()) != Some(self.variant)
         {
             return Located::Unknown;
         }
@@ -200,7 +200,7 @@ impl Tablebase {
     pub fn probe(&self, pos: &Position) -> Result<Option<Value>, TablebaseError> {
         if pos.in_hand(Color::White) > 0
             || pos.in_hand(Color::Black) > 0
-            || Variant::of(pos.rules()) != self.variant
+            || Variant::for_rules(pos.rules()) != Some(self.variant)
         {
             return Ok(None);
         }

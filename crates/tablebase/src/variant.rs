@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use muehle::{RemovalRule, RuleSet};
+use muehle::{Board, RemovalRule, RuleSet};
 
 /// The rule options that decide the values of moving-phase positions: the
 /// removal rule and flying. The no-mill and repetition counters are not part
@@ -30,6 +30,13 @@ impl Variant {
             removal: rules.removal,
             flying: rules.flying,
         }
+    }
+
+    /// The variant whose databases hold the positions of `rules`: `None`
+    /// for a board other than the standard one (Twelve Men's Morris, Lasker
+    /// Morris): no databases are available for those.
+    pub fn for_rules(rules: &RuleSet) -> Option<Variant> {
+        (*rules.board == Board::NINE && !rules.move_in_placing).then(|| Variant::of(rules))
     }
 
     /// The folder name of its files: `standard`, `ravensburger`,

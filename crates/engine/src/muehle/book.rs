@@ -219,7 +219,7 @@ pub fn install(book: Option<Book>) {
 /// one): standard removal and flying rules, placing phase, book switched on.
 pub fn book_move(pos: &Position) -> Option<Move> {
     if !enabled()
-        || Variant::of(pos.rules()) != Variant::STANDARD
+        || Variant::for_rules(pos.rules()) != Some(Variant::STANDARD)
         || (pos.in_hand(Color::White) == 0 && pos.in_hand(Color::Black) == 0)
     {
         return None;

@@ -38,7 +38,7 @@ pub fn reasons(pos: &Position, mv: Move, score: Option<Score>) -> Vec<Reason> {
             "closes a mill (every opponent stone stands in a mill, so none is removed)".to_string(),
         ));
     }
-    let their_gaps = pos.stones(them).mill_completions() & pos.empty();
+    let their_gaps = pos.board().mill_completions(pos.stones(them)) & pos.empty();
     if their_gaps.contains(mv.to()) {
         why.push(Reason::new(
             "blocks_mill",
@@ -47,7 +47,7 @@ pub fn reasons(pos: &Position, mv: Move, score: Option<Score>) -> Vec<Reason> {
         ));
     }
     if let Some(from) = mv.from()
-        && pos.stones(us).in_mills().contains(from)
+        && pos.board().in_mills(pos.stones(us)).contains(from)
     {
         why.push(Reason::new(
             "opens_mill",

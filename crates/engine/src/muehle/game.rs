@@ -77,20 +77,21 @@ fn critical(pos: &Position) -> bool {
         pos.in_hand(c) <= 1
             && pos.phase(c) != Phase::Flying
             && pos.stones(c).count() >= 3
-            && pos.stones(c).slides_to(empty) <= 2
+            && pos.board().slides_to(pos.stones(c), empty) <= 2
     })
 }
 
 fn order_hints(pos: &Position, moves: &[Move], hints: &mut Vec<i32>) {
     let us = pos.turn();
     let them = us.other();
+    let board = pos.board();
     let opp = pos.stones(them);
-    let opp_completions = opp.mill_completions();
+    let opp_completions = board.mill_completions(opp);
     // Points that would complete an opponent's mill and that the opponent
     // can reach next move: occupying one blocks the mill.
     let mut block = opp_completions & pos.empty();
     if pos.phase(them) == Phase::Moving {
-        block &= opp.neighbours();
+        block &= board.neighbours(opp);
     }
     hints.clear();
     hints.extend(moves.iter().map(|&mv| {
@@ -98,7 +99,7 @@ fn order_hints(pos: &Position, moves: &[Move], hints: &mut Vec<i32>) {
         if let Some(r) = mv.removal() {
             hint += 10_000;
             // Prefer removing stones that threaten to close a mill.
-            if (opp ^ r.bb()).mill_completions() != opp_completions {
+            if board.mill_completions(opp ^ r.bb()) != opp_completions {
                 hint += 200;
             }
         }

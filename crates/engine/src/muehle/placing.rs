@@ -265,12 +265,13 @@ impl<'a> PlacingSolver<'a> {
     pub(crate) fn ordered(&self, pos: &Position, first: Option<Move>) -> ArrayVec<Move, MAX_MOVES> {
         let us = pos.turn();
         let them = us.other();
+        let board = pos.board();
         let opp = pos.stones(them);
-        let mut block = opp.mill_completions() & pos.empty();
+        let mut block = board.mill_completions(opp) & pos.empty();
         if pos.phase(them) == Phase::Moving {
-            block &= opp.neighbours();
+            block &= board.neighbours(opp);
         }
-        let own = pos.stones(us).mill_completions() & pos.empty();
+        let own = board.mill_completions(pos.stones(us)) & pos.empty();
         let deep = u32::from(pos.in_hand(us)) + u32::from(pos.in_hand(them)) >= EVAL_ORDER_IN_HAND;
         let mut moves = pos.legal_moves();
         let mut hints: ArrayVec<i64, MAX_MOVES> = moves
@@ -294,7 +295,7 @@ impl<'a> PlacingSolver<'a> {
                 if own.contains(m.to()) {
                     hint += 8;
                 }
-                hint + i64::from(m.to().bb().neighbours().count())
+                hint + i64::from(board.neighbours_of(m.to()).count())
             })
             .collect();
         // Insertion sort, best first (few moves).
@@ -393,7 +394,7 @@ pub fn sound_moves(tb: &Tablebase, pos: &Position, budget: &SolveBudget) -> Opti
     let in_hand = u32::from(pos.in_hand(Color::White)) + u32::from(pos.in_hand(Color::Black));
     if in_hand == 0
         || in_hand > SOLVE_IN_HAND
-        || Variant::of(pos.rules()) != tb.variant()
+        || Variant::for_rules(pos.rules()) != Some(tb.variant())
         || pos.is_game_over()
     {
         return None;
