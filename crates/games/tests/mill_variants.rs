@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use games::{LiveGame, ServerGame, Variant};
+use games::{LiveGame, Variant};
 
 fn new_game(rules: &str) -> LiveGame {
     LiveGame::create(Variant::Muehle, Some(rules), None, None).expect("a new game")
