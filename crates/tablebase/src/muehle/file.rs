@@ -353,7 +353,7 @@ impl SectorFile {
         let blocks = u64_at(&map, 32);
         let payload = u64_at(&map, 104);
         let expected_size =
-            crate::index::SectorIndex::new(u32::from(sector.mover), u32::from(sector.other)).size();
+            crate::SectorIndex::new(u32::from(sector.mover), u32::from(sector.other)).size();
         if !(1..=3).contains(&width)
             || encoding > ENCODING
             || block_len == 0
