@@ -1,47 +1,34 @@
-//! # tablebase — Mühle solved: perfect-play databases of the moving phase
+//! # tablebase — perfect-play databases for Mühle and Dame
 //!
-//! brett computes its own databases of every position of the moving phase
-//! (3 to 9 stones a side, none in hand) by retrograde analysis, as Gasser
-//! and Gévay & Danner (Malom) did, and probes them for the engine, the
-//! analysis and the app.
+//! brett computes its own databases by retrograde analysis and probes them
+//! for the engine, the analysis and the app:
 //!
-//! - [`Sector`]s `W-B` (stones of the side to move and of the opponent),
-//!   indexed with the 16 board symmetries reduced ([`SectorIndex`]).
-//! - [`Value`]s for the side to move: win / draw / loss with the distance to
-//!   the end in plies (the winner's shortest, the loser's longest).
-//! - [`build`] solves sectors group by group in parallel (rayon) and writes
-//!   one compact, checked file per sector ([`SectorFile`]); [`Tablebase`]
-//!   probes them (memory-mapped); [`verify`] checks a built sector.
-//! - One set of files per [`Variant`]: the removal rule and flying decide
-//!   the values; the no-mill and repetition counters are not part of them.
+//! - Mühle: every position of the moving phase (3 to 9 stones a side, none
+//!   in hand), one file per [`Sector`] and [`Variant`] ([`SectorFile`]),
+//!   probed by [`Tablebase`], built by [`build`], checked by [`verify`].
+//! - Dame ([`dame`]): every position with a few pieces on 8×8 or 10×10,
+//!   one file per material and rule set.
+//!
+//! Both kinds of file share one container: a 128-byte header with a
+//! checksum, a table of block offsets and zstd-compressed blocks of
+//! values, memory-mapped and read block by block.
 
 #![warn(missing_docs)]
 
 mod budget;
-mod build;
 pub mod dame;
-mod file;
-mod index;
-mod moves;
-mod probe;
-mod sector;
+mod muehle;
 mod value;
-mod variant;
-mod verify;
 
 use std::path::PathBuf;
 
-pub use build::{BuildOptions, BuildReport, GroupReport, NoProgress, Progress, build, sector_path};
-pub use file::{
-    BLOCK, DEFAULT_WDL_CACHE, ENCODING, FORMAT_VERSION, RepackReport, SectorFile, SectorStats,
-    repack, set_wdl_cache_limit, wdl_cache_bytes,
+pub use self::muehle::{
+    BLOCK, BuildOptions, BuildReport, DEFAULT_WDL_CACHE, ENCODING, FORMAT_VERSION, GroupReport,
+    MoverPart, NoProgress, Progress, RepackReport, Sector, SectorFile, SectorIndex, SectorStats,
+    Tablebase, Variant, VerifyReport, build, closure, parse_sectors, position_of, repack,
+    sector_path, set_wdl_cache_limit, verify, wdl_cache_bytes,
 };
-pub use index::{MoverPart, SectorIndex};
-pub use probe::{Tablebase, position_of};
-pub use sector::{Sector, closure, parse_sectors};
 pub use value::{Value, Wdl};
-pub use variant::Variant;
-pub use verify::{VerifyReport, verify};
 
 /// What can go wrong with the databases.
 #[derive(Debug, thiserror::Error)]

@@ -399,7 +399,7 @@ impl DameFile {
         if start > end || end > self.map.len() {
             return Err(corrupt(format!("block {b} lies outside the file")));
         }
-        let raw = crate::file::DECOMPRESSOR
+        let raw = crate::muehle::file::DECOMPRESSOR
             .with(|d| match d.borrow_mut().as_mut() {
                 Some(d) => d.decompress(&self.map[start..end], 2 * n),
                 None => zstd::bulk::decompress(&self.map[start..end], 2 * n),

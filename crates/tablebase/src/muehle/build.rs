@@ -31,9 +31,9 @@ use std::time::Instant;
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
-use crate::file::{SectorFile, SectorStats, write_sector};
-use crate::index::{FULL, SectorIndex, next_combination, pdep};
-use crate::moves::{for_each_move, for_each_unmove};
+use super::file::{SectorFile, SectorStats, write_sector};
+use super::index::{FULL, SectorIndex, next_combination, pdep};
+use super::moves::{for_each_move, for_each_unmove};
 use crate::value::{DRAW, MAX_CODE, NONE, UNKNOWN};
 use crate::{Sector, TablebaseError, Value, Variant};
 
@@ -125,7 +125,7 @@ pub fn build(
         path: folder.clone(),
         source: e,
     })?;
-    let all = crate::sector::closure(targets);
+    let all = super::sector::closure(targets);
     let mut groups: Vec<Vec<Sector>> = Vec::new();
     for s in all {
         let g = s.group();

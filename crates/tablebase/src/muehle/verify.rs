@@ -4,9 +4,9 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use crate::build::sector_path;
-use crate::index::SectorIndex;
-use crate::moves::for_each_move;
+use super::build::sector_path;
+use super::index::SectorIndex;
+use super::moves::for_each_move;
 use crate::value::NONE;
 use crate::{Sector, SectorFile, TablebaseError, Value, Variant};
 

@@ -2,8 +2,8 @@
 
 use muehle::{Bitboard, Square};
 
+use super::index::FULL;
 use crate::Variant;
-use crate::index::FULL;
 
 /// Neighbours of each point.
 pub(crate) static ADJ: [u32; 24] = {

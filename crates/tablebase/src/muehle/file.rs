@@ -353,7 +353,7 @@ impl SectorFile {
         let blocks = u64_at(&map, 32);
         let payload = u64_at(&map, 104);
         let expected_size =
-            crate::index::SectorIndex::new(u32::from(sector.mover), u32::from(sector.other)).size();
+            crate::SectorIndex::new(u32::from(sector.mover), u32::from(sector.other)).size();
         if !(1..=3).contains(&width)
             || encoding > ENCODING
             || block_len == 0
@@ -783,5 +783,72 @@ mod tests {
         let again = repack(dir.path(), Variant::STANDARD, sector).unwrap();
         assert!(!again.repacked);
         assert_eq!(again.after, r.after);
+    }
+
+    /// The codes of the stored files in tests/data/muehle/synthetic: long
+    /// codes (width 3), draws, and unused indices.
+    fn synthetic_codes() -> Vec<u16> {
+        let index = crate::SectorIndex::new(3, 3);
+        (0..index.size())
+            .map(|i| {
+                if !index.is_canonical(i) {
+                    NONE
+                } else if i % 11 == 0 {
+                    DRAW
+                } else {
+                    300 + (i / 5000 % 9) as u16 * 41
+                }
+            })
+            .collect()
+    }
+
+    /// Files written by an earlier brett in both encodings (the first with
+    /// long codes) read back their values, are written again byte for byte,
+    /// and repacking the older one gives the newer one.
+    #[test]
+    fn stored_files_of_both_encodings_read_back_and_write_the_same_bytes() {
+        let stored =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/muehle/synthetic");
+        let sector = Sector::new(3, 3).unwrap();
+        let codes = synthetic_codes();
+        let stats = SectorStats {
+            positions: 7,
+            wins: 3,
+            draws: 2,
+            losses: 2,
+            classes: 5,
+            longest_win: 301,
+            longest_loss: 302,
+            longest_win_index: 11,
+            longest_loss_index: 12,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        for (name, encoding) in [("escaped-3-3.tb", 1), ("encoding0-3-3.tb", 0)] {
+            let old = SectorFile::open(&stored.join(name), Variant::STANDARD, sector).unwrap();
+            assert_eq!(old.encoding(), encoding);
+            assert_eq!(old.width, ESCAPED);
+            assert_eq!(old.stats(), stats);
+            assert_eq!(old.all_codes().unwrap(), codes, "{name}");
+            assert_eq!(old.value(1).unwrap(), Value::from_code(codes[1]));
+            let again = dir.path().join(name);
+            write_encoded(&again, Variant::STANDARD, sector, &codes, &stats, encoding).unwrap();
+            assert_eq!(
+                std::fs::read(&again).unwrap(),
+                std::fs::read(stored.join(name)).unwrap(),
+                "{name}"
+            );
+        }
+        let path = crate::sector_path(dir.path(), Variant::STANDARD, sector);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::copy(stored.join("encoding0-3-3.tb"), &path).unwrap();
+        assert!(
+            repack(dir.path(), Variant::STANDARD, sector)
+                .unwrap()
+                .repacked
+        );
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            std::fs::read(stored.join("escaped-3-3.tb")).unwrap()
+        );
     }
 }
