@@ -5,6 +5,8 @@
 //! English, French or Italian).
 
 use crate::Color;
+use crate::record::{RecordError, RecordGame};
+use crate::rules_text::{ParseRulesError, RuleText};
 use crate::session::{DeclaredError, GameError};
 
 /// An error as a stable machine-readable `code` (`position.field_count`,
@@ -70,6 +72,12 @@ pub trait Detailed {
     fn detail(&self) -> ErrorDetail;
 }
 
+impl<T: Detailed + ?Sized> Detailed for &T {
+    fn detail(&self) -> ErrorDetail {
+        (**self).detail()
+    }
+}
+
 /// The colour as a parameter value: `white` or `black`.
 pub fn color_param(c: Color) -> &'static str {
     c.name()
@@ -99,6 +107,68 @@ impl Detailed for DeclaredError {
                     .with("claimed", claimed)
                     .with("actual", actual)
             }
+        }
+    }
+}
+
+impl<R: RuleText> Detailed for ParseRulesError<R> {
+    fn detail(&self) -> ErrorDetail {
+        match self {
+            ParseRulesError::UnknownPreset(p) => {
+                ErrorDetail::new("rules.unknown_preset").with("preset", p)
+            }
+            ParseRulesError::UnknownOption(o) => {
+                ErrorDetail::new("rules.unknown_option").with("option", o)
+            }
+            ParseRulesError::BadValue {
+                option,
+                value,
+                expected,
+            } => ErrorDetail::new("rules.bad_value")
+                .with("option", option)
+                .with("value", value)
+                .with("expected", expected),
+            ParseRulesError::_Rules(never, _) => match *never {},
+        }
+    }
+}
+
+impl<G> Detailed for RecordError<G>
+where
+    G: RecordGame,
+    G::PositionError: Detailed,
+    G::MoveError: Detailed,
+{
+    fn detail(&self) -> ErrorDetail {
+        match self {
+            RecordError::BadTag { line, text } => ErrorDetail::new("record.bad_tag")
+                .with("line", line)
+                .with("text", text),
+            RecordError::Rules(e) => ErrorDetail::new("record.rules_tag").caused_by(e.detail()),
+            RecordError::UnsupportedGameType(g) => {
+                ErrorDetail::new("record.game_type_tag").with("value", g)
+            }
+            RecordError::Position(e) => ErrorDetail::new("record.fen_tag").caused_by(e.detail()),
+            RecordError::Move {
+                number,
+                text,
+                error,
+            } => ErrorDetail::new("record.move")
+                .with("number", number)
+                .with("move", text)
+                .caused_by(error.detail()),
+            RecordError::BadTermination(t) => {
+                ErrorDetail::new("record.bad_termination").with("termination", t)
+            }
+            RecordError::ResultMismatch { claimed, actual } => {
+                ErrorDetail::new("record.result_mismatch")
+                    .with("claimed", claimed)
+                    .with("actual", actual)
+            }
+            RecordError::TrailingText(t) => {
+                ErrorDetail::new("record.trailing_text").with("text", t)
+            }
+            RecordError::Unclosed => ErrorDetail::new("record.unclosed"),
         }
     }
 }

@@ -3,9 +3,11 @@
 //! [`Outcome`] with its [`Reason`]), the [`Session`] of a game being
 //! played (history, undo, draw offers, resignation, tags) and the syntax
 //! of game records ([`record`]: `[Tag "value"]` header lines and wrapped
-//! move text, as in PGN and PDN), and errors as codes and parameters
-//! ([`ErrorDetail`]) for a user interface to word in its language; and the
-//! stream of Zobrist keys ([`zobrist`]) the games' hashes are drawn from.
+//! move text, as in PGN and PDN, and the errors of reading one), the text
+//! form of rule sets ([`rules_text`]), and errors as codes and parameters
+//! ([`ErrorDetail`]) for a user interface to word in its language; the
+//! stream of Zobrist keys ([`zobrist`]) the games' hashes are drawn from;
+//! and [`perft`], the move-generator check, with the reader of its tables.
 //!
 //! The rules crates re-export [`Color`] (`muehle::Color`, `dame::Color` are
 //! this type) and build their `Game` on [`Session`].
@@ -14,6 +16,7 @@
 
 mod color;
 mod detail;
+pub mod perft;
 pub mod record;
 mod rules;
 pub mod rules_text;

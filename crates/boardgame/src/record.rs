@@ -2,6 +2,109 @@
 //! common: header tags `[Name "value"]`, one a line, before the moves; the
 //! move text wrapped at 80 columns.
 
+use std::fmt::Debug;
+
+use crate::DeclaredError;
+use crate::rules_text::{ParseRulesError, RuleText};
+
+/// A game whose records are read: what the errors of a record name.
+pub trait RecordGame {
+    /// The rule set a `Rules` tag holds.
+    type Rules: RuleText + Clone + Debug + Eq;
+    /// Why a `FEN` tag is not a position.
+    type PositionError: std::error::Error + Clone + Eq;
+    /// Why a move of the record cannot be played.
+    type MoveError: std::error::Error + Clone + Eq;
+
+    /// The values of a `GameType` tag the game reads, as errors list them
+    /// (PDN; empty for records without that tag).
+    const GAME_TYPES: &'static str = "";
+
+    /// The codes a `Termination` tag may hold, as errors list them.
+    fn termination_codes() -> String;
+}
+
+/// Error for a game record of game `G` that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError<G: RecordGame> {
+    /// A header line is not a tag.
+    #[error("line {line}: a header tag looks like [Name \"value\"], found: {text}")]
+    BadTag {
+        /// The line number, from 1.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// The `Rules` tag is not a rule set.
+    #[error("the Rules tag: {0}")]
+    Rules(ParseRulesError<G::Rules>),
+    /// The `GameType` tag is no game this program plays.
+    #[error("GameType '{0}' is not a game this program plays ({types})", types = G::GAME_TYPES)]
+    UnsupportedGameType(String),
+    /// The `FEN` tag is not a position.
+    #[error("the FEN tag: {0}")]
+    Position(G::PositionError),
+    /// A move cannot be played.
+    #[error("move {number} ('{text}'): {error}")]
+    Move {
+        /// The move number before it in the record.
+        number: String,
+        /// The move as written.
+        text: String,
+        /// Why it cannot be played.
+        error: G::MoveError,
+    },
+    /// The `Termination` tag is not a reason code of the game.
+    #[error("unknown Termination '{0}' (known: {codes})", codes = G::termination_codes())]
+    BadTermination(String),
+    /// The result does not fit how the moves end the game.
+    #[error("the record says {claimed} but the moves lead to {actual}")]
+    ResultMismatch {
+        /// The result (and reason) the record gives.
+        claimed: String,
+        /// How the moves end the game, in words.
+        actual: String,
+    },
+    /// Text follows the result token.
+    #[error("'{0}' after the result")]
+    TrailingText(String),
+    /// A comment or variation is not closed.
+    #[error("unclosed comment or variation")]
+    Unclosed,
+}
+
+impl<G: RecordGame> RecordError<G> {
+    /// [`RecordError::Unclosed`] by the name the Mühle crate gave it.
+    #[allow(non_upper_case_globals)]
+    pub const UnclosedComment: RecordError<G> = RecordError::Unclosed;
+}
+
+impl<G: RecordGame> From<BadTag> for RecordError<G> {
+    fn from(b: BadTag) -> RecordError<G> {
+        RecordError::BadTag {
+            line: b.line,
+            text: b.text,
+        }
+    }
+}
+
+impl<G: RecordGame> From<ParseRulesError<G::Rules>> for RecordError<G> {
+    fn from(e: ParseRulesError<G::Rules>) -> RecordError<G> {
+        RecordError::Rules(e)
+    }
+}
+
+impl<G: RecordGame> From<DeclaredError> for RecordError<G> {
+    fn from(e: DeclaredError) -> RecordError<G> {
+        match e {
+            DeclaredError::BadTermination(t) => RecordError::BadTermination(t),
+            DeclaredError::Mismatch { claimed, actual } => {
+                RecordError::ResultMismatch { claimed, actual }
+            }
+        }
+    }
+}
+
 /// Header tags in order: (name, value).
 pub type Tags = Vec<(String, String)>;
 

@@ -4,10 +4,7 @@
 
 use boardgame::{Detailed, ErrorDetail, color_param};
 
-use crate::{
-    GameError, MoveError, ParseFenError, ParseMoveError, ParseRulesError, ParseSquareError,
-    PositionError, RecordError,
-};
+use crate::{GameError, MoveError, ParseFenError, ParseMoveError, ParseSquareError, PositionError};
 
 impl Detailed for ParseFenError {
     fn detail(&self) -> ErrorDetail {
@@ -73,27 +70,6 @@ impl Detailed for PositionError {
     }
 }
 
-impl Detailed for ParseRulesError {
-    fn detail(&self) -> ErrorDetail {
-        match self {
-            ParseRulesError::UnknownPreset(p) => {
-                ErrorDetail::new("rules.unknown_preset").with("preset", p)
-            }
-            ParseRulesError::UnknownOption(o) => {
-                ErrorDetail::new("rules.unknown_option").with("option", o)
-            }
-            ParseRulesError::BadValue {
-                option,
-                value,
-                expected,
-            } => ErrorDetail::new("rules.bad_value")
-                .with("option", option)
-                .with("value", value)
-                .with("expected", expected),
-        }
-    }
-}
-
 impl Detailed for ParseMoveError {
     fn detail(&self) -> ErrorDetail {
         match self {
@@ -123,54 +99,22 @@ impl Detailed for MoveError {
     }
 }
 
+/// The errors a game shares with Mühle's have the codes of
+/// [`boardgame::GameError`].
 impl Detailed for GameError {
     fn detail(&self) -> ErrorDetail {
-        match self {
-            GameError::Move(e) => e.detail(),
-            GameError::Over(_) => ErrorDetail::new("move.game_over"),
-            GameError::NoDrawOffer(c) => {
-                ErrorDetail::new("game.no_draw_offer").with("color", color_param(*c))
+        let shared = match self {
+            GameError::HuffNotAllowed { square, why } => {
+                return ErrorDetail::new("move.huff_not_allowed")
+                    .with("square", square)
+                    .with("why", why);
             }
-            GameError::NothingToUndo => ErrorDetail::new("game.nothing_to_undo"),
-            GameError::HuffNotAllowed { square, why } => ErrorDetail::new("move.huff_not_allowed")
-                .with("square", square)
-                .with("why", why),
-        }
-    }
-}
-
-impl Detailed for RecordError {
-    fn detail(&self) -> ErrorDetail {
-        match self {
-            RecordError::BadTag { line, text } => ErrorDetail::new("record.bad_tag")
-                .with("line", line)
-                .with("text", text),
-            RecordError::Rules(e) => ErrorDetail::new("record.rules_tag").caused_by(e.detail()),
-            RecordError::UnsupportedGameType(g) => {
-                ErrorDetail::new("record.game_type_tag").with("value", g)
-            }
-            RecordError::Fen(e) => ErrorDetail::new("record.fen_tag").caused_by(e.detail()),
-            RecordError::Move {
-                number,
-                text,
-                error,
-            } => ErrorDetail::new("record.move")
-                .with("number", number)
-                .with("move", text)
-                .caused_by(error.detail()),
-            RecordError::BadTermination(t) => {
-                ErrorDetail::new("record.bad_termination").with("termination", t)
-            }
-            RecordError::ResultMismatch { claimed, actual } => {
-                ErrorDetail::new("record.result_mismatch")
-                    .with("claimed", claimed)
-                    .with("actual", actual)
-            }
-            RecordError::TrailingText(t) => {
-                ErrorDetail::new("record.trailing_text").with("text", t)
-            }
-            RecordError::Unclosed => ErrorDetail::new("record.unclosed"),
-        }
+            GameError::Move(e) => boardgame::GameError::Move(e),
+            GameError::Over(o) => boardgame::GameError::Over(o.clone()),
+            GameError::NoDrawOffer(c) => boardgame::GameError::NoDrawOffer(*c),
+            GameError::NothingToUndo => boardgame::GameError::NothingToUndo,
+        };
+        shared.detail()
     }
 }
 

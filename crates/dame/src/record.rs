@@ -25,62 +25,32 @@
 //! `Termination` holds the reason code of [`EndReason`]. A huff is written
 //! as `H` and the removed square before the move it precedes: `H28 19-23`.
 
-use boardgame::{DeclaredError, record};
+use boardgame::record;
 
 use crate::{
-    BoardSize, Color, EndReason, Game, GameError, Outcome, ParseFenError, ParseRulesError,
-    Position, RuleSet, Setup, parse_huff_token,
+    BoardSize, Color, EndReason, Game, GameError, Outcome, ParseFenError, Position, RuleSet, Setup,
+    parse_huff_token,
 };
 
 /// Error for a game record that cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum RecordError {
-    /// A header line is not a tag.
-    #[error("line {line}: a header tag looks like [Name \"value\"], found: {text}")]
-    BadTag {
-        /// The line number, from 1.
-        line: usize,
-        /// The line.
-        text: String,
-    },
-    /// The `Rules` tag is not a rule set.
-    #[error("the Rules tag: {0}")]
-    Rules(#[from] ParseRulesError),
-    /// The `GameType` tag is no game this program plays.
-    #[error(
-        "GameType '{0}' is not a game this program plays (20 international, 42 dame, 43 dame-fr, 44 dame-100)"
-    )]
-    UnsupportedGameType(String),
-    /// The `FEN` tag is not a position.
-    #[error("the FEN tag: {0}")]
-    Fen(#[from] ParseFenError),
-    /// A move or huff cannot be played.
-    #[error("move {number} ('{text}'): {error}")]
-    Move {
-        /// The move number before it in the record.
-        number: String,
-        /// The move as written.
-        text: String,
-        /// Why it cannot be played.
-        error: GameError,
-    },
-    /// The `Termination` tag is not a reason code of Dame.
-    #[error("unknown Termination '{0}' (known: {codes})", codes = EndReason::all_codes())]
-    BadTermination(String),
-    /// The result does not fit how the moves end the game.
-    #[error("the record says {claimed} but the moves lead to {actual}")]
-    ResultMismatch {
-        /// The result (and reason) the record gives.
-        claimed: String,
-        /// How the moves end the game, in words.
-        actual: String,
-    },
-    /// Text follows the result token.
-    #[error("'{0}' after the result")]
-    TrailingText(String),
-    /// A comment or variation is not closed.
-    #[error("unclosed comment or variation")]
-    Unclosed,
+pub type RecordError = record::RecordError<Game>;
+
+impl record::RecordGame for Game {
+    type Rules = RuleSet;
+    type PositionError = ParseFenError;
+    type MoveError = GameError;
+
+    const GAME_TYPES: &'static str = "20 international, 42 dame, 43 dame-fr, 44 dame-100";
+
+    fn termination_codes() -> String {
+        EndReason::all_codes()
+    }
+}
+
+impl From<ParseFenError> for RecordError {
+    fn from(e: ParseFenError) -> RecordError {
+        RecordError::Position(e)
+    }
 }
 
 /// The PDN `GameType` value for a rule set: `20` when the rules are the
@@ -210,12 +180,7 @@ impl Game {
     /// Read a PDN record of one game. Every move is checked against the
     /// rules (see the module documentation for the tags).
     pub fn from_pdn(text: &str) -> Result<Game, RecordError> {
-        let (tags, lines) = record::split_record(text, |l| l.trim().is_empty()).map_err(|b| {
-            RecordError::BadTag {
-                line: b.line,
-                text: b.text,
-            }
-        })?;
+        let (tags, lines) = record::split_record(text, |l| l.trim().is_empty())?;
         let mut movetext = String::new();
         for line in lines {
             movetext.push_str(line);
@@ -278,14 +243,11 @@ impl Game {
             });
         }
         let winner = claimed.as_deref().and_then(result_winner);
-        game.session_mut()
-            .declare_from_record(claimed.as_deref(), winner, termination.as_deref())
-            .map_err(|e| match e {
-                DeclaredError::BadTermination(t) => RecordError::BadTermination(t),
-                DeclaredError::Mismatch { claimed, actual } => {
-                    RecordError::ResultMismatch { claimed, actual }
-                }
-            })?;
+        game.session_mut().declare_from_record(
+            claimed.as_deref(),
+            winner,
+            termination.as_deref(),
+        )?;
         for (k, v) in tags {
             game.set_tag(&k, &v);
         }

@@ -1,6 +1,6 @@
 //! Rule options and named presets (RULES.md Part 2, "Rule options").
 
-use std::fmt;
+use boardgame::rules_text;
 
 use crate::BoardSize;
 
@@ -109,27 +109,10 @@ pub enum Ending {
 pub const PRESETS: [&str; 4] = ["dame", "dame-100", "dame-fr", "international"];
 
 /// Error for a rule-set string that cannot be understood.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ParseRulesError {
-    /// The text names no preset.
-    #[error("unknown rule preset '{0}' (presets: dame, dame-100, dame-fr, international)")]
-    UnknownPreset(String),
-    /// An option the rules do not have.
-    #[error(
-        "unknown rule option '{0}' (options: board=8|10, men-capture-backward=on|off, majority=on|off, king-landing=behind|anywhere, king-capture=long|short, promotion=immediate|end-of-move, huffing=on|off, king-moves=N|off, repetition=N|off, one-king-each=on|off, king-vs-three=N|off, king-vs-two=N|off)"
-    )]
-    UnknownOption(String),
-    /// An option has a value it cannot take.
-    #[error("bad value '{value}' for rule option '{option}': expected {expected}")]
-    BadValue {
-        /// The option.
-        option: String,
-        /// The value given.
-        value: String,
-        /// The values it can take.
-        expected: &'static str,
-    },
-}
+pub type ParseRulesError = boardgame::rules_text::ParseRulesError<RuleSet>;
+
+/// The options with their values, as errors list them.
+const OPTIONS: &str = "board=8|10, men-capture-backward=on|off, majority=on|off, king-landing=behind|anywhere, king-capture=long|short, promotion=immediate|end-of-move, huffing=on|off, king-moves=N|off, repetition=N|off, one-king-each=on|off, king-vs-three=N|off, king-vs-two=N|off";
 
 impl Default for RuleSet {
     fn default() -> RuleSet {
@@ -198,10 +181,7 @@ impl RuleSet {
 
     /// The preset's name if this rule set is exactly one of the presets.
     pub fn preset_name(&self) -> Option<&'static str> {
-        PRESETS
-            .iter()
-            .copied()
-            .find(|name| RuleSet::preset(name) == Some(*self))
+        boardgame::rules_text::preset_name(self)
     }
 
     /// The move limit, in plies, of an ending under these rules (`None`:
@@ -231,27 +211,20 @@ impl RuleSet {
             expected,
         };
         let v = value.trim().to_ascii_lowercase();
-        let on_off = |v: &str| match v {
-            "on" | "yes" | "true" | "1" => Some(true),
-            "off" | "no" | "false" | "0" => Some(false),
-            _ => None,
-        };
-        let plies = |v: &str| match v {
-            "off" | "none" | "no" => Ok(None),
-            n => match n.parse::<u16>() {
-                Ok(n) if n >= 1 => Ok(Some(n)),
-                _ => Err(bad("a number of plies from 1 to 65535, or off")),
-            },
+        let on_off = |v: &str| rules_text::on_off(v).ok_or_else(|| bad("on or off"));
+        let plies = |v: &str| {
+            rules_text::number_or_off(v, 1)
+                .ok_or_else(|| bad("a number of plies from 1 to 65535, or off"))
         };
         match key.trim().to_ascii_lowercase().replace('_', "-").as_str() {
             "board" | "size" => {
                 self.board = BoardSize::from_name(&v).ok_or_else(|| bad("8 or 10"))?;
             }
             "men-capture-backward" | "backward" | "capture-backward" => {
-                self.men_capture_backward = on_off(&v).ok_or_else(|| bad("on or off"))?;
+                self.men_capture_backward = on_off(&v)?;
             }
             "majority" | "majority-capture" => {
-                self.majority_capture = on_off(&v).ok_or_else(|| bad("on or off"))?;
+                self.majority_capture = on_off(&v)?;
             }
             "king-landing" | "landing" => {
                 self.king_landing = match v.as_str() {
@@ -275,20 +248,15 @@ impl RuleSet {
                 }
             }
             "huffing" | "blasen" | "souffler" => {
-                self.huffing = on_off(&v).ok_or_else(|| bad("on or off"))?;
+                self.huffing = on_off(&v)?;
             }
             "king-moves" | "king-move-draw" => self.king_move_draw = plies(&v)?,
             "repetition" => {
-                self.repetition_draw = match v.as_str() {
-                    "off" | "none" | "no" => None,
-                    n => match n.parse::<u8>() {
-                        Ok(n) if n >= 2 => Some(n),
-                        _ => return Err(bad("a count from 2 to 255, or off")),
-                    },
-                }
+                self.repetition_draw = rules_text::number_or_off(&v, 2)
+                    .ok_or_else(|| bad("a count from 2 to 255, or off"))?;
             }
             "one-king-each" | "one-king-each-draw" => {
-                self.one_king_each_draw = on_off(&v).ok_or_else(|| bad("on or off"))?;
+                self.one_king_each_draw = on_off(&v)?;
             }
             "king-vs-three" | "king-vs-three-draw" => self.king_vs_three_draw = plies(&v)?,
             "king-vs-two" | "king-vs-two-draw" => self.king_vs_two_draw = plies(&v)?,
@@ -359,30 +327,8 @@ impl RuleSet {
     }
 }
 
-/// `dame`, `international`, or a preset followed by the options that differ:
-/// `dame,huffing=on`, `dame-100,majority=on`.
-impl fmt::Display for RuleSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(name) = self.preset_name() {
-            return f.write_str(name);
-        }
-        // The preset that needs the fewest extra options (ties: list order).
-        let base_name = PRESETS
-            .iter()
-            .copied()
-            .min_by_key(|name| {
-                RuleSet::preset(name).map_or(usize::MAX, |p| p.differences(self).len())
-            })
-            .unwrap_or("dame");
-        let base = RuleSet::preset(base_name).unwrap_or_default();
-        f.write_str(base_name)?;
-        for (key, value) in base.differences(self) {
-            write!(f, ",{key}={value}")?;
-        }
-        Ok(())
-    }
-}
-
-// A preset, optionally followed by `,key=value` options; or options alone
-// (applied to `dame`). The empty string is `dame`.
-boardgame::rule_text!(RuleSet, ParseRulesError, RuleSet::DAME);
+// `dame`, `international`, or a preset followed by the options that differ:
+// `dame,huffing=on`, `dame-100,majority=on`. Read: a preset, optionally
+// followed by `,key=value` options; or options alone (applied to `dame`).
+// The empty string is `dame`.
+boardgame::rule_text!(RuleSet, RuleSet::DAME, PRESETS, OPTIONS);

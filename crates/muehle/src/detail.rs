@@ -4,9 +4,7 @@
 
 use boardgame::{Detailed, ErrorDetail, color_param};
 
-use crate::{
-    MoveError, ParseMoveError, ParsePositionError, ParseRulesError, PositionError, RecordError,
-};
+use crate::{MoveError, ParseMoveError, ParsePositionError, PositionError};
 
 impl Detailed for ParsePositionError {
     fn detail(&self) -> ErrorDetail {
@@ -79,27 +77,6 @@ impl Detailed for PositionError {
     }
 }
 
-impl Detailed for ParseRulesError {
-    fn detail(&self) -> ErrorDetail {
-        match self {
-            ParseRulesError::UnknownPreset(p) => {
-                ErrorDetail::new("rules.unknown_preset").with("preset", p)
-            }
-            ParseRulesError::UnknownOption(o) => {
-                ErrorDetail::new("rules.unknown_option").with("option", o)
-            }
-            ParseRulesError::BadValue {
-                option,
-                value,
-                expected,
-            } => ErrorDetail::new("rules.bad_value")
-                .with("option", option)
-                .with("value", value)
-                .with("expected", expected),
-        }
-    }
-}
-
 impl Detailed for ParseMoveError {
     fn detail(&self) -> ErrorDetail {
         match self {
@@ -127,38 +104,6 @@ impl Detailed for MoveError {
                 .with("move", mv)
                 .with("example", example)
                 .with("removable", removable),
-        }
-    }
-}
-
-impl Detailed for RecordError {
-    fn detail(&self) -> ErrorDetail {
-        match self {
-            RecordError::BadTag { line, text } => ErrorDetail::new("record.bad_tag")
-                .with("line", line)
-                .with("text", text),
-            RecordError::Rules(e) => ErrorDetail::new("record.rules_tag").caused_by(e.detail()),
-            RecordError::Position(e) => ErrorDetail::new("record.fen_tag").caused_by(e.detail()),
-            RecordError::Move {
-                number,
-                text,
-                error,
-            } => ErrorDetail::new("record.move")
-                .with("number", number)
-                .with("move", text)
-                .caused_by(error.detail()),
-            RecordError::BadTermination(t) => {
-                ErrorDetail::new("record.bad_termination").with("termination", t)
-            }
-            RecordError::ResultMismatch { claimed, actual } => {
-                ErrorDetail::new("record.result_mismatch")
-                    .with("claimed", claimed)
-                    .with("actual", actual)
-            }
-            RecordError::TrailingText(t) => {
-                ErrorDetail::new("record.trailing_text").with("text", t)
-            }
-            RecordError::UnclosedComment => ErrorDetail::new("record.unclosed"),
         }
     }
 }

@@ -15,58 +15,27 @@
 //! position when it is not the usual start, `Result` one of `1-0`, `0-1`,
 //! `1/2-1/2`, `*`, and `Termination` the reason code of [`EndReason`].
 
-use boardgame::{DeclaredError, record};
+use boardgame::record;
 
-use crate::{
-    Color, Game, GameError, Outcome, ParsePositionError, ParseRulesError, Position, RuleSet,
-};
+use crate::{Color, Game, GameError, Outcome, ParsePositionError, Position, RuleSet};
 
 /// Error for a game record that cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum RecordError {
-    /// A header line is not a tag.
-    #[error("line {line}: a header tag looks like [Name \"value\"]: {text}")]
-    BadTag {
-        /// The line number, from 1.
-        line: usize,
-        /// The line.
-        text: String,
-    },
-    /// The `Rules` tag is not a rule set.
-    #[error("the Rules tag: {0}")]
-    Rules(#[from] ParseRulesError),
-    /// The `FEN` tag is not a position.
-    #[error("the FEN tag: {0}")]
-    Position(#[from] ParsePositionError),
-    /// A move cannot be played.
-    #[error("move {number} ('{text}'): {error}")]
-    Move {
-        /// The move number before it in the record.
-        number: String,
-        /// The move as written.
-        text: String,
-        /// Why it cannot be played.
-        error: GameError,
-    },
-    /// The `Termination` tag is not a reason code of Mühle.
-    #[error(
-        "unknown Termination '{0}' (known: two-stones, blocked, repetition, no-mill, agreement, resignation)"
-    )]
-    BadTermination(String),
-    /// The result does not fit how the moves end the game.
-    #[error("the record says {claimed} but the moves lead to {actual}")]
-    ResultMismatch {
-        /// The result (and reason) the record gives.
-        claimed: String,
-        /// How the moves end the game, in words.
-        actual: String,
-    },
-    /// Text follows the result token.
-    #[error("'{0}' after the result")]
-    TrailingText(String),
-    /// A `{` comment is not closed.
-    #[error("unclosed comment")]
-    UnclosedComment,
+pub type RecordError = record::RecordError<Game>;
+
+impl record::RecordGame for Game {
+    type Rules = RuleSet;
+    type PositionError = ParsePositionError;
+    type MoveError = GameError;
+
+    fn termination_codes() -> String {
+        "two-stones, blocked, repetition, no-mill, agreement, resignation".to_string()
+    }
+}
+
+impl From<ParsePositionError> for RecordError {
+    fn from(e: ParsePositionError) -> RecordError {
+        RecordError::Position(e)
+    }
 }
 
 fn result_token(outcome: Option<Outcome>) -> &'static str {
@@ -110,11 +79,7 @@ impl Game {
         fn without_comment(line: &str) -> &str {
             line.trim().split(';').next().unwrap_or("")
         }
-        let (tags, lines) = record::split_record(text, |l| without_comment(l).trim().is_empty())
-            .map_err(|b| RecordError::BadTag {
-                line: b.line,
-                text: b.text,
-            })?;
+        let (tags, lines) = record::split_record(text, |l| without_comment(l).trim().is_empty())?;
         let mut movetext = String::new();
         for line in lines {
             movetext.push_str(without_comment(line));
@@ -132,7 +97,7 @@ impl Game {
             }
         }
         if depth > 0 {
-            return Err(RecordError::UnclosedComment);
+            return Err(RecordError::Unclosed);
         }
         let tag = |k: &str| record::find_tag(&tags, k).map(str::to_string);
         let rules: RuleSet = match tag("Rules") {
@@ -202,14 +167,11 @@ impl Game {
             Some("1/2-1/2") => Some(None),
             _ => None,
         };
-        game.session_mut()
-            .declare_from_record(claimed.as_deref(), winner, termination.as_deref())
-            .map_err(|e| match e {
-                DeclaredError::BadTermination(t) => RecordError::BadTermination(t),
-                DeclaredError::Mismatch { claimed, actual } => {
-                    RecordError::ResultMismatch { claimed, actual }
-                }
-            })?;
+        game.session_mut().declare_from_record(
+            claimed.as_deref(),
+            winner,
+            termination.as_deref(),
+        )?;
         for (k, v) in tags {
             game.set_tag(&k, &v);
         }

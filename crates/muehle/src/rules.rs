@@ -1,7 +1,5 @@
 //! Rule options and named presets (RULES.md Part 1, "Rule options").
 
-use std::fmt;
-
 use crate::Board;
 
 /// Which opponent stones a player who closed a mill may remove.
@@ -48,29 +46,10 @@ pub const PRESETS: [&str; 6] = [
 ];
 
 /// Error for a rule-set string that cannot be understood.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ParseRulesError {
-    /// The text names no preset.
-    #[error(
-        "unknown rule preset '{0}' (presets: standard, ravensburger, seed-000, no-flying, twelve-mens-morris, lasker-morris)"
-    )]
-    UnknownPreset(String),
-    /// An option the rules do not have.
-    #[error(
-        "unknown rule option '{0}' (options: removal=tournament|strict, flying=on|off, no-mill=N|off, repetition=N|off, board=nine|twelve|lasker, move-in-placing=on|off)"
-    )]
-    UnknownOption(String),
-    /// An option has a value it cannot take.
-    #[error("bad value '{value}' for rule option '{option}': {expected}")]
-    BadValue {
-        /// The option.
-        option: String,
-        /// The value given.
-        value: String,
-        /// The values it can take.
-        expected: &'static str,
-    },
-}
+pub type ParseRulesError = boardgame::rules_text::ParseRulesError<RuleSet>;
+
+/// The options with their values, as errors list them.
+const OPTIONS: &str = "removal=tournament|strict, flying=on|off, no-mill=N|off, repetition=N|off, board=nine|twelve|lasker, move-in-placing=on|off";
 
 impl Default for RuleSet {
     fn default() -> RuleSet {
@@ -132,10 +111,7 @@ impl RuleSet {
 
     /// The preset's name if this rule set is exactly one of the presets.
     pub fn preset_name(&self) -> Option<&'static str> {
-        PRESETS
-            .iter()
-            .copied()
-            .find(|name| RuleSet::preset(name) == Some(*self))
+        boardgame::rules_text::preset_name(self)
     }
 
     /// Set one option from its textual form (`removal=strict`, `flying=off`,
@@ -204,30 +180,6 @@ impl RuleSet {
     }
 }
 
-/// `standard`, `ravensburger`, or a preset followed by options that differ:
-/// `standard,flying=off,no-mill=40`.
-impl fmt::Display for RuleSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(name) = self.preset_name() {
-            return f.write_str(name);
-        }
-        // Pick the preset that needs the fewest extra options.
-        let base_name = PRESETS
-            .iter()
-            .copied()
-            .min_by_key(|name| {
-                RuleSet::preset(name).map_or(usize::MAX, |p| p.differences(self).len())
-            })
-            .unwrap_or("standard");
-        let base = RuleSet::preset(base_name).unwrap_or_default();
-        f.write_str(base_name)?;
-        for (key, value) in base.differences(self) {
-            write!(f, ",{key}={value}")?;
-        }
-        Ok(())
-    }
-}
-
 impl RuleSet {
     fn differences(&self, other: &RuleSet) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
@@ -271,4 +223,8 @@ impl RuleSet {
     }
 }
 
-boardgame::rule_text!(RuleSet, ParseRulesError, RuleSet::STANDARD);
+// `standard`, `ravensburger`, or a preset followed by the options that
+// differ: `standard,flying=off,no-mill=40`. Read: a preset, optionally
+// followed by `,key=value` options; or options alone (applied to
+// `standard`). The empty string is `standard`.
+boardgame::rule_text!(RuleSet, RuleSet::STANDARD, PRESETS, OPTIONS);

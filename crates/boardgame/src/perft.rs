@@ -1,0 +1,293 @@
+//! Perft: the number of move sequences of a given length from a position,
+//! the standard check of a move generator. A finished game has no moves,
+//! so lines that end the game early add nothing.
+//!
+//! [`perft`] and [`perft_divide`] count over any position that is
+//! [`Perft`]; a game keeps its own fast paths (counting the moves of the
+//! last ply without building them, shortcuts over the last plies) in the
+//! trait's methods. [`read_table`] reads the perft tables the games' tests
+//! check against.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A position perft counts from: its moves, the position after one, and
+/// the game's fast ways of counting.
+pub trait Perft: Sized {
+    /// A move.
+    type Move;
+    /// The legal moves of a position, in the game's list type.
+    type Moves: IntoIterator<Item = Self::Move>;
+
+    /// Every legal move (none when the game is over).
+    fn perft_moves(&self) -> Self::Moves;
+
+    /// The position after the legal move `m`. What counting does not need
+    /// (a hash, say) may be left out.
+    fn perft_child(&self, m: &Self::Move) -> Self;
+
+    /// The number of legal moves, perft(1). By default the moves are
+    /// listed and counted; a game can count them without building them.
+    fn count_moves(&self) -> u64 {
+        self.perft_moves().into_iter().count() as u64
+    }
+
+    /// perft(`depth`) by a shortcut of the game for that depth (`depth` is
+    /// 2 or more), or `None` to count move by move. By default there is
+    /// none.
+    fn perft_shortcut(&self, depth: u32) -> Option<u64> {
+        let _ = depth;
+        None
+    }
+}
+
+/// The number of legal move sequences of length `depth` from `pos`.
+pub fn perft<P: Perft>(pos: &P, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_moves(),
+        _ => pos.perft_shortcut(depth).unwrap_or_else(|| {
+            pos.perft_moves()
+                .into_iter()
+                .map(|m| perft(&pos.perft_child(&m), depth - 1))
+                .sum()
+        }),
+    }
+}
+
+/// [`perft`] split by the first move: every legal move with the number of
+/// sequences it starts (none at depth 0).
+pub fn perft_divide<P: Perft>(pos: &P, depth: u32) -> Vec<(P::Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    pos.perft_moves()
+        .into_iter()
+        .map(|m| {
+            let n = perft(&pos.perft_child(&m), depth - 1);
+            (m, n)
+        })
+        .collect()
+}
+
+/// One line of a perft table: a rule set, a position and its counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableLine<R> {
+    /// The line number in the table, from 1.
+    pub line: usize,
+    /// The rule set.
+    pub rules: R,
+    /// The position as written (the game's position string, or a word the
+    /// game gives a meaning, such as `start`).
+    pub position: String,
+    /// The counts, in the order written.
+    pub counts: Vec<TableCount>,
+}
+
+/// One count of a perft table line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableCount {
+    /// The depth.
+    pub depth: u32,
+    /// perft(depth).
+    pub count: u64,
+    /// Marked `deep`: too slow for an ordinary test run.
+    pub deep: bool,
+}
+
+/// A line of a perft table that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {why}")]
+pub struct TableError {
+    /// The line number, from 1.
+    pub line: usize,
+    /// What is wrong with it.
+    pub why: String,
+}
+
+/// Read a perft table. One case a line:
+///
+/// ```text
+/// <rules> <position> ; D<depth> <count> ; deep D<depth> <count> ...
+/// ```
+///
+/// `<rules>` is a rule set as `R` parses it (no spaces), `<position>` the
+/// rest up to the first `;`; every count is `D` and the depth, then the
+/// number, `_` allowed between its digits; `deep` before a count marks it
+/// as too slow for an ordinary test run. `#` starts a comment, blank lines
+/// are skipped; a case needs at least one count.
+///
+/// ```
+/// use boardgame::perft::read_table;
+/// let table = read_table::<String>("# start\nfast x y ; D1 7 ; deep D9 3_963_648\n").unwrap();
+/// assert_eq!(table[0].line, 2);
+/// assert_eq!((table[0].rules.as_str(), table[0].position.as_str()), ("fast", "x y"));
+/// assert_eq!((table[0].counts[1].count, table[0].counts[1].deep), (3_963_648, true));
+/// ```
+pub fn read_table<R>(text: &str) -> Result<Vec<TableLine<R>>, TableError>
+where
+    R: FromStr,
+    R::Err: fmt::Display,
+{
+    let mut table = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let bad = |why: String| TableError { line, why };
+        let text = raw.split('#').next().unwrap_or("").trim();
+        if text.is_empty() {
+            continue;
+        }
+        let mut fields = text.split(';').map(str::trim);
+        let head = fields.next().unwrap_or("");
+        let (rules, position) = head
+            .split_once(char::is_whitespace)
+            .ok_or_else(|| bad(format!("'{head}' is not '<rules> <position>'")))?;
+        let rules = rules.parse().map_err(|e| bad(format!("{e}")))?;
+        let counts = fields
+            .map(|field| {
+                read_count(field)
+                    .ok_or_else(|| bad(format!("'{field}' is not '[deep] D<depth> <count>'")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if counts.is_empty() {
+            return Err(bad("no counts given".to_string()));
+        }
+        table.push(TableLine {
+            line,
+            rules,
+            position: position.trim().to_string(),
+            counts,
+        });
+    }
+    Ok(table)
+}
+
+/// `[deep] D<depth> <count>`.
+fn read_count(field: &str) -> Option<TableCount> {
+    let mut words = field.split_whitespace().peekable();
+    let deep = words.next_if_eq(&"deep").is_some();
+    let depth = words.next()?.strip_prefix('D')?.parse().ok()?;
+    let count = words.next()?.replace('_', "").parse().ok()?;
+    words
+        .next()
+        .is_none()
+        .then_some(TableCount { depth, count, deep })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game of counting down: from `n` the moves are 1 and 2 (not more
+    /// than `n`), so perft follows the Fibonacci numbers.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Countdown(u32);
+
+    impl Perft for Countdown {
+        type Move = u32;
+        type Moves = Vec<u32>;
+        fn perft_moves(&self) -> Vec<u32> {
+            (1..=2).filter(|&m| m <= self.0).collect()
+        }
+        fn perft_child(&self, m: &u32) -> Countdown {
+            Countdown(self.0 - m)
+        }
+    }
+
+    /// The same game with a shortcut at depth 2 that is wrong on purpose:
+    /// perft must take it.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Shortcut(Countdown);
+
+    impl Perft for Shortcut {
+        type Move = u32;
+        type Moves = Vec<u32>;
+        fn perft_moves(&self) -> Vec<u32> {
+            self.0.perft_moves()
+        }
+        fn perft_child(&self, m: &u32) -> Shortcut {
+            Shortcut(self.0.perft_child(m))
+        }
+        fn count_moves(&self) -> u64 {
+            100
+        }
+        fn perft_shortcut(&self, depth: u32) -> Option<u64> {
+            (depth == 2).then_some(1000)
+        }
+    }
+
+    #[test]
+    fn perft_counts_move_sequences() {
+        let counts: Vec<u64> = (0..6).map(|d| perft(&Countdown(10), d)).collect();
+        assert_eq!(counts, [1, 2, 4, 8, 16, 32]);
+        // Lines that end early (at 0) add nothing: 1+1+1, 1+1+2, 1+2+1
+        // and 2+1+1 from 4.
+        assert_eq!(perft(&Countdown(4), 3), 4);
+        assert_eq!(perft_divide(&Countdown(4), 3), [(1, 3), (2, 1)]);
+        assert_eq!(perft_divide(&Countdown(4), 0), []);
+    }
+
+    #[test]
+    fn the_games_fast_paths_are_taken() {
+        let pos = Shortcut(Countdown(10));
+        assert_eq!(perft(&pos, 1), 100);
+        assert_eq!(perft(&pos, 2), 1000);
+        assert_eq!(perft(&pos, 3), 2000);
+        assert_eq!(perft_divide(&pos, 2), [(1, 100), (2, 100)]);
+    }
+
+    #[test]
+    fn tables_are_read_with_their_line_numbers() {
+        let text = "# comment\n\nstandard  a b c ; D1 24 ; D2 5_52 # note\nx y;deep D3 1\n";
+        let table = read_table::<String>(text).unwrap();
+        assert_eq!(
+            table,
+            [
+                TableLine {
+                    line: 3,
+                    rules: "standard".to_string(),
+                    position: "a b c".to_string(),
+                    counts: vec![
+                        TableCount {
+                            depth: 1,
+                            count: 24,
+                            deep: false
+                        },
+                        TableCount {
+                            depth: 2,
+                            count: 552,
+                            deep: false
+                        },
+                    ],
+                },
+                TableLine {
+                    line: 4,
+                    rules: "x".to_string(),
+                    position: "y".to_string(),
+                    counts: vec![TableCount {
+                        depth: 3,
+                        count: 1,
+                        deep: true
+                    }],
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_lines_are_errors() {
+        let err = |text: &str| read_table::<u8>(text).unwrap_err();
+        assert_eq!(err("\n1 p ; D1 x").line, 2);
+        assert_eq!(
+            err("1 p ; E1 3").why,
+            "'E1 3' is not '[deep] D<depth> <count>'"
+        );
+        assert_eq!(err("1 p ; D1 3 4").line, 1);
+        assert_eq!(err("1 p").why, "no counts given");
+        assert_eq!(err("1p ; D1 3").why, "'1p' is not '<rules> <position>'");
+        assert_eq!(
+            err("300 p ; D1 3").why,
+            "number too large to fit in target type"
+        );
+    }
+}
