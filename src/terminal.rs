@@ -144,6 +144,23 @@ pub fn dame_status(pos: &dame::Position) -> String {
     )
 }
 
+/// The terminal's pictures of the boards, each with its status lines.
+pub struct Terminal;
+
+impl games::BoardArt for Terminal {
+    fn muehle(&self, pos: &Position, last: Option<Move>) -> String {
+        let mut text = render(pos, last);
+        text.push_str(&status(pos));
+        text
+    }
+
+    fn dame(&self, pos: &dame::Position) -> String {
+        let mut text = render_dame(pos);
+        text.push_str(&dame_status(pos));
+        text
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

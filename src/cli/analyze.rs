@@ -4,10 +4,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::Result;
-use engine::muehle::explain::explain_move;
+use games::LiveGame;
 use search::{Engine, Limits};
 
-use super::game::{CliGame, Setup, Variant};
+use super::game::Variant;
+use crate::terminal::Terminal;
 
 /// Arguments of `brett analyze`.
 #[derive(clap::Args, Debug)]
@@ -45,64 +46,33 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let position = args.position.as_deref();
-    match Setup::parse(args.game, Some(&args.rules))? {
-        Setup::Muehle(rules) => {
-            let game: muehle::Game = start(muehle::Game::start_or(rules, position)?, &args)?;
-            let pos = *game.position();
-            if let Some(tb) = engine::muehle::databases::for_rules(&rules)
-                && !game.is_over()
-                && let Ok(Some(value)) = tb.probe(&pos)
-                && let Ok(Some(moves)) = tb.probe_moves(&pos)
-            {
-                println!(
-                    "\nPerfect play: {}",
-                    engine::muehle::databases::verdict(pos.turn(), value)
-                );
-                println!("Every move (value for the side to move):");
-                for (m, v) in moves {
-                    println!("  {:<12} {v}", m.to_string());
-                }
-            }
-            report(&args, &game, |pv, score| {
-                pv.first()
-                    .map(|mv| explain_move(&pos, *mv, Some(score)))
-                    .unwrap_or_default()
-            });
-        }
-        Setup::Dame(_, rules) => {
-            let game: dame::Game = start(dame::Game::start_or(rules, position)?, &args)?;
-            let pos = *game.position();
-            report(&args, &game, |pv, score| {
-                engine::dame::explain::explain_move(&pos, pv, Some(score))
-            });
-        }
+    let setup = super::game::setup(args.game, Some(&args.rules))?;
+    let game = start(super::game::start(setup, args.position.as_deref())?, &args)?;
+    for line in game.local().perfect_play() {
+        println!("{line}");
     }
+    report(&args, &game);
     Ok(())
 }
 
-/// The game from `start` after `--moves`, drawn with its status.
-fn start<G: CliGame>(start: G::Position, args: &Args) -> Result<G> {
-    let mut game = G::from_start(start);
+/// The game after `--moves`, drawn with its status.
+fn start(mut game: LiveGame, args: &Args) -> Result<LiveGame> {
     if let Some(moves) = &args.moves {
         let tokens: Vec<&str> = moves.split_whitespace().collect();
-        game.play_tokens(&tokens)
+        game.local_mut()
+            .play_tokens(&tokens)
             .map_err(|e| anyhow::anyhow!("--moves: {e}"))?;
     }
-    print!("{}", game.render());
-    if let Some((_, words)) = game.outcome() {
-        println!("\nThe game is over: {words}.");
+    print!("{}", game.local().render(&Terminal));
+    if let Some(ending) = game.ending() {
+        println!("\nThe game is over: {}.", ending.text);
     }
     Ok(game)
 }
 
-/// Search `root` as `args` say and print the best lines with their reasons.
-fn report<G: CliGame>(
-    args: &Args,
-    game: &G,
-    why: impl Fn(&[G::Move], search::Score) -> Vec<String>,
-) {
-    if game.is_over() {
+/// Search the game as `args` say and print the best lines with their reasons.
+fn report(args: &Args, game: &LiveGame) {
+    if game.ending().is_some() {
         return;
     }
     let engine = Engine::new(args.hash, args.threads);
@@ -112,35 +82,28 @@ fn report<G: CliGame>(
     };
     let stop = AtomicBool::new(false);
     let verbose = args.verbose;
-    let result = engine.search(
-        &game.searchable(),
-        &game.history(),
-        limits,
-        args.lines.max(1),
-        &stop,
-        &mut |i| {
+    let result = game
+        .local()
+        .analysis(&engine, limits, args.lines.max(1), &stop, &mut |i| {
             if verbose {
                 println!("{}", super::engine::info_line(i));
             }
-        },
-    );
+        });
     println!(
         "\nBest moves for {} (depth {}, {:.2} s, {} nodes):",
         game.turn().title(),
         result.depth,
-        result.time.as_secs_f64(),
+        result.time_ms as f64 / 1000.0,
         result.nodes
     );
-    for (n, (score, pv)) in result.lines.iter().enumerate() {
-        let Some(mv) = pv.first() else { continue };
-        let line: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
+    for (n, line) in result.lines.iter().enumerate() {
         println!(
             "{:>2}. {:<12} {:>10}   {}",
             n + 1,
-            mv.to_string(),
-            score.to_string(),
-            line.join(" ")
+            line.mv,
+            line.score_text,
+            line.pv.join(" ")
         );
-        println!("    why: {}", why(pv, *score).join("; "));
+        println!("    why: {}", line.why.join("; "));
     }
 }

@@ -28,10 +28,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use dame::{Bitboard, BoardSize, Color, Game, Move, Outcome, Position, RuleSet};
-use engine::LevelPlayer;
+use engine::{DameState, LevelPlayer};
 use search::{Clock, Engine, Limits};
-
-use super::game::{CliGame, level_choice};
 
 use message::{
     AcceptCode, BackAnswer, EndReason, FrameError, GameAccept, GameEnd, GameRequest, Message,
@@ -533,7 +531,15 @@ fn play_game(conn: &mut Connection, player: &Player, spec: &GameSpec) -> Result<
             }
             let started = Instant::now();
             let limits = player.limits(spec, used[spec.me.index()], my_moves);
-            let choice = level_choice(&mut level, &player.engine, &game, limits)
+            let choice = level
+                .choose(
+                    &player.engine,
+                    &DameState::new(*game.position()),
+                    &games::history(game.session()),
+                    limits,
+                    &std::sync::atomic::AtomicBool::new(false),
+                    &mut |_| {},
+                )
                 .ok_or_else(|| anyhow!("the engine found no move in a game that is not over"))?;
             let took = started.elapsed();
             used[spec.me.index()] += took;
@@ -772,9 +778,12 @@ fn initiate(conn: &mut Connection, player: &Player, args: &Args) -> Result<Tally
     let first = Color::from(args.color);
     let setup = match &args.position {
         None => None,
-        Some(fen) => {
-            Some(<Game as CliGame>::start_or(RuleSet::INTERNATIONAL, Some(fen))?.to_setup())
-        }
+        Some(fen) => Some(
+            Position::from_fen(fen, RuleSet::INTERNATIONAL)
+                .map_err(|e| anyhow!("{e}"))
+                .with_context(|| format!("position '{fen}'"))?
+                .to_setup(),
+        ),
     };
     let mut tally = Tally::default();
     for number in 1..=args.games {

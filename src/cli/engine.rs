@@ -9,11 +9,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use muehle::{Game, RuleSet};
+use games::{LiveGame, SearchJob, Setup};
 use search::{Clock, Engine, Limits, SearchInfo};
 
-use super::game::{CliGame, Family, Variant, parse_position};
-use super::search_job::{Out, SearchJob, Searcher, say, stdin_lines};
+use super::game::Variant;
+use super::search_job::{Out, Searcher, say, stdin_lines};
 
 /// Arguments of `brett engine`.
 #[derive(clap::Args, Debug, Default)]
@@ -43,15 +43,14 @@ pub fn info_line<M: std::fmt::Display>(i: &SearchInfo<M>) -> String {
 pub struct Protocol {
     out: Out,
     engine: Arc<Engine>,
-    kind: Variant,
-    dame_rules: dame::RuleSet,
-    dame: dame::Game,
-    rules: RuleSet,
+    /// The game and rules (options Game and Rules).
+    setup: Setup,
     level: u8,
     threads: usize,
     hash: usize,
     multipv: usize,
-    game: Game,
+    /// The position (`position`), a game of `setup`.
+    game: LiveGame,
     search: Searcher,
     seed: u64,
     /// Use Mühle's databases (option Tablebase).
@@ -61,18 +60,16 @@ pub struct Protocol {
 impl Protocol {
     /// A protocol writing to `out`.
     pub fn new(out: Box<dyn Write + Send>) -> Protocol {
+        let setup = Setup::default();
         Protocol {
             out: super::search_job::out(out),
             engine: Arc::new(Engine::new(DEFAULT_HASH, 1)),
-            kind: Variant::Muehle,
-            dame_rules: dame::RuleSet::DAME,
-            dame: dame::Game::new(dame::RuleSet::DAME),
-            rules: RuleSet::STANDARD,
+            setup,
             level: 10,
             threads: 1,
             hash: DEFAULT_HASH,
             multipv: 1,
-            game: Game::new(RuleSet::STANDARD),
+            game: setup.new_game(),
             search: Searcher::default(),
             seed: 0x0062_7265_7474,
             tablebase: true,
@@ -141,8 +138,7 @@ impl Protocol {
             "ucinewgame" => {
                 self.search.finish(true);
                 self.engine.clear();
-                self.game = Game::new(self.rules);
-                self.dame = dame::Game::new(self.dame_rules);
+                self.new_game();
             }
             "setoption" => {
                 self.search.finish(true);
@@ -150,51 +146,30 @@ impl Protocol {
             }
             "position" => {
                 self.search.finish(true);
-                let parsed = if self.kind.family() == Family::Muehle {
-                    parse_position(self.rules, &rest).map(|g| self.game = g)
-                } else {
-                    parse_position(self.dame_rules, &rest).map(|g| self.dame = g)
-                };
-                if let Err(e) = parsed {
-                    self.error(&e);
+                match self.setup.parse_position(&rest) {
+                    Ok(game) => self.game = game,
+                    Err(e) => self.error(&e),
                 }
             }
             "go" => {
                 if self.search.busy() {
                     self.error("a search is running: send stop first");
                 } else {
-                    let white_to_move = match self.kind.family() {
-                        Family::Muehle => self.game.turn() == muehle::Color::White,
-                        Family::Dame => self.dame.turn() == muehle::Color::White,
-                    };
+                    let white_to_move = self.game.turn() == muehle::Color::White;
                     match parse_go(&rest, white_to_move) {
-                        Ok(limits) if self.kind.family() == Family::Muehle => {
-                            let game = self.game.clone();
-                            self.go(game, limits);
-                        }
-                        Ok(limits) => {
-                            let game = self.dame.clone();
-                            self.go(game, limits);
-                        }
+                        Ok(limits) => self.go(self.game.clone(), limits),
                         Err(e) => self.error(&e),
                     }
                 }
             }
             "d" => {
                 self.search.finish(false);
-                if self.kind.family() == Family::Muehle {
-                    self.display(&self.game, None);
-                } else {
-                    self.display(&self.dame, Some(self.kind));
-                }
+                self.display();
             }
             "perft" => {
                 self.search.finish(true);
                 match rest.first().map(|d| d.parse::<u32>()) {
-                    Some(Ok(depth)) if depth <= 12 && self.kind.family() != Family::Muehle => {
-                        self.perft(&self.dame, depth)
-                    }
-                    Some(Ok(depth)) if depth <= 12 => self.perft(&self.game, depth),
+                    Some(Ok(depth)) if depth <= 12 => self.perft(depth),
                     _ => self.error("perft needs a depth from 0 to 12, e.g. 'perft 5'"),
                 }
             }
@@ -226,33 +201,21 @@ impl Protocol {
         };
         match name.to_ascii_lowercase().as_str() {
             "game" => match Variant::from_name(value) {
-                Some(kind) => {
-                    self.kind = kind;
-                    if kind.family() != Family::Muehle {
-                        // The game's own preset; Rules options apply on top.
-                        if let Ok(r) = super::dame_rules(kind, None) {
-                            self.dame_rules = r;
-                            self.dame = dame::Game::new(r);
-                        }
+                Some(game) => {
+                    let setup = self.setup.with_game(game);
+                    if setup != self.setup {
+                        self.setup = setup;
+                        self.new_game();
                     }
                 }
                 None => self.error(&format!(
                     "unknown game '{value}' (games: muehle, dame, dame-100, dame-fr, international)"
                 )),
             },
-            "rules" if self.kind.family() != Family::Muehle => {
-                match super::dame_rules(self.kind, Some(value)) {
-                    Ok(r) => {
-                        self.dame_rules = r;
-                        self.dame = dame::Game::new(r);
-                    }
-                    Err(e) => self.error(&format!("{e:#}")),
-                }
-            }
-            "rules" => match value.parse::<RuleSet>() {
-                Ok(r) => {
-                    self.rules = r;
-                    self.game = Game::new(r);
+            "rules" => match self.setup.with_rules(value) {
+                Ok(setup) => {
+                    self.setup = setup;
+                    self.new_game();
                 }
                 Err(e) => self.error(&e.to_string()),
             },
@@ -310,11 +273,16 @@ impl Protocol {
         self.engine = Arc::new(Engine::new(self.hash, self.threads));
     }
 
+    /// A new game of the setup, from the start.
+    fn new_game(&mut self) {
+        self.game = self.setup.new_game();
+    }
+
     /// `perft N` divided by first moves, then the total.
-    fn perft<G: CliGame>(&self, game: &G, depth: u32) {
+    fn perft(&self, depth: u32) {
         let t = Instant::now();
         let mut total = 0;
-        for (m, n) in game.perft_divide(depth) {
+        for (m, n) in self.game.local().perft_divide(depth) {
             say(&self.out, &format!("{m}: {n}"));
             total += n;
         }
@@ -332,17 +300,18 @@ impl Protocol {
 
     /// `d`: the board, the game (Dame), the rules, the position, its hash,
     /// the legal moves, the huffable pieces (Dame) and the status.
-    fn display<G: CliGame>(&self, game: &G, kind: Option<Variant>) {
-        for line in game.render().lines() {
+    fn display(&self) {
+        let game = self.game.local();
+        for line in game.render(&crate::terminal::Terminal).lines() {
             say(&self.out, line);
         }
-        if let Some(kind) = kind {
-            say(&self.out, &format!("Game: {}", kind.name()));
+        if let Some(line) = self.setup.game_line() {
+            say(&self.out, &line);
         }
-        say(&self.out, &format!("Rules: {}", game.rules()));
-        say(&self.out, &format!("Fen: {}", game.fen()));
+        say(&self.out, &format!("Rules: {}", game.rules_text()));
+        say(&self.out, &format!("Fen: {}", game.position()));
         say(&self.out, &format!("Hash: {:016x}", game.hash()));
-        let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+        let moves = game.legal_moves();
         say(
             &self.out,
             &format!("Legal moves ({}): {}", moves.len(), moves.join(" ")),
@@ -359,19 +328,20 @@ impl Protocol {
 
     /// `go`: search `game` on a thread of its own (after the huff the
     /// engine makes first, if any: `bestmove H<square> <move>`).
-    fn go<G: CliGame>(&mut self, mut game: G, limits: Limits) {
-        if game.is_over() {
+    fn go(&mut self, mut game: LiveGame, limits: Limits) {
+        if game.ending().is_some() {
             say(&self.out, "bestmove none");
             return;
         }
         let prefix = game
+            .local_mut()
             .huff_for_engine()
             .map(|sq| format!("H{sq} "))
             .unwrap_or_default();
         let mut limits = limits;
         limits.no_databases = !self.tablebase;
         if self.tablebase
-            && let Some(note) = game.tablebase_note()
+            && let Some(note) = game.local().tablebase_note()
         {
             say(&self.out, &format!("info string {note}"));
         }
@@ -382,17 +352,18 @@ impl Protocol {
             .wrapping_add(1442695040888963407);
         let job = SearchJob {
             engine: self.engine.clone(),
-            root: game.searchable(),
-            history: game.history(),
             limits,
             level: self.level,
             multipv: self.multipv,
             seed: self.seed,
         };
-        self.search.start(
-            job,
-            move |i| say(&out, &info_line(i)),
-            move |best, _pv| match best {
+        self.search.run(
+            limits.infinite,
+            move |stop| {
+                game.local()
+                    .protocol_search(&job, stop, &mut |i| say(&out, &info_line(i)))
+            },
+            move |(best, _pv)| match best {
                 Some(m) => say(&out2, &format!("bestmove {prefix}{m}")),
                 None => say(&out2, "bestmove none"),
             },

@@ -9,10 +9,11 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use engine::LevelPlayer;
+use games::{Action, LiveGame, Setup};
 use muehle::Color;
 use search::{Engine, Limits};
 
-use super::game::{CliGame, Setup, Variant, level_choice};
+use super::game::Variant;
 
 /// Arguments of `brett match`.
 #[derive(clap::Args, Debug)]
@@ -94,7 +95,7 @@ impl Player {
         } else if let Some(cmd) = spec.strip_prefix("cmd:") {
             Ok(Player::Command(CommandSide::spawn(cmd)?))
         } else if spec == "perfect" {
-            if !matches!(variant, Setup::Muehle(_)) {
+            if !variant.has_perfect_play() {
                 bail!(
                     "'perfect' plays from Mühle's databases: for Dame a player is 'level:N' or 'cmd:COMMAND'"
                 );
@@ -129,16 +130,18 @@ impl Player {
         }
     }
 
-    fn choose<G: CliGame>(&mut self, game: &G, movetime: Duration) -> Result<Option<G::Move>> {
+    fn choose(&mut self, game: &LiveGame, movetime: Duration) -> Result<Option<String>> {
         let limits = Limits::movetime(movetime);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let local = game.local();
         match self {
-            Player::Level(level, engine) => {
-                Ok(level_choice(level, engine, game, limits).map(|c| c.mv))
+            Player::Level(level, engine) => Ok(local.level_choice(level, engine, limits, &stop)),
+            Player::Perfect(level, engine) => {
+                match local.perfect_move().map_err(anyhow::Error::msg)? {
+                    Some(m) => Ok(Some(m)),
+                    None => Ok(local.level_choice(level, engine, limits, &stop)),
+                }
             }
-            Player::Perfect(level, engine) => match game.perfect_move()? {
-                Some(m) => Ok(Some(m)),
-                None => Ok(level_choice(level, engine, game, limits).map(|c| c.mv)),
-            },
             Player::Command(side) => side.choose(game, movetime),
         }
     }
@@ -213,8 +216,8 @@ impl CommandSide {
 
     /// Send the position and `go movetime`; the move of the answer, or
     /// `None` for `bestmove none`.
-    fn choose<G: CliGame>(&mut self, game: &G, movetime: Duration) -> Result<Option<G::Move>> {
-        let (start, moves) = game.engine_position()?;
+    fn choose(&mut self, game: &LiveGame, movetime: Duration) -> Result<Option<String>> {
+        let (start, moves) = game.local().engine_position().map_err(anyhow::Error::msg)?;
         if moves.is_empty() {
             self.send(&format!("position {start}"))?;
         } else {
@@ -227,7 +230,7 @@ impl CommandSide {
         if words.first().is_none_or(|w| w == "none") {
             return Ok(None);
         }
-        match game.engine_move(&words) {
+        match game.local().engine_move(&words) {
             Ok(m) => Ok(Some(m)),
             Err(e) => bail!("engine '{}' sent {e}", self.command),
         }
@@ -277,16 +280,15 @@ struct Played {
 }
 
 /// One game of either game between A and B (A White in even games).
-fn play_game<G: CliGame>(
+fn play_game(
     args: &Args,
     variant: Setup,
-    rules: G::Rules,
     index: usize,
     a: &mut Player,
     b: &mut Player,
 ) -> Result<Played> {
     let a_white = index.is_multiple_of(2);
-    let mut game = G::new_game(rules);
+    let mut game = variant.new_game();
     // The same opening for both games of a pair.
     let mut rng = fastrand::Rng::with_seed(
         args.seed
@@ -294,18 +296,18 @@ fn play_game<G: CliGame>(
             .wrapping_add((index / 2) as u64),
     );
     for _ in 0..args.opening_plies {
-        let moves = game.legal_moves();
-        if moves.is_empty() || game.is_over() {
+        let moves = game.local().legal_moves();
+        if moves.is_empty() || game.ending().is_some() {
             break;
         }
-        let m = moves[rng.usize(0..moves.len())];
-        game.play(m)?;
+        let m = &moves[rng.usize(0..moves.len())];
+        game.local_mut().play_text(m).map_err(anyhow::Error::msg)?;
     }
     a.new_game(variant)?;
     b.new_game(variant)?;
     let movetime = Duration::from_millis(args.movetime.max(1));
     let mut forfeit: Option<(Color, String)> = None;
-    while !game.is_over() && game.ply() < args.max_plies {
+    while game.ending().is_none() && game.ply() < args.max_plies {
         let turn = game.turn();
         let mover = if (turn == Color::White) == a_white {
             &mut *a
@@ -314,8 +316,8 @@ fn play_game<G: CliGame>(
         };
         match mover.choose(&game, movetime) {
             Ok(Some(m)) => {
-                if let Err(e) = game.play(m) {
-                    forfeit = Some((turn, format!("illegal move {m}: {e:#}")));
+                if let Err(e) = game.local_mut().play_text(&m) {
+                    forfeit = Some((turn, format!("illegal move {m}: {e}")));
                     break;
                 }
             }
@@ -334,12 +336,15 @@ fn play_game<G: CliGame>(
     } else {
         (b.name(), a.name())
     };
-    game.set_tag("Event", "brett match");
-    game.set_tag("Round", &(index + 1).to_string());
-    game.set_tag("White", &white);
-    game.set_tag("Black", &black);
-    let outcome = game.outcome();
-    let blocked = match game.blocked_loser() {
+    let tags = [
+        ("Event", "brett match".to_string()),
+        ("Round", (index + 1).to_string()),
+        ("White", white),
+        ("Black", black),
+    ]
+    .map(|(k, v)| (k.to_string(), v));
+    let outcome = game.ending().map(|e| (e.winner, e.text));
+    let blocked = match game.local().blocked_loser() {
         Some(loser) if forfeit.is_none() => {
             if (loser == Color::White) == a_white {
                 1
@@ -353,25 +358,19 @@ fn play_game<G: CliGame>(
     // recorded as the forfeiting side's resignation, an adjudicated draw as
     // agreed, so the record says who won and reads back (the leading
     // comment says why).
-    if !G::MATCH_RESULT_TAG && !game.is_over() {
+    let result_tag = game.local().match_result_tag();
+    if !result_tag && game.ending().is_none() {
+        let local = game.local_mut();
         match &forfeit {
-            Some((loser, _)) => game.resign(*loser).map_err(anyhow::Error::msg)?,
-            None => {
-                game.offer_draw(Color::White).map_err(anyhow::Error::msg)?;
-                game.accept_draw(Color::Black).map_err(anyhow::Error::msg)?;
-            }
+            Some((loser, _)) => local.act(Action::Resign, *loser),
+            None => local
+                .act(Action::OfferDraw, Color::White)
+                .and_then(|_| local.act(Action::AcceptDraw, Color::Black)),
         }
+        .map_err(anyhow::Error::msg)?;
     }
-    let (ply, record) = (game.ply(), game.to_record());
-    let mut played = conclude(
-        index,
-        a_white,
-        forfeit,
-        outcome,
-        ply,
-        record,
-        G::MATCH_RESULT_TAG,
-    );
+    let (ply, record) = (game.ply(), game.record(&tags));
+    let mut played = conclude(index, a_white, forfeit, outcome, ply, record, result_tag);
     played.blocked = blocked;
     Ok(played)
 }
@@ -474,18 +473,13 @@ type Worker<'a> = Box<dyn FnMut(usize) -> Result<Played> + 'a>;
 fn make_worker<'a>(args: &'a Args, variant: Setup, seed: u64) -> Result<Worker<'a>> {
     let mut a = Player::new(&args.a, variant, seed)?;
     let mut b = Player::new(&args.b, variant, seed ^ 0x5555)?;
-    Ok(match variant {
-        Setup::Muehle(rules) => Box::new(move |index| {
-            play_game::<muehle::Game>(args, variant, rules, index, &mut a, &mut b)
-        }),
-        Setup::Dame(_, rules) => Box::new(move |index| {
-            play_game::<dame::Game>(args, variant, rules, index, &mut a, &mut b)
-        }),
-    })
+    Ok(Box::new(move |index| {
+        play_game(args, variant, index, &mut a, &mut b)
+    }))
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let variant = Setup::parse(args.game, Some(&args.rules))?;
+    let variant = super::game::setup(args.game, Some(&args.rules))?;
     // Check both players start before playing.
     let name_a = Player::new(&args.a, variant, args.seed)?.name();
     let name_b = Player::new(&args.b, variant, args.seed ^ 0x5555)?.name();
@@ -494,7 +488,7 @@ pub fn run(args: Args) -> Result<()> {
         "Match: A = {name_a} vs B = {name_b}, {} games, {} ms per move, game {}, rules {rules_name}",
         args.games,
         args.movetime,
-        variant.kind().name()
+        variant.variant().name()
     );
     // The first games would otherwise read the databases from disk.
     engine::muehle::databases::wait_warm();
@@ -554,7 +548,7 @@ pub fn run(args: Args) -> Result<()> {
         "A ({name_a}): wins {wins} draws {draws} losses {losses} of {}",
         scores.len()
     );
-    if matches!(variant, Setup::Muehle(_)) {
+    if variant.has_perfect_play() {
         println!(
             "Lost by being blocked: A {}, B {}",
             played.iter().filter(|p| p.blocked == 1).count(),

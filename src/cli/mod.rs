@@ -19,4 +19,4 @@ pub mod show;
 pub mod tablebase;
 pub mod tune;
 
-pub use game::{Family, RULES_HELP, Variant, dame_rules, parse_rules};
+pub use game::{RULES_HELP, Variant, parse_rules};

@@ -2,7 +2,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::game::{CliGame, Setup, Variant};
+use super::game::Variant;
 
 /// Arguments of `brett perft`.
 #[derive(clap::Args, Debug)]
@@ -27,19 +27,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let position = args.position.as_deref();
-    match Setup::parse(args.game, args.rules.as_deref())? {
-        Setup::Muehle(rules) => {
-            count::<muehle::Game>(&muehle::Game::start_or(rules, position)?, &args)
-        }
-        Setup::Dame(_, rules) => {
-            count::<dame::Game>(&dame::Game::start_or(rules, position)?, &args)
-        }
-    }
-}
-
-fn count<G: CliGame>(start: &G::Position, args: &Args) -> Result<()> {
-    let game = G::from_start(*start);
+    let setup = super::game::setup(args.game, args.rules.as_deref())?;
+    let game = super::game::start(setup, args.position.as_deref())?;
+    let game = game.local();
     for depth in 1..=args.depth {
         let t = Instant::now();
         let nodes = game.perft(depth);

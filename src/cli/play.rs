@@ -1,16 +1,18 @@
 //! `brett play`: a game in the terminal — Mühle or Dame, two people at one
 //! keyboard or against the computer. One loop for both games
-//! ([`CliGame`] says what differs).
+//! ([`games::LocalGame`] says what differs).
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use anyhow::{Result, bail};
 use engine::LevelPlayer;
+use games::{Action, Entered, LiveGame};
 use muehle::Color;
 use search::{Engine, Limits};
 
-use super::game::{CliGame, Entered, Setup, Variant, level_choice};
+use super::game::Variant;
+use crate::terminal::Terminal;
 
 /// Arguments of `brett play`.
 #[derive(clap::Args, Debug)]
@@ -63,14 +65,13 @@ pub struct Computer {
 }
 
 impl Computer {
-    fn choose<G: CliGame>(&mut self, game: &G) -> Option<G::Move> {
-        level_choice(
+    fn choose(&mut self, game: &LiveGame) -> Option<String> {
+        game.local().level_choice(
             &mut self.player,
             &self.engine,
-            game,
             Limits::movetime(self.time),
+            &std::sync::atomic::AtomicBool::new(false),
         )
-        .map(|c| c.mv)
     }
 }
 
@@ -89,25 +90,18 @@ pub fn run(args: Args) -> Result<()> {
     let stdin = io::stdin();
     let stdout = io::stdout();
     let position = args.position.as_deref();
-    match Setup::parse(args.game, Some(&args.rules))? {
-        Setup::Muehle(rules) => play_loop(
-            muehle::Game::from_start(muehle::Game::start_or(rules, position)?),
-            computer,
-            stdin.lock(),
-            stdout.lock(),
-        ),
-        Setup::Dame(_, rules) => play_loop(
-            dame::Game::from_start(dame::Game::start_or(rules, position)?),
-            computer,
-            stdin.lock(),
-            stdout.lock(),
-        ),
-    }
+    let setup = super::game::setup(args.game, Some(&args.rules))?;
+    play_loop(
+        super::game::start(setup, position)?,
+        computer,
+        stdin.lock(),
+        stdout.lock(),
+    )
 }
 
 /// The game loop over any input and output, for either game.
-pub fn play_loop<G: CliGame>(
-    mut game: G,
+pub fn play_loop(
+    mut game: LiveGame,
     mut computer: Option<Computer>,
     input: impl BufRead,
     mut out: impl Write,
@@ -116,8 +110,8 @@ pub fn play_loop<G: CliGame>(
     writeln!(
         out,
         "{} — rules: {}. Type 'help' for the commands.\n",
-        G::TITLE,
-        game.rules()
+        game.local().title(),
+        game.rules_text()
     )?;
     if let Some(c) = &computer {
         writeln!(
@@ -130,30 +124,30 @@ pub fn play_loop<G: CliGame>(
     show(&game, &mut out)?;
     let mut lines = input.lines();
     // A move waiting to be completed (a Mühle mill without its removal).
-    let mut pending: Option<G::Move> = None;
+    let mut pending: Option<String> = None;
     loop {
         let mover = game.turn();
         if let Some(c) = computer.as_mut()
             && pending.is_none()
-            && !game.is_over()
+            && game.ending().is_none()
             && mover == c.side
         {
             if game.draw_offer() == Some(c.side.other()) {
                 writeln!(out, "The computer declines the draw offer.")?;
             }
-            if let Some(sq) = game.huff_for_engine() {
+            if let Some(sq) = game.local_mut().huff_for_engine() {
                 writeln!(out, "The computer huffs the piece on {sq}.")?;
             }
             if let Some(m) = c.choose(&game) {
-                game.play(m)?;
+                game.local_mut().play_text(&m).map_err(anyhow::Error::msg)?;
                 writeln!(out, "The computer ({}) plays {m}.\n", c.side.title())?;
                 show(&game, &mut out)?;
             }
             continue;
         }
         if pending.is_some() {
-            write!(out, "{}", game.incomplete_prompt())?;
-        } else if game.is_over() {
+            write!(out, "{}", game.local().incomplete_prompt())?;
+        } else if game.ending().is_some() {
             write!(out, "Game over. 'undo', 'new', 'list' or 'quit' > ")?;
         } else {
             let offer = if game.draw_offer() == Some(mover.other()) {
@@ -164,7 +158,12 @@ pub fn play_loop<G: CliGame>(
             } else {
                 String::new()
             };
-            write!(out, "{}{}{offer} > ", mover.title(), game.prompt_detail())?;
+            write!(
+                out,
+                "{}{}{offer} > ",
+                mover.title(),
+                game.local().prompt_detail()
+            )?;
         }
         out.flush()?;
         let Some(line) = lines.next() else {
@@ -177,30 +176,30 @@ pub fn play_loop<G: CliGame>(
             continue;
         }
         if let Some(m) = pending.take() {
-            enter(&mut game, cmd, Some(m), &mut pending, &mut out)?;
+            enter(&mut game, cmd, Some(&m), &mut pending, &mut out)?;
             continue;
         }
         let lower = cmd.to_ascii_lowercase();
         match lower.as_str() {
-            "help" | "?" | "h" => write!(out, "{}", G::HELP)?,
+            "help" | "?" | "h" => write!(out, "{}", game.local().help())?,
             "quit" | "exit" | "q" => return Ok(()),
             "show" | "board" => show(&game, &mut out)?,
             "moves" => {
-                let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+                let moves = game.local().legal_moves();
                 if moves.is_empty() {
                     writeln!(out, "No legal moves.")?;
                 } else {
                     writeln!(out, "{} legal moves: {}", moves.len(), moves.join(" "))?;
                 }
             }
-            "list" | "history" | "record" => writeln!(out, "{}", game.movetext())?,
-            "undo" | "takeback" => match game.undo() {
+            "list" | "history" | "record" => writeln!(out, "{}", game.local().movetext())?,
+            "undo" | "takeback" => match game.local_mut().undo_last() {
                 Ok(what) => {
                     writeln!(out, "Took back {what}.")?;
                     // Against the computer, take back its reply and your move.
                     if let Some(c) = &computer
                         && game.turn() == c.side
-                        && let Ok(what) = game.undo()
+                        && let Ok(what) = game.local_mut().undo_last()
                     {
                         writeln!(out, "Took back {what}.")?;
                     }
@@ -225,24 +224,24 @@ pub fn play_loop<G: CliGame>(
                 writeln!(out, "New game.")?;
                 show(&game, &mut out)?;
             }
-            "draw" => match game.offer_draw(mover) {
+            "draw" => match game.local_mut().act(Action::OfferDraw, mover) {
                 Ok(true) => announce(&game, &mut out)?,
                 Ok(false) => writeln!(out, "{} offers a draw.", mover.title())?,
                 Err(e) => writeln!(out, "{e}")?,
             },
-            "accept" => match game.accept_draw(mover) {
-                Ok(()) => announce(&game, &mut out)?,
+            "accept" => match game.local_mut().act(Action::AcceptDraw, mover) {
+                Ok(_) => announce(&game, &mut out)?,
                 Err(e) => writeln!(out, "{e}")?,
             },
-            "decline" => match game.decline_draw(mover) {
-                Ok(()) => writeln!(out, "{} declines the draw offer.", mover.title())?,
+            "decline" => match game.local_mut().act(Action::DeclineDraw, mover) {
+                Ok(_) => writeln!(out, "{} declines the draw offer.", mover.title())?,
                 Err(e) => writeln!(out, "{e}")?,
             },
-            "resign" => match game.resign(mover) {
-                Ok(()) => announce(&game, &mut out)?,
+            "resign" => match game.local_mut().act(Action::Resign, mover) {
+                Ok(_) => announce(&game, &mut out)?,
                 Err(e) => writeln!(out, "{e}")?,
             },
-            _ => match game.command(&lower) {
+            _ => match game.local_mut().command(&lower) {
                 Some(Ok(said)) => {
                     writeln!(out, "{said}")?;
                     show(&game, &mut out)?;
@@ -255,15 +254,15 @@ pub fn play_loop<G: CliGame>(
 }
 
 /// A move typed by the player to move (`partial`: the incomplete move it completes).
-fn enter<G: CliGame>(
-    game: &mut G,
+fn enter(
+    game: &mut LiveGame,
     text: &str,
-    partial: Option<G::Move>,
-    pending: &mut Option<G::Move>,
+    partial: Option<&str>,
+    pending: &mut Option<String>,
     out: &mut impl Write,
 ) -> Result<()> {
     let mover = game.turn();
-    match game.enter(text, partial) {
+    match game.local_mut().enter(text, partial) {
         Entered::Played(m) => {
             writeln!(out, "{} played {m}.\n", mover.title())?;
             show(game, out)?;
@@ -277,12 +276,12 @@ fn enter<G: CliGame>(
     Ok(())
 }
 
-fn show<G: CliGame>(game: &G, out: &mut impl Write) -> Result<()> {
-    write!(out, "{}", game.render())?;
+fn show(game: &LiveGame, out: &mut impl Write) -> Result<()> {
+    write!(out, "{}", game.local().render(&Terminal))?;
     if game.ply() > 0 {
-        writeln!(out, "  Moves: {}", game.movetext())?;
+        writeln!(out, "  Moves: {}", game.local().movetext())?;
     }
-    let huffable = game.huffable();
+    let huffable = game.local().huffable();
     if !huffable.is_empty() {
         writeln!(
             out,
@@ -294,8 +293,8 @@ fn show<G: CliGame>(game: &G, out: &mut impl Write) -> Result<()> {
     announce(game, out)
 }
 
-fn announce<G: CliGame>(game: &G, out: &mut impl Write) -> Result<()> {
-    if let Some(line) = game.outcome_line() {
+fn announce(game: &LiveGame, out: &mut impl Write) -> Result<()> {
+    if let Some(line) = game.local().outcome_line() {
         writeln!(out, "{line}\n")?;
     }
     Ok(())

@@ -9,7 +9,6 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use engine::LevelPlayer;
 use search::{Engine, Limits, SearchInfo};
 
 /// The protocol's output, shared with the search thread.
@@ -78,47 +77,48 @@ impl Searcher {
         on_info: impl Fn(&SearchInfo<G::Move>) + Send + 'static,
         on_done: impl FnOnce(Option<G::Move>, Vec<G::Move>) + Send + 'static,
     ) {
+        let SearchJob {
+            engine,
+            root,
+            history,
+            limits,
+            level,
+            multipv,
+            seed,
+        } = job;
+        let job = games::SearchJob {
+            engine,
+            limits,
+            level,
+            multipv,
+            seed,
+        };
+        self.run(
+            limits.infinite,
+            move |stop| games::run_job(&job, &root, &history, stop, &mut |i| on_info(i)),
+            move |(best, pv)| on_done(best, pv),
+        );
+    }
+
+    /// Run `work` on a thread of its own (it gets the stop flag; `infinite`:
+    /// it runs until stopped) and hand its result to `on_done`. A search
+    /// still running is stopped first.
+    pub fn run<R: 'static>(
+        &mut self,
+        infinite: bool,
+        work: impl FnOnce(&AtomicBool) -> R + Send + 'static,
+        on_done: impl FnOnce(R) + Send + 'static,
+    ) {
         self.finish(true);
         let stop = Arc::new(AtomicBool::new(false));
         let reported = Arc::new(AtomicBool::new(false));
         let (stop2, reported2) = (stop.clone(), reported.clone());
-        let infinite = job.limits.infinite;
         let handle = std::thread::spawn(move || {
-            let mut info = |i: &SearchInfo<G::Move>| on_info(i);
-            let SearchJob {
-                engine,
-                root,
-                history,
-                limits,
-                level,
-                multipv,
-                seed,
-            } = job;
-            let (best, pv) = if level >= 10 || multipv > 1 {
-                // Playing (one line, within a limit): draws cost the
-                // game's contempt. Analysis scores them exactly.
-                let limits = if multipv == 1 && !limits.infinite {
-                    limits.playing::<G>()
-                } else {
-                    limits
-                };
-                let r = engine.search(&root, &history, limits, multipv, &stop2, &mut info);
-                (
-                    r.best,
-                    r.lines.into_iter().next().map(|l| l.1).unwrap_or_default(),
-                )
-            } else {
-                match LevelPlayer::new(level, seed)
-                    .choose(&engine, &root, &history, limits, &stop2, &mut info)
-                {
-                    Some(c) => (Some(c.mv), c.pv),
-                    None => (None, Vec::new()),
-                }
-            };
+            let result = work(&stop2);
             // Flag first: a command arriving right after the result then
             // waits for this thread's last instant instead of being refused.
             reported2.store(true, Ordering::Release);
-            on_done(best, pv);
+            on_done(result);
         });
         self.running = Some(Running {
             stop,

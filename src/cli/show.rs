@@ -1,4 +1,4 @@
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 /// Arguments of `brett show`.
 #[derive(clap::Args, Debug)]
@@ -13,7 +13,12 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let rules = super::parse_rules(&args.rules)?;
-    let pos = <muehle::Game as super::game::CliGame>::start_or(rules, args.position.as_deref())?;
+    let pos = match args.position.as_deref() {
+        None => muehle::Position::new(rules),
+        Some(s) => muehle::Position::from_fen(s, rules)
+            .map_err(|e| anyhow::anyhow!("{e}"))
+            .with_context(|| format!("position '{s}'"))?,
+    };
     print!("{}", crate::terminal::render(&pos, None));
     print!("{}", crate::terminal::status(&pos));
     if let Some(o) = pos.outcome() {

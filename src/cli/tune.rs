@@ -7,13 +7,10 @@
 //! on the machine's speed (nor on `--threads`: every game has its own engine).
 
 use std::sync::Mutex;
-use std::sync::atomic::AtomicBool;
 
 use anyhow::Result;
-use engine::{DameState, MuehleState};
-use search::{Engine, Limits};
-
-use super::{Family, Variant};
+use games::{LiveGame, Variant};
+use search::Engine;
 
 /// Arguments of `brett tune`.
 #[derive(clap::Args, Debug)]
@@ -99,8 +96,8 @@ pub struct Args {
     compare: bool,
 }
 
-/// A game whose evaluation can be tuned: its weights as named integers and a
-/// way to play one game between two sets of weights.
+/// A game whose evaluation can be tuned: its weights as named integers and
+/// its games.
 pub trait Tunable: Sync {
     /// The weights.
     type Weights: Copy + Send + Sync + 'static;
@@ -116,8 +113,25 @@ pub trait Tunable: Sync {
     fn set(w: &mut Self::Weights, i: usize, v: i32) {
         *Self::slot(w, i) = v;
     }
+    /// A new game from the start.
+    fn new_game(&self) -> LiveGame;
+
     /// A random opening of `plies` plies (as move indices to replay), from `rng`.
-    fn opening(&self, plies: usize, rng: &mut fastrand::Rng) -> Vec<usize>;
+    fn opening(&self, plies: usize, rng: &mut fastrand::Rng) -> Vec<usize> {
+        let mut game = self.new_game();
+        let mut opening = Vec::new();
+        for _ in 0..plies {
+            let moves = game.local().legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let i = rng.usize(0..moves.len());
+            opening.push(i);
+            let _ = game.local_mut().play_text(&moves[i]);
+        }
+        opening
+    }
+
     /// Play one game from `opening` (move indices) with fixed-depth searches;
     /// White's score (1, ½, 0).
     fn play(
@@ -127,20 +141,33 @@ pub trait Tunable: Sync {
         opening: &[usize],
         depth: u32,
         max_plies: usize,
-    ) -> f64;
-}
-
-/// Search `state` to `depth` with a fresh one-thread engine.
-fn best_move<G: search::Game>(
-    engine: &Engine,
-    state: &G,
-    history: &[u64],
-    depth: u32,
-) -> Option<G::Move> {
-    let stop = AtomicBool::new(false);
-    engine
-        .search(state, history, Limits::depth(depth), 1, &stop, &mut |_| {})
-        .best
+    ) -> f64 {
+        let mut game = self.new_game();
+        for &i in opening {
+            let moves = game.local().legal_moves();
+            let played = moves.get(i).map(|m| game.local_mut().play_text(m));
+            if !matches!(played, Some(Ok(()))) {
+                break;
+            }
+        }
+        let engine = Engine::new(4, 1);
+        while game.ending().is_none() && game.ply() < max_plies {
+            let weights = if game.turn() == games::Color::White {
+                white
+            } else {
+                black
+            };
+            match game.local().best_move_with(&engine, depth, weights) {
+                Some(m) if game.local_mut().play_text(&m).is_ok() => {}
+                _ => break,
+            }
+        }
+        match game.ending().and_then(|e| e.winner) {
+            Some(games::Color::White) => 1.0,
+            Some(games::Color::Black) => 0.0,
+            None => 0.5,
+        }
+    }
 }
 
 /// Mühle under a rule set.
@@ -171,63 +198,8 @@ impl Tunable for MuehleTune {
         }
     }
 
-    fn opening(&self, plies: usize, rng: &mut fastrand::Rng) -> Vec<usize> {
-        let mut g = muehle::Game::new(self.0);
-        let mut opening = Vec::new();
-        for _ in 0..plies {
-            let moves = g.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let i = rng.usize(0..moves.len());
-            opening.push(i);
-            let _ = g.play(moves[i]);
-        }
-        opening
-    }
-
-    fn play(
-        &self,
-        white: &'static Self::Weights,
-        black: &'static Self::Weights,
-        opening: &[usize],
-        depth: u32,
-        max_plies: usize,
-    ) -> f64 {
-        use muehle::{Color, Game};
-        let mut game = Game::new(self.0);
-        for &i in opening {
-            let moves = game.legal_moves();
-            if game.play(moves[i]).is_err() {
-                break;
-            }
-        }
-        let engine = Engine::new(4, 1);
-        while !game.is_over() && game.ply() < max_plies {
-            let pos = *game.position();
-            let weights = if pos.turn() == Color::White {
-                white
-            } else {
-                black
-            };
-            let history: Vec<u64> = (0..game.ply())
-                .filter_map(|i| game.position_at(i).map(|p| p.hash()))
-                .collect();
-            match best_move(
-                &engine,
-                &MuehleState::with_weights(pos, weights),
-                &history,
-                depth,
-            ) {
-                Some(m) if game.play(m).is_ok() => {}
-                _ => break,
-            }
-        }
-        match game.outcome().and_then(|o| o.winner) {
-            Some(Color::White) => 1.0,
-            Some(Color::Black) => 0.0,
-            None => 0.5,
-        }
+    fn new_game(&self) -> LiveGame {
+        LiveGame::Muehle(muehle::Game::new(self.0))
     }
 }
 
@@ -242,65 +214,8 @@ impl Tunable for DameTune {
         w.slot(i)
     }
 
-    fn opening(&self, plies: usize, rng: &mut fastrand::Rng) -> Vec<usize> {
-        let mut g = dame::Game::new(self.0);
-        let mut opening = Vec::new();
-        for _ in 0..plies {
-            let moves = g.legal_moves();
-            if moves.is_empty() || g.is_over() {
-                break;
-            }
-            let i = rng.usize(0..moves.len());
-            opening.push(i);
-            let m = moves.as_slice()[i];
-            let _ = g.play(&m);
-        }
-        opening
-    }
-
-    fn play(
-        &self,
-        white: &'static Self::Weights,
-        black: &'static Self::Weights,
-        opening: &[usize],
-        depth: u32,
-        max_plies: usize,
-    ) -> f64 {
-        use dame::{Color, Game};
-        let mut game = Game::new(self.0);
-        for &i in opening {
-            let moves = game.legal_moves();
-            let m = moves.as_slice()[i];
-            if game.play(&m).is_err() {
-                break;
-            }
-        }
-        let engine = Engine::new(4, 1);
-        while !game.is_over() && game.ply() < max_plies {
-            let pos = *game.position();
-            let weights = if pos.turn() == Color::White {
-                white
-            } else {
-                black
-            };
-            let history: Vec<u64> = (0..game.ply())
-                .filter_map(|i| game.position_at(i).map(|p| p.hash()))
-                .collect();
-            match best_move(
-                &engine,
-                &DameState::with_weights(pos, weights),
-                &history,
-                depth,
-            ) {
-                Some(m) if game.play(&m).is_ok() => {}
-                _ => break,
-            }
-        }
-        match game.outcome().and_then(|o| o.winner) {
-            Some(Color::White) => 1.0,
-            Some(Color::Black) => 0.0,
-            None => 0.5,
-        }
+    fn new_game(&self) -> LiveGame {
+        LiveGame::Dame(dame::Game::new(self.0))
     }
 }
 
@@ -480,102 +395,101 @@ fn tune<T: Tunable>(game: &T, start: T::Weights, args: &Args) -> Result<T::Weigh
 }
 
 pub fn run(args: Args) -> Result<()> {
-    if let Some(path) = &args.make_labels
-        && args.game.family() != Family::Muehle
-    {
-        let rules = super::dame_rules(args.game, None)?;
-        let options = super::dame_labels::MakeOptions {
-            games: args.games,
-            seed: args.seed,
-            depth: args.depth,
-            opening_plies: args.opening_plies,
-            random_share: args.random_share,
-            threads: args.threads,
-            max_plies: args.max_plies,
-        };
-        let name = rules.preset_name().unwrap_or("dame");
-        return super::dame_labels::make(rules, name, path, &options);
-    }
-    if let Some(path) = &args.labels
-        && args.game.family() != Family::Muehle
-    {
-        let rules = super::dame_rules(args.game, None)?;
-        if let Some(out) = &args.patterns {
-            return super::dame_labels::fit_patterns_file(
-                path,
-                rules,
-                args.iterations,
-                args.pattern_ridge,
-                args.ridge,
-                args.patterns_from.as_deref(),
-                out,
-            );
+    super::game::setup(args.game, None)?.apply(Tune(&args))
+}
+
+/// `brett tune` for the game of `--game`, under its default rules.
+struct Tune<'a>(&'a Args);
+
+impl games::PerGame for Tune<'_> {
+    type Output = Result<()>;
+
+    fn muehle(self, rules: muehle::RuleSet) -> Result<()> {
+        let args = self.0;
+        if let Some(path) = &args.make_labels {
+            let tb = engine::muehle::databases::for_rules(&rules)
+                .filter(|tb| !tb.installed().is_empty())
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "--make-labels needs the standard databases: build them with `brett tablebase build` (or name their folder with --tablebase-dir)"
+                    )
+                })?;
+            let options = super::labels::MakeOptions {
+                games: args.games,
+                seed: args.seed,
+                depth: args.depth,
+                opening_plies: args.opening_plies,
+                random_share: args.random_share,
+                threads: args.threads,
+            };
+            return super::labels::make(tb, path, &options);
         }
-        super::dame_labels::fit_file(
-            path,
-            rules,
-            args.iterations,
-            args.ridge,
-            args.only.as_deref(),
-        )?;
-        return Ok(());
-    }
-    if let Some(path) = &args.make_labels {
-        let rules = muehle::RuleSet::STANDARD;
-        let tb = engine::muehle::databases::for_rules(&rules)
-            .filter(|tb| !tb.installed().is_empty())
-            .ok_or_else(|| {
-                anyhow::anyhow!(
-                    "--make-labels needs the standard databases: build them with `brett tablebase build` (or name their folder with --tablebase-dir)"
-                )
-            })?;
-        let options = super::labels::MakeOptions {
-            games: args.games,
-            seed: args.seed,
-            depth: args.depth,
-            opening_plies: args.opening_plies,
-            random_share: args.random_share,
-            threads: args.threads,
-        };
-        return super::labels::make(tb, path, &options);
-    }
-    if let Some(path) = &args.labels {
-        super::labels::fit_file(path, args.iterations)?;
-        return Ok(());
-    }
-    match args.game {
-        kind if kind.family() == Family::Muehle && args.compare => {
+        if let Some(path) = &args.labels {
+            super::labels::fit_file(path, args.iterations)?;
+            return Ok(());
+        }
+        if args.compare {
             anyhow::bail!(
                 "--compare is for Dame (the Mühle tuning log is docs/tune-2026-11-22.log)"
             )
         }
-        kind if kind.family() == Family::Muehle => {
-            tune(
-                &MuehleTune(muehle::RuleSet::STANDARD),
-                muehle::eval::Weights::TUNED,
-                &args,
-            )?;
+        tune(&MuehleTune(rules), muehle::eval::Weights::TUNED, args)?;
+        Ok(())
+    }
+
+    fn dame(self, _game: Variant, rules: dame::RuleSet) -> Result<()> {
+        let args = self.0;
+        if let Some(path) = &args.make_labels {
+            let options = super::dame_labels::MakeOptions {
+                games: args.games,
+                seed: args.seed,
+                depth: args.depth,
+                opening_plies: args.opening_plies,
+                random_share: args.random_share,
+                threads: args.threads,
+                max_plies: args.max_plies,
+            };
+            let name = rules.preset_name().unwrap_or("dame");
+            return super::dame_labels::make(rules, name, path, &options);
         }
-        kind if args.compare => {
-            let rules = super::dame_rules(kind, None)?;
+        if let Some(path) = &args.labels {
+            if let Some(out) = &args.patterns {
+                return super::dame_labels::fit_patterns_file(
+                    path,
+                    rules,
+                    args.iterations,
+                    args.pattern_ridge,
+                    args.ridge,
+                    args.patterns_from.as_deref(),
+                    out,
+                );
+            }
+            super::dame_labels::fit_file(
+                path,
+                rules,
+                args.iterations,
+                args.ridge,
+                args.only.as_deref(),
+            )?;
+            return Ok(());
+        }
+        if args.compare {
             compare(
                 &DameTune(rules),
                 *dame::eval::Weights::tuned(rules.board),
                 dame::eval::Weights::DEFAULT,
-                &args,
+                args,
             );
+            return Ok(());
         }
-        kind => {
-            let rules = super::dame_rules(kind, None)?;
-            let start = if args.from_default {
-                dame::eval::Weights::DEFAULT
-            } else {
-                *dame::eval::Weights::tuned(rules.board)
-            };
-            tune(&DameTune(rules), start, &args)?;
-        }
+        let start = if args.from_default {
+            dame::eval::Weights::DEFAULT
+        } else {
+            *dame::eval::Weights::tuned(rules.board)
+        };
+        tune(&DameTune(rules), start, args)?;
+        Ok(())
     }
-    Ok(())
 }
 
 #[cfg(test)]

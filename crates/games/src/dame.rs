@@ -1,17 +1,13 @@
 //! Dame in the server: its rules and options, how a move request reads
 //! (a huff may come first), its fields of the state, the engine.
 
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
-
 use dame::{BoardSize, Game, MoveError, Position, RuleSet};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::search::{analyze_root, history, level_move};
 use super::{
-    Analysis, Explained, GameDetails, GameError, PerSide, RuleOptions, ServerGame, SessionInfo,
-    Variant, session_actions,
+    Explained, GameDetails, GameError, PerSide, RuleOptions, ServerGame, SessionInfo, Variant,
+    session_actions,
 };
 
 /// Dame's rule options (the state's `rule_options`).
@@ -336,57 +332,4 @@ impl ServerGame for Game {
     }
 
     session_actions!(Game);
-
-    fn undo_one(&mut self) -> bool {
-        self.undo().is_ok()
-    }
-
-    fn choose_move(
-        &self,
-        level: u8,
-        seed: u64,
-        movetime: Duration,
-        stop: &AtomicBool,
-    ) -> Option<String> {
-        if self.is_over() {
-            return None;
-        }
-        let mut g = self.clone();
-        let huff = engine::dame::best_huff(&g);
-        if let Some(sq) = huff {
-            Game::huff(&mut g, sq).ok()?;
-            if g.is_over() {
-                // The huff took the opponent's last piece (or left them
-                // without a move): nothing is left to play.
-                return Some(format!("H{sq}"));
-            }
-        }
-        let mv = level_move(
-            &engine::DameState::new(*Game::position(&g)),
-            &history(Game::session(&g)),
-            level,
-            seed,
-            movetime,
-            stop,
-        )?;
-        Some(match huff {
-            Some(sq) => format!("H{sq} {mv}"),
-            None => mv,
-        })
-    }
-
-    fn analyze(&self, time: Duration, lines: usize, stop: &AtomicBool) -> Analysis {
-        if self.is_over() {
-            return Analysis::default();
-        }
-        let pos = *Game::position(self);
-        analyze_root(
-            &engine::DameState::new(pos),
-            &history(Game::session(self)),
-            time,
-            lines,
-            stop,
-            |pv, score| engine::dame::explain::reasons(&pos, pv, Some(score)),
-        )
-    }
 }

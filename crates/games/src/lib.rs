@@ -18,6 +18,7 @@
 
 mod catalogue;
 mod dame;
+mod local;
 mod muehle;
 mod search;
 
@@ -32,8 +33,9 @@ pub use boardgame::Color;
 pub use catalogue::{Family, LANGUAGES, Preset, Variant, catalogue_json};
 
 pub use dame::{DameDetails, DameOptions};
+pub use local::{Action, BoardArt, Entered, LocalGame, PerGame, Setup};
 pub use muehle::{MuehleDetails, MuehleOptions};
-pub use search::{Analysis, AnalysisLine};
+pub use search::{Analysis, AnalysisLine, SearchJob, history, run_job, texts};
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -393,6 +395,13 @@ pub trait ServerGame: Send + Sync {
     /// PDN for Dame.
     fn record(&self, tags: &[(String, String)]) -> String;
 
+    /// The same game seen as the command line and the protocols use it.
+    fn local(&self) -> &dyn LocalGame;
+
+    /// The same game seen as the command line and the protocols use it,
+    /// to change.
+    fn local_mut(&mut self) -> &mut dyn LocalGame;
+
     /// The computer's move at `level` (1–10) within `movetime`, in the
     /// form [`ServerGame::play`] takes (Dame: with the huff first when the
     /// opponent skipped a capture); `None` when the game is over or the
@@ -404,11 +413,45 @@ pub trait ServerGame: Send + Sync {
         seed: u64,
         movetime: Duration,
         stop: &AtomicBool,
-    ) -> Option<String>;
+    ) -> Option<String> {
+        if self.ending().is_some() {
+            return None;
+        }
+        let mut game = self.local().to_live();
+        let huff = game.local_mut().huff_for_engine();
+        if let Some(sq) = &huff
+            && game.ending().is_some()
+        {
+            // The huff took the opponent's last piece (or left them
+            // without a move): nothing is left to play.
+            return Some(format!("H{sq}"));
+        }
+        let mv = game.local().level_choice(
+            &mut engine::LevelPlayer::new(level, seed),
+            &::search::Engine::new(8, 1),
+            ::search::Limits::movetime(movetime),
+            stop,
+        )?;
+        Some(match huff {
+            Some(sq) => format!("H{sq} {mv}"),
+            None => mv,
+        })
+    }
 
     /// The engine's best `lines` moves within `time`, with reasons.
     /// Blocking: call it on a blocking thread.
-    fn analyze(&self, time: Duration, lines: usize, stop: &AtomicBool) -> Analysis;
+    fn analyze(&self, time: Duration, lines: usize, stop: &AtomicBool) -> Analysis {
+        if self.ending().is_some() {
+            return Analysis::default();
+        }
+        self.local().analysis(
+            &::search::Engine::new(32, 1),
+            ::search::Limits::movetime(time),
+            lines,
+            stop,
+            &mut |_| {},
+        )
+    }
 
     /// Number of moves played (plies).
     fn ply(&self) -> usize {
@@ -469,7 +512,8 @@ pub trait ServerGame: Send + Sync {
 /// What every game type built on a `boardgame::Session` has in the same
 /// words — the players' actions (offer, accept or decline a draw, resign;
 /// the game's errors turned into [`GameError`] by `From`) and the record
-/// with extra tags — for `impl ServerGame for $game`.
+/// with extra tags, taking back, and the game as a [`LocalGame`] — for
+/// `impl ServerGame for $game`.
 macro_rules! session_actions {
     ($game:ty) => {
         fn offer_draw(&mut self, side: $crate::Color) -> Result<bool, $crate::GameError> {
@@ -494,6 +538,18 @@ macro_rules! session_actions {
                 g.set_tag(k, v);
             }
             g.to_record()
+        }
+
+        fn undo_one(&mut self) -> bool {
+            self.undo().is_ok()
+        }
+
+        fn local(&self) -> &dyn $crate::LocalGame {
+            self
+        }
+
+        fn local_mut(&mut self) -> &mut dyn $crate::LocalGame {
+            self
         }
     };
 }

@@ -1,17 +1,13 @@
 //! Mühle in the server: its rules and options, how a move request reads,
 //! its fields of the state, the engine.
 
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
-
 use muehle::{Game, MoveError, Position, RuleSet};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::search::{analyze_root, history, level_move};
 use super::{
-    Analysis, Explained, GameDetails, GameError, PerSide, RuleOptions, ServerGame, SessionInfo,
-    Variant, session_actions,
+    Explained, GameDetails, GameError, PerSide, RuleOptions, ServerGame, SessionInfo, Variant,
+    session_actions,
 };
 
 /// Mühle's rule options (the state's `rule_options`).
@@ -214,47 +210,4 @@ impl ServerGame for Game {
     }
 
     session_actions!(Game);
-
-    fn undo_one(&mut self) -> bool {
-        self.undo().is_ok()
-    }
-
-    fn choose_move(
-        &self,
-        level: u8,
-        seed: u64,
-        movetime: Duration,
-        stop: &AtomicBool,
-    ) -> Option<String> {
-        if self.is_over() {
-            return None;
-        }
-        level_move(
-            &engine::MuehleState::new(*Game::position(self)),
-            &history(Game::session(self)),
-            level,
-            seed,
-            movetime,
-            stop,
-        )
-    }
-
-    fn analyze(&self, time: Duration, lines: usize, stop: &AtomicBool) -> Analysis {
-        if self.is_over() {
-            return Analysis::default();
-        }
-        let pos = *Game::position(self);
-        analyze_root(
-            &engine::MuehleState::new(pos),
-            &history(Game::session(self)),
-            time,
-            lines,
-            stop,
-            |pv, score| {
-                pv.first()
-                    .map(|mv| engine::muehle::explain::reasons(&pos, *mv, Some(score)))
-                    .unwrap_or_default()
-            },
-        )
-    }
 }

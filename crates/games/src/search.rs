@@ -1,10 +1,11 @@
 //! The engine's searches, the same for every game: the computer's move at
 //! a level, and the analysis of a position with reasons.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use boardgame::{Rules, Session};
+use search::SearchInfo;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -42,7 +43,7 @@ pub struct Analysis {
 
 /// The hashes of the positions before the last move's position (for the
 /// search's repetition detection).
-pub(super) fn history<P: Rules>(session: &Session<P>) -> Vec<u64> {
+pub fn history<P: Rules>(session: &Session<P>) -> Vec<u64> {
     (0..session.ply())
         .filter_map(|i| session.position_at(i).map(|p| p.hash()))
         .collect()
@@ -55,25 +56,12 @@ fn score_json(s: search::Score) -> Value {
     }
 }
 
-/// Search `root` for its best `lines` moves and explain each with `why`
+/// The search's best lines as an analysis, each explained by `why`
 /// (given the line and its score).
-pub(super) fn analyze_root<G: search::Game>(
-    root: &G,
-    history: &[u64],
-    time: Duration,
-    lines: usize,
-    stop: &AtomicBool,
-    why: impl Fn(&[G::Move], search::Score) -> Vec<engine::explain::Reason>,
+pub(crate) fn analysis_of<M: std::fmt::Display>(
+    result: search::SearchResult<M>,
+    why: impl Fn(&[M], search::Score) -> Vec<engine::explain::Reason>,
 ) -> Analysis {
-    let engine = search::Engine::new(32, 1);
-    let result = engine.search(
-        root,
-        history,
-        search::Limits::movetime(time),
-        lines.max(1),
-        stop,
-        &mut |_| {},
-    );
     let lines = result
         .lines
         .iter()
@@ -98,24 +86,108 @@ pub(super) fn analyze_root<G: search::Game>(
     }
 }
 
-/// The move the computer at `level` plays from `root` within `movetime`.
-pub(super) fn level_move<G: search::Game>(
+/// A search report with its moves as text.
+pub fn texts<M: std::fmt::Display>(i: &SearchInfo<M>) -> SearchInfo<String> {
+    SearchInfo {
+        depth: i.depth,
+        seldepth: i.seldepth,
+        multipv: i.multipv,
+        score: i.score,
+        nodes: i.nodes,
+        nps: i.nps,
+        time: i.time,
+        hashfull: i.hashfull,
+        pv: i.pv.iter().map(|m| m.to_string()).collect(),
+    }
+}
+
+/// The move `player` chooses from `root` with `engine` within `limits`.
+pub(crate) fn level_choice<G: search::Game>(
+    player: &mut engine::LevelPlayer,
+    engine: &search::Engine,
     root: &G,
     history: &[u64],
-    level: u8,
-    seed: u64,
-    movetime: Duration,
+    limits: search::Limits,
     stop: &AtomicBool,
 ) -> Option<String> {
-    let engine = search::Engine::new(8, 1);
-    engine::LevelPlayer::new(level, seed)
-        .choose(
-            &engine,
+    player
+        .choose(engine, root, history, limits, stop, &mut |_| {})
+        .map(|c| c.mv.to_string())
+}
+
+/// How an engine protocol searches (`go`): with which engine, within which
+/// limits, at which level, for how many lines, with which seed.
+#[derive(Clone)]
+pub struct SearchJob {
+    /// The engine (its transposition table is kept between searches).
+    pub engine: Arc<search::Engine>,
+    /// The limits.
+    pub limits: search::Limits,
+    /// The level, 1–10.
+    pub level: u8,
+    /// The lines asked for.
+    pub multipv: usize,
+    /// The seed of a level's random choices.
+    pub seed: u64,
+}
+
+/// Run `job` from `root` (after the positions of `history`): level 10, or
+/// several lines, search at full strength (one line within a limit as a
+/// player: draws cost the game's contempt; analysis scores them exactly);
+/// a lower level chooses as that level. `info` hears each depth. The best
+/// move and its line.
+pub fn run_job<G: search::Game>(
+    job: &SearchJob,
+    root: &G,
+    history: &[u64],
+    stop: &AtomicBool,
+    info: &mut dyn FnMut(&SearchInfo<G::Move>),
+) -> (Option<G::Move>, Vec<G::Move>) {
+    if job.level >= 10 || job.multipv > 1 {
+        let limits = if job.multipv == 1 && !job.limits.infinite {
+            job.limits.playing::<G>()
+        } else {
+            job.limits
+        };
+        let r = job
+            .engine
+            .search(root, history, limits, job.multipv, stop, &mut |i| info(i));
+        (
+            r.best,
+            r.lines.into_iter().next().map(|l| l.1).unwrap_or_default(),
+        )
+    } else {
+        match engine::LevelPlayer::new(job.level, job.seed).choose(
+            &job.engine,
             root,
             history,
-            search::Limits::movetime(movetime),
+            job.limits,
             stop,
+            &mut |i| info(i),
+        ) {
+            Some(c) => (Some(c.mv), c.pv),
+            None => (None, Vec::new()),
+        }
+    }
+}
+
+/// The best move from `root` by a search to `depth` with `engine`.
+pub(crate) fn depth_move<G: search::Game>(
+    engine: &search::Engine,
+    root: &G,
+    history: &[u64],
+    depth: u32,
+) -> Option<String> {
+    let stop = AtomicBool::new(false);
+    engine
+        .search(
+            root,
+            history,
+            search::Limits::depth(depth),
+            1,
+            &stop,
             &mut |_| {},
         )
-        .map(|c| c.mv.to_string())
+        .best
+        .map(|m| m.to_string())
 }
