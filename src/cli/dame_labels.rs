@@ -24,26 +24,25 @@ use engine::DameState;
 use engine::texel::{Table, fit_table};
 use search::{Engine, Limits};
 
-/// Options of the label generation.
+/// Options of the label generation (Mühle's, with a game's length limit
+/// besides).
 pub struct MakeOptions {
-    pub games: usize,
-    pub seed: u64,
-    pub depth: u32,
-    pub opening_plies: usize,
-    pub random_share: f64,
-    pub threads: usize,
+    /// The options Mühle's labels take too.
+    pub common: super::labels::MakeOptions,
+    /// A game still going after this many plies ends (a draw).
     pub max_plies: usize,
 }
 
 /// The quiet positions of game `i` and White's result (1, ½, 0).
-fn one_game(rules: RuleSet, options: &MakeOptions, i: usize) -> (Vec<Position>, f64) {
+fn one_game(rules: RuleSet, limits: &MakeOptions, i: usize) -> (Vec<Position>, f64) {
+    let options = &limits.common;
     let mut rng = fastrand::Rng::with_seed(options.seed.wrapping_add(i as u64));
     let opening = rng.usize(0..=options.opening_plies);
     let engine = Engine::new(4, 1);
     let stop = AtomicBool::new(false);
     let mut game = Game::new(rules);
     let mut out = Vec::new();
-    while !game.is_over() && game.ply() < options.max_plies {
+    while !game.is_over() && game.ply() < limits.max_plies {
         let pos = *game.position();
         let moves = game.legal_moves();
         if moves.is_empty() {
@@ -94,7 +93,8 @@ fn one_game(rules: RuleSet, options: &MakeOptions, i: usize) -> (Vec<Position>, 
 /// for the side to move: 1, 0.5 or 0), after a first line `# rules NAME`.
 /// Each game's lines are written as soon as it ends (in the order of the
 /// games with one thread), so a long run can be used while it goes on.
-pub fn make(rules: RuleSet, rules_name: &str, path: &Path, options: &MakeOptions) -> Result<()> {
+pub fn make(rules: RuleSet, rules_name: &str, path: &Path, limits: &MakeOptions) -> Result<()> {
+    let options = &limits.common;
     let next = AtomicUsize::new(0);
     let file =
         std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
@@ -126,7 +126,7 @@ pub fn make(rules: RuleSet, rules_name: &str, path: &Path, options: &MakeOptions
                     if i >= options.games {
                         break;
                     }
-                    let (positions, white) = one_game(rules, options, i);
+                    let (positions, white) = one_game(rules, limits, i);
                     let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
                     let mut text = String::new();
                     for pos in &positions {

@@ -96,6 +96,20 @@ pub struct Args {
     compare: bool,
 }
 
+impl Args {
+    /// The options of `--make-labels`.
+    fn label_options(&self) -> super::labels::MakeOptions {
+        super::labels::MakeOptions {
+            games: self.games,
+            seed: self.seed,
+            depth: self.depth,
+            opening_plies: self.opening_plies,
+            random_share: self.random_share,
+            threads: self.threads,
+        }
+    }
+}
+
 /// A game whose evaluation can be tuned: its weights as named integers and
 /// its games.
 pub trait Tunable: Sync {
@@ -241,11 +255,30 @@ pub fn duel<T: Tunable>(
     max_plies: usize,
     threads: usize,
 ) -> f64 {
-    let scores = duel_games(game, cand, base, openings, depth, max_plies, threads);
+    let games = Games {
+        openings,
+        depth,
+        max_plies,
+        threads,
+    };
+    let scores = duel_games(game, cand, base, &games);
     if scores.is_empty() {
         return 0.5;
     }
     scores.iter().sum::<f64>() / scores.len() as f64
+}
+
+/// The games of a duel: each opening twice, searched to `depth`, adjudicated
+/// a draw after `max_plies`, `threads` at a time.
+pub struct Games<'a> {
+    /// The openings (move indices).
+    pub openings: &'a [Vec<usize>],
+    /// The depth of every search.
+    pub depth: u32,
+    /// The plies after which a game is a draw.
+    pub max_plies: usize,
+    /// Games played at the same time.
+    pub threads: usize,
 }
 
 /// The games of [`duel`]: `cand`'s score in each, in the order of the
@@ -254,11 +287,14 @@ pub fn duel_games<T: Tunable>(
     game: &T,
     cand: &'static T::Weights,
     base: &'static T::Weights,
-    openings: &[Vec<usize>],
-    depth: u32,
-    max_plies: usize,
-    threads: usize,
+    games: &Games<'_>,
 ) -> Vec<f64> {
+    let &Games {
+        openings,
+        depth,
+        max_plies,
+        threads,
+    } = games;
     let jobs = 2 * openings.len();
     let next = Mutex::new(0usize);
     let scores = Mutex::new(vec![0.0f64; jobs]);
@@ -294,15 +330,13 @@ fn compare<T: Tunable>(game: &T, cand: T::Weights, base: T::Weights, args: &Args
     let cand: &'static T::Weights = Box::leak(Box::new(cand));
     let base: &'static T::Weights = Box::leak(Box::new(base));
     let openings = openings(game, args.games.div_ceil(2), args.opening_plies, args.seed);
-    let scores = duel_games(
-        game,
-        cand,
-        base,
-        &openings,
-        args.depth,
-        args.max_plies,
-        args.threads,
-    );
+    let games = Games {
+        openings: &openings,
+        depth: args.depth,
+        max_plies: args.max_plies,
+        threads: args.threads,
+    };
+    let scores = duel_games(game, cand, base, &games);
     let wins = scores.iter().filter(|&&s| s == 1.0).count();
     let losses = scores.iter().filter(|&&s| s == 0.0).count();
     let draws = scores.len() - wins - losses;
@@ -414,15 +448,7 @@ impl games::PerGame for Tune<'_> {
                         "--make-labels needs the standard databases: build them with `brett tablebase build` (or name their folder with --tablebase-dir)"
                     )
                 })?;
-            let options = super::labels::MakeOptions {
-                games: args.games,
-                seed: args.seed,
-                depth: args.depth,
-                opening_plies: args.opening_plies,
-                random_share: args.random_share,
-                threads: args.threads,
-            };
-            return super::labels::make(tb, path, &options);
+            return super::labels::make(tb, path, &args.label_options());
         }
         if let Some(path) = &args.labels {
             super::labels::fit_file(path, args.iterations)?;
@@ -441,12 +467,7 @@ impl games::PerGame for Tune<'_> {
         let args = self.0;
         if let Some(path) = &args.make_labels {
             let options = super::dame_labels::MakeOptions {
-                games: args.games,
-                seed: args.seed,
-                depth: args.depth,
-                opening_plies: args.opening_plies,
-                random_share: args.random_share,
-                threads: args.threads,
+                common: args.label_options(),
                 max_plies: args.max_plies,
             };
             let name = rules.preset_name().unwrap_or("dame");
