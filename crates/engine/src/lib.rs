@@ -16,7 +16,7 @@ pub use self::muehle::MuehleState;
 pub use level::{Choice, LevelPlayer, LevelSpec};
 
 use boardgame::{Outcome, Reason};
-use search::Status;
+use search::{Exact, Status};
 
 /// The search's view of a position's outcome: over, and a draw or a loss
 /// for the side to move (the side to move never wins by the position).
@@ -25,5 +25,19 @@ pub(crate) fn search_status<R: Reason>(outcome: Option<Outcome<R>>) -> Status {
         None => Status::Ongoing,
         Some(o) if o.winner.is_none() => Status::Draw,
         Some(_) => Status::Lost,
+    }
+}
+
+/// A database value as the search's exact value, if the game's draw
+/// counter cannot change it: a win or loss in `n` plies holds when `n` is
+/// at most the plies `left` before that draw (`None`: no such rule), a
+/// draw always.
+pub(crate) fn exact_within(v: tablebase::Value, left: Option<u32>) -> Option<Exact> {
+    let fits = |n: u16| left.is_none_or(|l| u32::from(n) <= l);
+    match v {
+        tablebase::Value::Win(n) if fits(n) => Some(Exact::Win(u32::from(n))),
+        tablebase::Value::Loss(n) if fits(n) => Some(Exact::Loss(u32::from(n))),
+        tablebase::Value::Draw => Some(Exact::Draw),
+        _ => None,
     }
 }

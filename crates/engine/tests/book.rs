@@ -10,7 +10,7 @@ use engine::muehle::placing::{PlacingSolver, PlacingTable};
 use engine::{LevelPlayer, MuehleState};
 use muehle::{Bitboard, Color, Position, RuleSet, Setup, Symmetry};
 use search::{Engine, Limits};
-use tablebase::{NoProgress, Tablebase, Variant};
+use tablebase::{Tablebase, Variant};
 
 fn level10(pos: &Position) -> muehle::Move {
     let engine = Engine::new(16, 1);
@@ -90,15 +90,7 @@ fn small_start() -> Position {
 #[test]
 fn extend_covers_proves_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
-    tablebase::build(
-        &tablebase::BuildOptions {
-            dir: dir.path().to_path_buf(),
-            variant: Variant::STANDARD,
-        },
-        &["4-4".parse().unwrap()],
-        &NoProgress,
-    )
-    .unwrap();
+    tablebase::build_sectors(dir.path(), Variant::STANDARD, "4-4").unwrap();
     engine::muehle::databases::install(Some(dir.path()));
     let tb = Tablebase::new(dir.path(), Variant::STANDARD);
     let table = PlacingTable::new(1_000_000);

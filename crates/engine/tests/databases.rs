@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use engine::MuehleState;
 use muehle::{Bitboard, Color, Position, RuleSet};
 use search::{Engine, Limits, Score};
-use tablebase::{BuildOptions, NoProgress, SectorIndex, Value, Variant, position_of};
+use tablebase::{SectorIndex, Value, Variant, position_of};
 
 fn search(pos: &Position, limits: Limits) -> search::SearchResult<muehle::Move> {
     let engine = Engine::new(16, 1);
@@ -54,15 +54,7 @@ fn positions_with(tb: &tablebase::Tablebase, want: Value, n: usize) -> Vec<Posit
 #[test]
 fn databases_agree_with_search_and_guide_the_root() {
     let dir = tempfile::tempdir().unwrap();
-    tablebase::build(
-        &BuildOptions {
-            dir: dir.path().to_path_buf(),
-            variant: Variant::STANDARD,
-        },
-        &["3-4".parse().unwrap()],
-        &NoProgress,
-    )
-    .unwrap();
+    tablebase::build_sectors(dir.path(), Variant::STANDARD, "3-4").unwrap();
     engine::muehle::databases::install(Some(dir.path()));
     let tb = engine::muehle::databases::for_rules(&RuleSet::STANDARD).unwrap();
 

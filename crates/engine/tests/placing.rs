@@ -11,7 +11,7 @@ use engine::muehle::placing::{
 };
 use muehle::{Bitboard, Color, Position, RuleSet, Setup, Square};
 use search::{Engine, Limits, SolveBudget};
-use tablebase::{BuildOptions, NoProgress, Tablebase, Variant};
+use tablebase::{Tablebase, Variant};
 
 /// Random placing positions with two to four placements left, three or
 /// four stones a side (placing ends in sector 3-3 or 4-4, or after mills
@@ -61,15 +61,7 @@ fn positions(n: usize, seed: u64) -> Vec<Position> {
 
 fn databases() -> (tempfile::TempDir, Tablebase) {
     let dir = tempfile::tempdir().unwrap();
-    tablebase::build(
-        &BuildOptions {
-            dir: dir.path().to_path_buf(),
-            variant: Variant::STANDARD,
-        },
-        &["4-4".parse().unwrap()],
-        &NoProgress,
-    )
-    .unwrap();
+    tablebase::build_sectors(dir.path(), Variant::STANDARD, "4-4").unwrap();
     let tb = Tablebase::new(dir.path(), Variant::STANDARD);
     (dir, tb)
 }

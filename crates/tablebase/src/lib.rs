@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 mod budget;
+mod container;
 pub mod dame;
 mod muehle;
 mod value;
@@ -25,8 +26,8 @@ use std::path::PathBuf;
 pub use self::muehle::{
     BLOCK, BuildOptions, BuildReport, DEFAULT_WDL_CACHE, ENCODING, FORMAT_VERSION, GroupReport,
     MoverPart, NoProgress, Progress, RepackReport, Sector, SectorFile, SectorIndex, SectorStats,
-    Tablebase, Variant, VerifyReport, build, closure, parse_sectors, position_of, repack,
-    sector_path, set_wdl_cache_limit, verify, wdl_cache_bytes,
+    Tablebase, Variant, VerifyReport, build, build_sectors, closure, parse_sectors, position_of,
+    repack, sector_path, set_wdl_cache_limit, verify, wdl_cache_bytes,
 };
 pub use value::{Value, Wdl};
 

@@ -5,28 +5,15 @@ use std::path::Path;
 
 use muehle::{Bitboard, Symmetry};
 use tablebase::{
-    BuildOptions, NoProgress, Sector, SectorFile, SectorIndex, Tablebase, TablebaseError, Value,
-    Variant, build, sector_path, verify,
+    Sector, SectorFile, SectorIndex, Tablebase, TablebaseError, Value, Variant, build_sectors,
+    sector_path, verify,
 };
-
-fn built(dir: &Path, variant: Variant, targets: &[&str]) {
-    let targets: Vec<Sector> = targets.iter().map(|s| s.parse().unwrap()).collect();
-    build(
-        &BuildOptions {
-            dir: dir.to_path_buf(),
-            variant,
-        },
-        &targets,
-        &NoProgress,
-    )
-    .unwrap();
-}
 
 #[test]
 fn every_built_sector_passes_verify_in_every_variant() {
     for variant in [Variant::STANDARD, Variant::RAVENSBURGER, Variant::NO_FLYING] {
         let dir = tempfile::tempdir().unwrap();
-        built(dir.path(), variant, &["4-4"]);
+        build_sectors(dir.path(), variant, "4-4").unwrap();
         for s in ["3-3", "3-4", "4-3", "4-4"] {
             let r = verify(dir.path(), variant, s.parse().unwrap()).unwrap();
             assert_eq!(r.errors, 0, "{variant} {s}: {:?}", r.examples);
@@ -38,7 +25,7 @@ fn every_built_sector_passes_verify_in_every_variant() {
 #[test]
 fn stats_count_all_placements() {
     let dir = tempfile::tempdir().unwrap();
-    built(dir.path(), Variant::STANDARD, &["3-4"]);
+    build_sectors(dir.path(), Variant::STANDARD, "3-4").unwrap();
     let tb = Tablebase::new(dir.path(), Variant::STANDARD);
     let s33 = tb.file("3-3".parse().unwrap()).unwrap().stats();
     assert_eq!(s33.positions, 2_691_920);
@@ -55,7 +42,7 @@ fn stats_count_all_placements() {
 #[test]
 fn symmetric_positions_have_equal_values_and_resume_keeps_files() {
     let dir = tempfile::tempdir().unwrap();
-    built(dir.path(), Variant::STANDARD, &["4-4"]);
+    build_sectors(dir.path(), Variant::STANDARD, "4-4").unwrap();
     let tb = Tablebase::new(dir.path(), Variant::STANDARD);
     let idx = SectorIndex::new(4, 3);
     let mut rng = fastrand::Rng::with_seed(5);
@@ -77,15 +64,7 @@ fn symmetric_positions_have_equal_values_and_resume_keeps_files() {
     }
     assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
     // A second build keeps every sector.
-    let r = build(
-        &BuildOptions {
-            dir: dir.path().to_path_buf(),
-            variant: Variant::STANDARD,
-        },
-        &["4-4".parse().unwrap()],
-        &NoProgress,
-    )
-    .unwrap();
+    let r = build_sectors(dir.path(), Variant::STANDARD, "4-4").unwrap();
     assert!(r.built.is_empty());
     assert_eq!(r.kept.len(), 4);
 }
@@ -98,7 +77,7 @@ fn open(dir: &Path, variant: Variant, s: &str) -> Result<SectorFile, TablebaseEr
 #[test]
 fn damaged_cut_off_foreign_and_missing_files_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    built(dir.path(), Variant::STANDARD, &["3-4"]);
+    build_sectors(dir.path(), Variant::STANDARD, "3-4").unwrap();
     let path33 = sector_path(dir.path(), Variant::STANDARD, "3-3".parse().unwrap());
     let good = std::fs::read(&path33).unwrap();
     assert!(open(dir.path(), Variant::STANDARD, "3-3").is_ok());
@@ -158,15 +137,7 @@ fn damaged_cut_off_foreign_and_missing_files_are_refused() {
 
     // A build replaces the damaged file.
     std::fs::write(&path33, &good[..100]).unwrap();
-    let r = build(
-        &BuildOptions {
-            dir: dir.path().to_path_buf(),
-            variant: Variant::STANDARD,
-        },
-        &["3-3".parse().unwrap()],
-        &NoProgress,
-    )
-    .unwrap();
+    let r = build_sectors(dir.path(), Variant::STANDARD, "3-3").unwrap();
     assert_eq!(r.built.len(), 1);
     assert_eq!(std::fs::read(&path33).unwrap(), good);
 }
@@ -174,7 +145,7 @@ fn damaged_cut_off_foreign_and_missing_files_are_refused() {
 #[test]
 fn probe_of_positions_and_moves() {
     let dir = tempfile::tempdir().unwrap();
-    built(dir.path(), Variant::STANDARD, &["3-4"]);
+    build_sectors(dir.path(), Variant::STANDARD, "3-4").unwrap();
     let tb = Tablebase::new(dir.path(), Variant::STANDARD);
     let rules = muehle::RuleSet::STANDARD;
     // Placing phase: not in the databases.

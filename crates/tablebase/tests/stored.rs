@@ -8,9 +8,7 @@ use dame::RuleSet;
 use tablebase::dame::{
     DameTablebase, Layout, Material, build_dame, dame_path, layers, position_at, verify_dame,
 };
-use tablebase::{
-    BuildOptions, NoProgress, Sector, SectorFile, SectorIndex, Variant, build, sector_path,
-};
+use tablebase::{Sector, SectorFile, SectorIndex, Variant, build_sectors, sector_path};
 
 fn data(folder: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -26,15 +24,7 @@ fn stored_muehle_sectors_open_and_match_a_new_build() {
     let sector: Sector = "3-3".parse().unwrap();
     for variant in [Variant::STANDARD, Variant::NO_FLYING] {
         let fresh = tempfile::tempdir().unwrap();
-        build(
-            &BuildOptions {
-                dir: fresh.path().to_path_buf(),
-                variant,
-            },
-            &[sector],
-            &NoProgress,
-        )
-        .unwrap();
+        build_sectors(fresh.path(), variant, "3-3").unwrap();
         let old_path = sector_path(&stored, variant, sector);
         let new_path = sector_path(fresh.path(), variant, sector);
         let old = SectorFile::open(&old_path, variant, sector).unwrap();

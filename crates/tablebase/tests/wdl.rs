@@ -4,20 +4,12 @@
 
 use std::sync::atomic::AtomicBool;
 
-use tablebase::{BuildOptions, NoProgress, Sector, SectorIndex, Tablebase, Variant};
+use tablebase::{Sector, SectorIndex, Tablebase, Variant};
 
 #[test]
 fn the_wdl_cache_agrees_with_the_values_and_keeps_its_limit() {
     let dir = tempfile::tempdir().unwrap();
-    tablebase::build(
-        &BuildOptions {
-            dir: dir.path().to_path_buf(),
-            variant: Variant::STANDARD,
-        },
-        &["3-4".parse().unwrap()],
-        &NoProgress,
-    )
-    .unwrap();
+    tablebase::build_sectors(dir.path(), Variant::STANDARD, "3-4").unwrap();
     let tb = Tablebase::new(dir.path(), Variant::STANDARD);
     // No memory: answers are still right, nothing is kept.
     tablebase::set_wdl_cache_limit(0);

@@ -31,13 +31,7 @@ pub fn exact(pos: &Position, v: Value) -> Option<Exact> {
         .rules()
         .king_move_draw
         .map(|limit| u32::from(limit.saturating_sub(pos.king_moves())));
-    let fits = |n: u16| left.is_none_or(|l| u32::from(n) <= l);
-    match v {
-        Value::Win(n) if fits(n) => Some(Exact::Win(u32::from(n))),
-        Value::Loss(n) if fits(n) => Some(Exact::Loss(u32::from(n))),
-        Value::Draw => Some(Exact::Draw),
-        _ => None,
-    }
+    crate::exact_within(v, left)
 }
 
 /// The value of `pos` from `tb`, if held and exact.

@@ -142,13 +142,7 @@ pub fn exact(pos: &Position, v: Value) -> Option<Exact> {
         .rules()
         .no_mill_draw
         .map(|limit| u32::from(limit.saturating_sub(pos.plies_since_mill())));
-    let fits = |n: u16| left.is_none_or(|l| u32::from(n) <= l);
-    match v {
-        Value::Win(n) if fits(n) => Some(Exact::Win(u32::from(n))),
-        Value::Loss(n) if fits(n) => Some(Exact::Loss(u32::from(n))),
-        Value::Draw => Some(Exact::Draw),
-        _ => None,
-    }
+    crate::exact_within(v, left)
 }
 
 /// The exact value of a position of the moving phase, if the databases

@@ -102,6 +102,21 @@ impl BuildReport {
     }
 }
 
+/// [`build`] the sectors named in `sectors` (such as `3-4` or `3-3,4-3`)
+/// and everything they need, for `variant` in `dir`, without progress
+/// reports.
+pub fn build_sectors(
+    dir: &Path,
+    variant: Variant,
+    sectors: &str,
+) -> Result<BuildReport, TablebaseError> {
+    let options = BuildOptions {
+        dir: dir.to_path_buf(),
+        variant,
+    };
+    build(&options, &super::parse_sectors(sectors)?, &NoProgress)
+}
+
 /// The file of `sector` for `variant` under `dir`.
 pub fn sector_path(dir: &Path, variant: Variant, sector: Sector) -> PathBuf {
     dir.join(variant.name()).join(sector.file_name())

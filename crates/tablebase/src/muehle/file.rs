@@ -35,42 +35,46 @@
 //! marks those indices unused again. Encoding 0 (earlier builds): blocks of
 //! 4096 at level 9 or lower, unused indices stored as such. Both are read;
 //! [`repack`] turns a file of encoding 0 into encoding 1.
+//!
+//! The magic, version, block size, blocks, length, checksum, block offsets
+//! and the widths are those of the container both games' files share
+//! ([`crate::container`]).
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::budget::MemoryBudget;
-use std::sync::{Mutex, OnceLock};
-
-use memmap2::Mmap;
 use rayon::prelude::*;
 
-use crate::value::{DRAW, NONE};
+use crate::budget::{Kept, MemoryBudget};
+use crate::container::{self, Container, Format, NewHeader, Packing, Refusal, Shape, Width};
+use crate::value::NONE;
 use crate::{Sector, TablebaseError, Value, Variant, Wdl};
 
-const MAGIC: &[u8; 8] = b"BRETTMTB";
 /// zstd level of the blocks. Measured on sector 6-7 (279 M values, 2
 /// cores): level 15 with blocks of 16384 writes 81.5 MB in 18 s, level 19
 /// 81.3 MB in 35 s, level 9 with blocks of 4096 (encoding 0) 94.1 MB.
 const LEVEL: i32 = 15;
 /// The encoding this brett writes (header byte 19).
 pub const ENCODING: u8 = 1;
-/// Value width 3: one byte per value, longer codes escaped — a byte below
-/// 250 is the code, 250 a draw, 251 no position, 252 is followed by the
-/// code in two bytes. (Width 1: the code, 254 draw, 255 no position;
-/// width 2: every code in two bytes.)
-const ESCAPED: usize = 3;
-const ESC_DRAW: u8 = 250;
-const ESC_NONE: u8 = 251;
-const ESC_LONG: u8 = 252;
 /// The file format's version.
 pub const FORMAT_VERSION: u32 = 1;
-const HEADER: usize = 128;
 /// Positions per compressed block: 16384 (a block decompresses in about
 /// 27 µs; blocks of 4096 take 14 µs but the file is 8 % larger).
 pub const BLOCK: usize = 16384;
+
+/// The Mühle files in the container; 64 decompressed blocks of 16384
+/// values (2 MiB) kept per file.
+static FORMAT: Format = Format {
+    magic: b"BRETTMTB",
+    version: FORMAT_VERSION,
+    game: "Mühle",
+    block_len_at: 20,
+    blocks_at: 32,
+    payload_at: 104,
+    crc_at: 112,
+    recent: 64,
+    keep: None,
+};
 
 /// What the builder found in a sector, counted over all placements (every
 /// symmetry class counts as many positions as it has members).
@@ -96,13 +100,6 @@ pub struct SectorStats {
     pub longest_loss_index: u64,
 }
 
-fn io_err(path: &Path, e: std::io::Error) -> TablebaseError {
-    TablebaseError::Io {
-        path: path.to_path_buf(),
-        source: e,
-    }
-}
-
 /// Write a sector's values (build codes, one per index) to `path`.
 pub(crate) fn write_sector(
     path: &Path,
@@ -123,119 +120,55 @@ fn write_encoded(
     stats: &SectorStats,
     encoding: u8,
 ) -> Result<(), TablebaseError> {
-    let (block_len, level) = if encoding == 0 {
-        (4096, 9)
+    let width = Width::narrowest(codes);
+    let packing = if encoding == 0 {
+        Packing {
+            block_len: 4096,
+            level: 9,
+            width,
+            fill: None,
+        }
     } else {
-        (BLOCK, LEVEL)
+        Packing {
+            block_len: BLOCK,
+            level: LEVEL,
+            width,
+            fill: Some(NONE),
+        }
     };
-    let max_code = codes
-        .iter()
-        .copied()
-        .filter(|&c| c != DRAW && c != NONE)
-        .max()
-        .unwrap_or(0);
-    let width: usize = if max_code < 254 { 1 } else { ESCAPED };
-    let blocks: Vec<Vec<u8>> = codes
-        .par_chunks(block_len)
-        .map(|chunk| {
-            let mut raw = Vec::with_capacity(chunk.len() + chunk.len() / 8);
-            let mut before = NONE;
-            for &c in chunk {
-                // An unused index repeats the value before it.
-                let c = if c == NONE && encoding > 0 { before } else { c };
-                before = c;
-                if width == 1 {
-                    raw.push(match c {
-                        DRAW => 254,
-                        NONE => 255,
-                        c => c as u8,
-                    });
-                } else {
-                    match c {
-                        DRAW => raw.push(ESC_DRAW),
-                        NONE => raw.push(ESC_NONE),
-                        c if c < u16::from(ESC_DRAW) => raw.push(c as u8),
-                        c => {
-                            raw.push(ESC_LONG);
-                            raw.extend_from_slice(&c.to_le_bytes());
-                        }
-                    }
-                }
-            }
-            zstd::bulk::compress(&raw, level).unwrap_or_default()
-        })
-        .collect();
-    let mut offsets = Vec::with_capacity(blocks.len() + 1);
-    let mut at = (HEADER + 8 * (blocks.len() + 1)) as u64;
-    for b in &blocks {
-        offsets.push(at);
-        at += b.len() as u64;
-    }
-    offsets.push(at);
-    let mut header = [0u8; HEADER];
-    header[0..8].copy_from_slice(MAGIC);
-    header[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    header[12..16].copy_from_slice(&variant.fingerprint().to_le_bytes());
-    header[16] = sector.mover;
-    header[17] = sector.other;
-    header[18] = width as u8;
-    header[19] = encoding;
-    header[20..24].copy_from_slice(&(block_len as u32).to_le_bytes());
-    header[24..32].copy_from_slice(&(codes.len() as u64).to_le_bytes());
-    header[32..40].copy_from_slice(&(blocks.len() as u64).to_le_bytes());
-    for (i, v) in [
-        stats.positions,
-        stats.wins,
-        stats.draws,
-        stats.losses,
-        stats.classes,
-    ]
-    .iter()
-    .enumerate()
-    {
-        header[40 + 8 * i..48 + 8 * i].copy_from_slice(&v.to_le_bytes());
-    }
-    header[80..82].copy_from_slice(&stats.longest_win.to_le_bytes());
-    header[82..84].copy_from_slice(&stats.longest_loss.to_le_bytes());
-    header[88..96].copy_from_slice(&stats.longest_win_index.to_le_bytes());
-    header[96..104].copy_from_slice(&stats.longest_loss_index.to_le_bytes());
-    header[104..112].copy_from_slice(&(at - HEADER as u64).to_le_bytes());
-    let mut crc = crc32fast::Hasher::new();
-    crc.update(&header[0..112]);
-    let offset_bytes: Vec<u8> = offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
-    crc.update(&offset_bytes);
-    for b in &blocks {
-        crc.update(b);
-    }
-    header[112..116].copy_from_slice(&crc.finalize().to_le_bytes());
-    let file = File::create(path).map_err(|e| io_err(path, e))?;
-    let mut w = BufWriter::with_capacity(1 << 20, file);
-    w.write_all(&header).map_err(|e| io_err(path, e))?;
-    w.write_all(&offset_bytes).map_err(|e| io_err(path, e))?;
-    for b in &blocks {
-        w.write_all(b).map_err(|e| io_err(path, e))?;
-    }
-    let file = w.into_inner().map_err(|e| io_err(path, e.into_error()))?;
-    file.sync_all().map_err(|e| io_err(path, e))?;
+    let mut header = NewHeader::new();
+    header
+        .put(12, &variant.fingerprint().to_le_bytes())
+        .put(16, &[sector.mover, sector.other, width as u8, encoding])
+        .put_u64s(24, &[codes.len() as u64])
+        .put_u64s(
+            40,
+            &[
+                stats.positions,
+                stats.wins,
+                stats.draws,
+                stats.losses,
+                stats.classes,
+            ],
+        )
+        .put(80, &stats.longest_win.to_le_bytes())
+        .put(82, &stats.longest_loss.to_le_bytes())
+        .put_u64s(88, &[stats.longest_win_index, stats.longest_loss_index]);
+    container::write(path, &FORMAT, header, codes, &packing)?;
     Ok(())
 }
 
 /// An opened, checked sector file. Values are read block by block; the
 /// last blocks read are kept decompressed.
 pub struct SectorFile {
-    path: PathBuf,
-    map: Mmap,
+    file: Container,
     sector: Sector,
-    width: usize,
     encoding: u8,
-    block_len: usize,
     size: u64,
-    blocks: u64,
     stats: SectorStats,
-    cache: Vec<Mutex<Option<CachedBlock>>>,
     /// Every block as win/draw/loss, 2 bits a value, kept once read (while
     /// the memory limit of [`set_wdl_cache_limit`] allows).
-    wdl_cache: OnceLock<Vec<OnceLock<Box<[u8]>>>>,
+    wdl_cache: Kept<u8>,
 }
 
 /// The bytes the win/draw/loss caches of all files hold, and their limit.
@@ -256,35 +189,6 @@ pub fn wdl_cache_bytes() -> usize {
     WDL_BUDGET.held()
 }
 
-/// Decompressed blocks kept per file (64 blocks of 16384 values: 2 MiB).
-const CACHE_SLOTS: usize = 64;
-
-thread_local! {
-    /// One decompression context per thread (making one costs more than
-    /// decompressing a block).
-    pub(crate) static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-        std::cell::RefCell::new(zstd::bulk::Decompressor::new().ok());
-}
-
-/// A decompressed block and its number.
-type CachedBlock = (u64, Box<[u16]>);
-
-fn u64_at(b: &[u8], at: usize) -> u64 {
-    let mut x = [0u8; 8];
-    x.copy_from_slice(&b[at..at + 8]);
-    u64::from_le_bytes(x)
-}
-
-fn u32_at(b: &[u8], at: usize) -> u32 {
-    let mut x = [0u8; 4];
-    x.copy_from_slice(&b[at..at + 4]);
-    u32::from_le_bytes(x)
-}
-
-fn u16_at(b: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes([b[at], b[at + 1]])
-}
-
 impl SectorFile {
     /// Open and check the file of `sector` for `variant`: a missing,
     /// foreign (other rules, sector or format) or corrupt (bad checksum,
@@ -294,124 +198,65 @@ impl SectorFile {
         variant: Variant,
         sector: Sector,
     ) -> Result<SectorFile, TablebaseError> {
-        let file = match File::open(path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(TablebaseError::Missing {
-                    path: path.to_path_buf(),
-                    sector,
-                    variant,
-                });
-            }
-            Err(e) => return Err(io_err(path, e)),
-        };
-        // SAFETY: the file is opened read-only; the database files are
-        // written once (to a temporary name, then renamed) and not changed
-        // in place while they are read.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| io_err(path, e))?;
-        let corrupt = |why: String| TablebaseError::Corrupt {
+        let missing = || TablebaseError::Missing {
             path: path.to_path_buf(),
-            why,
-        };
-        let foreign = |why: String| TablebaseError::Foreign {
-            path: path.to_path_buf(),
-            why,
-        };
-        if map.len() < HEADER {
-            return Err(corrupt(format!(
-                "the file has {} bytes, less than its header",
-                map.len()
-            )));
-        }
-        if &map[0..8] != MAGIC {
-            return Err(foreign("not a brett Mühle database file".to_string()));
-        }
-        let version = u32_at(&map, 8);
-        if version != FORMAT_VERSION {
-            return Err(foreign(format!(
-                "format version {version}, this brett reads version {FORMAT_VERSION}: build the database again"
-            )));
-        }
-        let fp = u32_at(&map, 12);
-        if fp != variant.fingerprint() {
-            return Err(foreign(format!(
-                "made for other rules (fingerprint {fp:#x}), not for '{variant}' ({:#x})",
-                variant.fingerprint()
-            )));
-        }
-        let found = Sector {
-            mover: map[16],
-            other: map[17],
-        };
-        if found != sector {
-            return Err(foreign(format!("holds sector {found}, not {sector}")));
-        }
-        let width = usize::from(map[18]);
-        let encoding = map[19];
-        let block_len = u32_at(&map, 20) as usize;
-        let size = u64_at(&map, 24);
-        let blocks = u64_at(&map, 32);
-        let payload = u64_at(&map, 104);
-        let expected_size =
-            crate::SectorIndex::new(u32::from(sector.mover), u32::from(sector.other)).size();
-        if !(1..=3).contains(&width)
-            || encoding > ENCODING
-            || block_len == 0
-            || size != expected_size
-            || blocks != size.div_ceil(block_len as u64)
-        {
-            return Err(corrupt("the header does not fit the sector".to_string()));
-        }
-        if map.len() as u64 != HEADER as u64 + payload {
-            return Err(corrupt(format!(
-                "the file has {} bytes, its header says {} (truncated or extended)",
-                map.len(),
-                HEADER as u64 + payload
-            )));
-        }
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(&map[0..112]);
-        crc.update(&map[HEADER..]);
-        if crc.finalize() != u32_at(&map, 112) {
-            return Err(corrupt(
-                "the checksum does not match: the file is damaged".to_string(),
-            ));
-        }
-        let offsets_end = HEADER as u64 + 8 * (blocks + 1);
-        if offsets_end > map.len() as u64 {
-            return Err(corrupt("the block table is cut off".to_string()));
-        }
-        for i in 0..=blocks as usize {
-            let o = u64_at(&map, HEADER + 8 * i);
-            if o < offsets_end || o > map.len() as u64 {
-                return Err(corrupt(
-                    "a block offset points outside the file".to_string(),
-                ));
-            }
-        }
-        let stats = SectorStats {
-            positions: u64_at(&map, 40),
-            wins: u64_at(&map, 48),
-            draws: u64_at(&map, 56),
-            losses: u64_at(&map, 64),
-            classes: u64_at(&map, 72),
-            longest_win: u16_at(&map, 80),
-            longest_loss: u16_at(&map, 82),
-            longest_win_index: u64_at(&map, 88),
-            longest_loss_index: u64_at(&map, 96),
-        };
-        Ok(SectorFile {
-            path: path.to_path_buf(),
-            map,
             sector,
-            width,
+            variant,
+        };
+        let (file, (encoding, size, stats)) = Container::open(path, &FORMAT, missing, |h| {
+            let fp = h.u32(12);
+            if fp != variant.fingerprint() {
+                return Err(Refusal::Foreign(format!(
+                    "made for other rules (fingerprint {fp:#x}), not for '{variant}' ({:#x})",
+                    variant.fingerprint()
+                )));
+            }
+            let found = Sector {
+                mover: h.u8(16),
+                other: h.u8(17),
+            };
+            if found != sector {
+                return Err(Refusal::Foreign(format!(
+                    "holds sector {found}, not {sector}"
+                )));
+            }
+            let width = Width::of_byte(h.u8(18));
+            let encoding = h.u8(19);
+            let size = h.u64(24);
+            let expected_size =
+                crate::SectorIndex::new(u32::from(sector.mover), u32::from(sector.other)).size();
+            let Some(width) = width.filter(|_| encoding <= ENCODING && size == expected_size)
+            else {
+                return Err(Refusal::Corrupt(
+                    "the header does not fit the sector".to_string(),
+                ));
+            };
+            let stats = SectorStats {
+                positions: h.u64(40),
+                wins: h.u64(48),
+                draws: h.u64(56),
+                losses: h.u64(64),
+                classes: h.u64(72),
+                longest_win: h.u16(80),
+                longest_loss: h.u16(82),
+                longest_win_index: h.u64(88),
+                longest_loss_index: h.u64(96),
+            };
+            Ok((
+                (encoding, size, stats),
+                Shape {
+                    width,
+                    values: size,
+                },
+            ))
+        })?;
+        Ok(SectorFile {
+            wdl_cache: Kept::new(&WDL_BUDGET, file.blocks()),
+            file,
+            sector,
             encoding,
-            block_len,
             size,
-            blocks,
             stats,
-            cache: (0..CACHE_SLOTS).map(|_| Mutex::new(None)).collect(),
-            wdl_cache: OnceLock::new(),
         })
     }
 
@@ -422,7 +267,7 @@ impl SectorFile {
 
     /// The file's path.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
     /// The number of indices.
@@ -437,73 +282,14 @@ impl SectorFile {
 
     /// Bytes on disk.
     pub fn bytes(&self) -> u64 {
-        self.map.len() as u64
-    }
-
-    fn block(&self, b: u64) -> Result<Box<[u16]>, TablebaseError> {
-        let start = u64_at(&self.map, HEADER + 8 * b as usize) as usize;
-        let end = u64_at(&self.map, HEADER + 8 * (b as usize + 1)) as usize;
-        let n = (self.size - b * self.block_len as u64).min(self.block_len as u64) as usize;
-        let corrupt = |why: String| TablebaseError::Corrupt {
-            path: self.path.clone(),
-            why,
-        };
-        if start > end || end > self.map.len() {
-            return Err(corrupt(format!("block {b} lies outside the file")));
-        }
-        let capacity = n * self.width.min(2) + if self.width == ESCAPED { 2 * n } else { 0 };
-        let raw = DECOMPRESSOR
-            .with(|d| match d.borrow_mut().as_mut() {
-                Some(d) => d.decompress(&self.map[start..end], capacity),
-                None => zstd::bulk::decompress(&self.map[start..end], capacity),
-            })
-            .map_err(|e| corrupt(format!("block {b} cannot be decompressed: {e}")))?;
-        if self.width == ESCAPED {
-            let mut out = Vec::with_capacity(n);
-            let mut i = 0;
-            while i < raw.len() {
-                let x = raw[i];
-                i += 1;
-                out.push(match x {
-                    ESC_DRAW => DRAW,
-                    ESC_NONE => NONE,
-                    ESC_LONG if i + 2 <= raw.len() => {
-                        i += 2;
-                        u16::from_le_bytes([raw[i - 2], raw[i - 1]])
-                    }
-                    c if c < ESC_DRAW => u16::from(c),
-                    _ => return Err(corrupt(format!("block {b} holds a bad value byte"))),
-                });
-            }
-            if out.len() != n {
-                return Err(corrupt(format!("block {b} has the wrong length")));
-            }
-            return Ok(out.into_boxed_slice());
-        }
-        if raw.len() != n * self.width {
-            return Err(corrupt(format!("block {b} has the wrong length")));
-        }
-        Ok(if self.width == 1 {
-            raw.iter()
-                .map(|&x| match x {
-                    254 => DRAW,
-                    255 => NONE,
-                    c => u16::from(c),
-                })
-                .collect()
-        } else {
-            raw.chunks_exact(2)
-                .map(|p| u16::from_le_bytes([p[0], p[1]]))
-                .collect()
-        })
+        self.file.bytes()
     }
 
     fn check_index(&self, index: u64) -> Result<(), TablebaseError> {
         if index >= self.size {
-            return Err(TablebaseError::Corrupt {
-                path: self.path.clone(),
-                why: format!("index {index} beyond the sector's {}", self.size),
-            });
+            return Err(self
+                .file
+                .corrupt(format!("index {index} beyond the sector's {}", self.size)));
         }
         Ok(())
     }
@@ -511,70 +297,49 @@ impl SectorFile {
     /// The build code at `index` (`NONE` for an unused index).
     pub(crate) fn code(&self, index: u64) -> Result<u16, TablebaseError> {
         self.check_index(index)?;
-        let b = index / self.block_len as u64;
-        let within = (index % self.block_len as u64) as usize;
-        let slot = &self.cache[(b as usize) % CACHE_SLOTS];
-        {
-            let guard = slot.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((cached, data)) = guard.as_ref()
-                && *cached == b
-            {
-                return Ok(data[within]);
-            }
-        }
-        let data = self.block(b)?;
-        let code = data[within];
-        *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some((b, data));
-        Ok(code)
+        self.file.code(index)
     }
 
     /// Win, draw or loss at `index`, read through the file's win/draw/loss
     /// cache (a block is decompressed once, then kept at 2 bits a value).
     pub fn wdl(&self, index: u64) -> Result<Wdl, TablebaseError> {
         self.check_index(index)?;
-        let b = index / self.block_len as u64;
-        let within = (index % self.block_len as u64) as usize;
+        let block_len = self.file.block_len() as u64;
+        let b = index / block_len;
+        let within = (index % block_len) as usize;
         let bits = |data: &[u8]| (data[within / 4] >> (2 * (within % 4))) & 3;
-        let code = match self.wdl_slot(b).get() {
+        let code = match self.wdl_cache.get(b) {
             Some(data) => bits(data),
             None => bits(&self.keep_wdl_block(b)?),
         };
-        Wdl::from_bits(code).ok_or_else(|| TablebaseError::Corrupt {
-            path: self.path.clone(),
-            why: format!("index {index} holds no position"),
+        Wdl::from_bits(code).ok_or_else(|| {
+            self.file
+                .corrupt(format!("index {index} holds no position"))
         })
-    }
-
-    fn wdl_slot(&self, b: u64) -> &OnceLock<Box<[u8]>> {
-        &self
-            .wdl_cache
-            .get_or_init(|| (0..self.blocks).map(|_| OnceLock::new()).collect())[b as usize]
     }
 
     /// Block `b` as win/draw/loss, kept in the cache if the limit allows.
     fn keep_wdl_block(&self, b: u64) -> Result<std::borrow::Cow<'_, [u8]>, TablebaseError> {
-        let data = self.block(b)?;
+        let data = self.file.block(b)?;
         let mut packed = vec![0u8; data.len().div_ceil(4)].into_boxed_slice();
         for (i, &c) in data.iter().enumerate() {
             packed[i / 4] |= Wdl::bits_of_code(c) << (2 * (i % 4));
         }
-        let len = packed.len();
-        let slot = self.wdl_slot(b);
-        if let Err(packed) = WDL_BUDGET.keep(slot, packed, len) {
-            return Ok(std::borrow::Cow::Owned(packed.into_vec()));
-        }
-        Ok(std::borrow::Cow::Borrowed(slot.get().expect("just set")))
+        Ok(match self.wdl_cache.keep(b, packed) {
+            Ok(kept) => std::borrow::Cow::Borrowed(kept),
+            Err(packed) => std::borrow::Cow::Owned(packed.into_vec()),
+        })
     }
 
     /// Read every block into the win/draw/loss cache (while the limit
     /// allows); `stop` ends it early. Returns the blocks read.
-    pub fn warm_wdl(&self, stop: &std::sync::atomic::AtomicBool) -> Result<u64, TablebaseError> {
+    pub fn warm_wdl(&self, stop: &AtomicBool) -> Result<u64, TablebaseError> {
         let mut read = 0;
-        for b in 0..self.blocks {
-            if stop.load(Ordering::Relaxed) || !WDL_BUDGET.has_room(self.block_len / 4) {
+        for b in 0..self.file.blocks() {
+            if stop.load(Ordering::Relaxed) || !self.wdl_cache.has_room(self.file.block_len() / 4) {
                 break;
             }
-            if self.wdl_slot(b).get().is_none() {
+            if self.wdl_cache.get(b).is_none() {
                 self.keep_wdl_block(b)?;
                 read += 1;
             }
@@ -586,10 +351,9 @@ impl SectorFile {
     pub fn value(&self, index: u64) -> Result<Value, TablebaseError> {
         let c = self.code(index)?;
         if c == NONE {
-            return Err(TablebaseError::Corrupt {
-                path: self.path.clone(),
-                why: format!("index {index} holds no position"),
-            });
+            return Err(self
+                .file
+                .corrupt(format!("index {index} holds no position")));
         }
         Ok(Value::from_code(c))
     }
@@ -603,14 +367,7 @@ impl SectorFile {
     /// All values decompressed (build codes, [`NONE`] at every unused
     /// index), for the builder, `verify` and [`repack`].
     pub(crate) fn all_codes(&self) -> Result<Vec<u16>, TablebaseError> {
-        let parts: Result<Vec<Box<[u16]>>, TablebaseError> = (0..self.blocks)
-            .into_par_iter()
-            .map(|b| self.block(b))
-            .collect();
-        let mut out = Vec::with_capacity(self.size as usize);
-        for p in parts? {
-            out.extend_from_slice(&p);
-        }
+        let mut out = self.file.all()?;
         if self.encoding >= 1 {
             let index =
                 crate::SectorIndex::new(u32::from(self.sector.mover), u32::from(self.sector.other));
@@ -676,7 +433,7 @@ pub fn repack(
     }
     let after = new.bytes();
     drop(new);
-    std::fs::rename(&tmp, &path).map_err(|e| io_err(&path, e))?;
+    std::fs::rename(&tmp, &path).map_err(|e| container::io_err(&path, e))?;
     Ok(RepackReport {
         before,
         after,
@@ -687,6 +444,7 @@ pub fn repack(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::DRAW;
 
     /// Codes for every index of sector 3-3: unused indices marked, the
     /// others a mix of draws and short and (for `top` above 253) long
@@ -726,7 +484,14 @@ mod tests {
             )
             .unwrap();
             let f = SectorFile::open(&path, Variant::STANDARD, sector).unwrap();
-            assert_eq!(f.width, if top < 254 { 1 } else { ESCAPED });
+            assert_eq!(
+                f.file.width(),
+                if top < 254 {
+                    Width::Byte
+                } else {
+                    Width::Escaped
+                }
+            );
             assert_eq!(f.encoding(), ENCODING);
             assert_eq!(f.all_codes().unwrap(), codes);
             let size = codes.len();
@@ -768,7 +533,7 @@ mod tests {
         write_encoded(&path, Variant::STANDARD, sector, &codes, &stats, 0).unwrap();
         let old = SectorFile::open(&path, Variant::STANDARD, sector).unwrap();
         assert_eq!(old.encoding(), 0);
-        assert_eq!(old.block_len, 4096);
+        assert_eq!(old.file.block_len(), 4096);
         assert_eq!(old.all_codes().unwrap(), codes);
         drop(old);
         let r = repack(dir.path(), Variant::STANDARD, sector).unwrap();
@@ -776,7 +541,7 @@ mod tests {
         assert!(r.after < r.before, "{r:?}");
         let new = SectorFile::open(&path, Variant::STANDARD, sector).unwrap();
         assert_eq!(new.encoding(), ENCODING);
-        assert_eq!(new.block_len, BLOCK);
+        assert_eq!(new.file.block_len(), BLOCK);
         assert_eq!(new.all_codes().unwrap(), codes);
         assert_eq!(new.stats(), stats);
         assert_eq!(new.bytes(), r.after);
@@ -826,7 +591,7 @@ mod tests {
         for (name, encoding) in [("escaped-3-3.tb", 1), ("encoding0-3-3.tb", 0)] {
             let old = SectorFile::open(&stored.join(name), Variant::STANDARD, sector).unwrap();
             assert_eq!(old.encoding(), encoding);
-            assert_eq!(old.width, ESCAPED);
+            assert_eq!(old.file.width(), Width::Escaped);
             assert_eq!(old.stats(), stats);
             assert_eq!(old.all_codes().unwrap(), codes, "{name}");
             assert_eq!(old.value(1).unwrap(), Value::from_code(codes[1]));

@@ -17,7 +17,7 @@
 //!   the values; the no-mill and repetition counters are not part of them.
 
 mod build;
-pub(crate) mod file;
+mod file;
 mod index;
 mod moves;
 mod probe;
@@ -25,7 +25,9 @@ mod sector;
 mod variant;
 mod verify;
 
-pub use build::{BuildOptions, BuildReport, GroupReport, NoProgress, Progress, build, sector_path};
+pub use build::{
+    BuildOptions, BuildReport, GroupReport, NoProgress, Progress, build, build_sectors, sector_path,
+};
 pub use file::{
     BLOCK, DEFAULT_WDL_CACHE, ENCODING, FORMAT_VERSION, RepackReport, SectorFile, SectorStats,
     repack, set_wdl_cache_limit, wdl_cache_bytes,
