@@ -243,14 +243,12 @@ impl Game {
             });
         }
         let winner = claimed.as_deref().and_then(result_winner);
-        game.session_mut().declare_from_record(
+        game.session_mut().finish_record(
             claimed.as_deref(),
             winner,
             termination.as_deref(),
+            tags,
         )?;
-        for (k, v) in tags {
-            game.set_tag(&k, &v);
-        }
         Ok(game)
     }
 }

@@ -167,14 +167,12 @@ impl Game {
             Some("1/2-1/2") => Some(None),
             _ => None,
         };
-        game.session_mut().declare_from_record(
+        game.session_mut().finish_record(
             claimed.as_deref(),
             winner,
             termination.as_deref(),
+            tags,
         )?;
-        for (k, v) in tags {
-            game.set_tag(&k, &v);
-        }
         Ok(game)
     }
 }
