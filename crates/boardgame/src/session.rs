@@ -291,18 +291,19 @@ impl<P: Rules> Session<P> {
     }
 
     /// The end of reading a record: the game ended as the record says
-    /// ([`Session::declare_from_record`]), then the record's header `tags`
-    /// set in order.
+    /// ([`Session::declare_from_record`], with the reason of the
+    /// `Termination` tag of `tags`), then the record's header `tags` set in
+    /// order.
     pub fn finish_record(
         &mut self,
         claimed: Option<&str>,
         winner: Option<Option<Color>>,
-        termination: Option<&str>,
         tags: Tags,
     ) -> Result<(), DeclaredError> {
+        let termination = record::find_tag(&tags, "Termination");
         self.declare_from_record(claimed, winner, termination)?;
-        for (k, v) in tags {
-            self.set_tag(&k, &v);
+        for (k, v) in &tags {
+            self.set_tag(k, v);
         }
         Ok(())
     }
