@@ -14,6 +14,7 @@
 
 #![warn(missing_docs)]
 
+mod bitboard;
 mod color;
 mod detail;
 pub mod perft;

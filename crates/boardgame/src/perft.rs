@@ -41,6 +41,36 @@ pub trait Perft: Sized {
     }
 }
 
+/// [`Perft`] for a game's position type `$pos` (moves `$mv`, in lists
+/// `$list`) by its inherent methods: `legal_moves` for
+/// [`Perft::perft_moves`], `count_legal_moves` for [`Perft::count_moves`],
+/// and `perft_child` and `perft_shortcut`, with the trait's signatures.
+#[macro_export]
+macro_rules! perft_by_inherent_methods {
+    ($pos:ty, $mv:ty, $list:ty) => {
+        impl $crate::perft::Perft for $pos {
+            type Move = $mv;
+            type Moves = $list;
+
+            fn perft_moves(&self) -> $list {
+                <$pos>::legal_moves(self)
+            }
+
+            fn perft_child(&self, m: &$mv) -> $pos {
+                <$pos>::perft_child(self, m)
+            }
+
+            fn count_moves(&self) -> u64 {
+                <$pos>::count_legal_moves(self)
+            }
+
+            fn perft_shortcut(&self, depth: u32) -> Option<u64> {
+                <$pos>::perft_shortcut(self, depth)
+            }
+        }
+    };
+}
+
 /// The number of legal move sequences of length `depth` from `pos`.
 pub fn perft<P: Perft>(pos: &P, depth: u32) -> u64 {
     match depth {
@@ -70,18 +100,41 @@ pub fn perft_divide<P: Perft>(pos: &P, depth: u32) -> Vec<(P::Move, u64)> {
         .collect()
 }
 
-/// One line of a perft table: a rule set, a position and its counts.
+/// [`perft`] of a plain move generator given by two functions, `moves`
+/// (every legal move of a position) and `play` (the position after one),
+/// with no fast paths: for a reference generator that checks a game's own.
+pub fn perft_by<P, M>(
+    pos: &P,
+    depth: u32,
+    moves: &impl Fn(&P) -> Vec<M>,
+    play: &impl Fn(&P, &M) -> P,
+) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let list = moves(pos);
+    match depth {
+        1 => list.len() as u64,
+        _ => list
+            .iter()
+            .map(|m| perft_by(&play(pos, m), depth - 1, moves, play))
+            .sum(),
+    }
+}
+
+/// One line of a perft table: a rule set, a position and its counts, each
+/// a [`TableCount`] or a tuple `(depth, count)` or `(depth, count, deep)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TableLine<R> {
+pub struct TableLine<R, C = TableCount> {
     /// The line number in the table, from 1.
     pub line: usize,
     /// The rule set.
     pub rules: R,
-    /// The position as written (the game's position string, or a word the
-    /// game gives a meaning, such as `start`).
-    pub position: String,
+    /// The position as written: the game's position string (its FEN), or
+    /// a word the game gives a meaning, such as `start`.
+    pub fen: String,
     /// The counts, in the order written.
-    pub counts: Vec<TableCount>,
+    pub counts: Vec<C>,
 }
 
 /// One count of a perft table line.
@@ -93,6 +146,20 @@ pub struct TableCount {
     pub count: u64,
     /// Marked `deep`: too slow for an ordinary test run.
     pub deep: bool,
+}
+
+/// `(depth, count)`, whether deep or not.
+impl From<TableCount> for (u32, u64) {
+    fn from(c: TableCount) -> (u32, u64) {
+        (c.depth, c.count)
+    }
+}
+
+/// `(depth, count, deep)`.
+impl From<TableCount> for (u32, u64, bool) {
+    fn from(c: TableCount) -> (u32, u64, bool) {
+        (c.depth, c.count, c.deep)
+    }
 }
 
 /// A line of a perft table that cannot be read.
@@ -119,15 +186,17 @@ pub struct TableError {
 ///
 /// ```
 /// use boardgame::perft::read_table;
-/// let table = read_table::<String>("# start\nfast x y ; D1 7 ; deep D9 3_963_648\n").unwrap();
+/// let text = "# start\nfast x y ; D1 7 ; deep D9 3_963_648\n";
+/// let table = read_table::<String, (u32, u64, bool)>(text).unwrap();
 /// assert_eq!(table[0].line, 2);
-/// assert_eq!((table[0].rules.as_str(), table[0].position.as_str()), ("fast", "x y"));
-/// assert_eq!((table[0].counts[1].count, table[0].counts[1].deep), (3_963_648, true));
+/// assert_eq!((table[0].rules.as_str(), table[0].fen.as_str()), ("fast", "x y"));
+/// assert_eq!(table[0].counts, [(1, 7, false), (9, 3_963_648, true)]);
 /// ```
-pub fn read_table<R>(text: &str) -> Result<Vec<TableLine<R>>, TableError>
+pub fn read_table<R, C>(text: &str) -> Result<Vec<TableLine<R, C>>, TableError>
 where
     R: FromStr,
     R::Err: fmt::Display,
+    C: From<TableCount>,
 {
     let mut table = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -146,6 +215,7 @@ where
         let counts = fields
             .map(|field| {
                 read_count(field)
+                    .map(C::from)
                     .ok_or_else(|| bad(format!("'{field}' is not '[deep] D<depth> <count>'")))
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -155,7 +225,7 @@ where
         table.push(TableLine {
             line,
             rules,
-            position: position.trim().to_string(),
+            fen: position.trim().to_string(),
             counts,
         });
     }
@@ -228,6 +298,17 @@ mod tests {
     }
 
     #[test]
+    fn a_plain_generator_counts_the_same() {
+        let moves = |p: &Countdown| p.perft_moves();
+        let play = |p: &Countdown, m: &u32| p.perft_child(m);
+        for (n, depth) in [(10, 5), (4, 3), (3, 0), (0, 2)] {
+            let pos = Countdown(n);
+            assert_eq!(perft_by(&pos, depth, &moves, &play), perft(&pos, depth));
+        }
+        assert_eq!(perft_by(&Countdown(4), 3, &moves, &play), 4);
+    }
+
+    #[test]
     fn the_games_fast_paths_are_taken() {
         let pos = Shortcut(Countdown(10));
         assert_eq!(perft(&pos, 1), 100);
@@ -239,14 +320,14 @@ mod tests {
     #[test]
     fn tables_are_read_with_their_line_numbers() {
         let text = "# comment\n\nstandard  a b c ; D1 24 ; D2 5_52 # note\nx y;deep D3 1\n";
-        let table = read_table::<String>(text).unwrap();
+        let table = read_table::<String, TableCount>(text).unwrap();
         assert_eq!(
             table,
             [
                 TableLine {
                     line: 3,
                     rules: "standard".to_string(),
-                    position: "a b c".to_string(),
+                    fen: "a b c".to_string(),
                     counts: vec![
                         TableCount {
                             depth: 1,
@@ -263,7 +344,7 @@ mod tests {
                 TableLine {
                     line: 4,
                     rules: "x".to_string(),
-                    position: "y".to_string(),
+                    fen: "y".to_string(),
                     counts: vec![TableCount {
                         depth: 3,
                         count: 1,
@@ -275,8 +356,14 @@ mod tests {
     }
 
     #[test]
+    fn counts_come_as_tuples_too() {
+        let table = read_table::<String, (u32, u64)>("r p ; D1 2 ; deep D2 4").unwrap();
+        assert_eq!(table[0].counts, [(1, 2), (2, 4)]);
+    }
+
+    #[test]
     fn bad_lines_are_errors() {
-        let err = |text: &str| read_table::<u8>(text).unwrap_err();
+        let err = |text: &str| read_table::<u8, (u32, u64)>(text).unwrap_err();
         assert_eq!(err("\n1 p ; D1 x").line, 2);
         assert_eq!(
             err("1 p ; E1 3").why,

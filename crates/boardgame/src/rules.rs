@@ -121,3 +121,70 @@ pub trait Rules: Clone {
     /// time), `None` when the rules have no such draw.
     fn repetition_draw(&self) -> Option<u8>;
 }
+
+/// [`Rules`] for a game's position type `$pos` by its inherent methods of
+/// the same names (`turn`, `move_number`, `parse_move`, `legal_moves` as
+/// any list of moves, `play`, `outcome`, `hash`, `same_position`), `fen`
+/// for the position string and `rules().repetition_draw`. `play` takes the
+/// move by value (`by_value`, for a `Copy` move) or by reference
+/// (`by_ref`).
+#[macro_export]
+macro_rules! rules_by_inherent_methods {
+    ($pos:ty, $mv:ty, $err:ty, $reason:ty, play: by_value) => {
+        $crate::rules_by_inherent_methods!(@impl $pos, $mv, $err, $reason, |p: &$pos, m: &$mv| {
+            <$pos>::play(p, *m)
+        });
+    };
+    ($pos:ty, $mv:ty, $err:ty, $reason:ty, play: by_ref) => {
+        $crate::rules_by_inherent_methods!(@impl $pos, $mv, $err, $reason, |p: &$pos, m: &$mv| {
+            <$pos>::play(p, m)
+        });
+    };
+    (@impl $pos:ty, $mv:ty, $err:ty, $reason:ty, $play:expr) => {
+        impl $crate::Rules for $pos {
+            type Move = $mv;
+            type MoveError = $err;
+            type Reason = $reason;
+
+            fn turn(&self) -> $crate::Color {
+                <$pos>::turn(self)
+            }
+
+            fn move_number(&self) -> u16 {
+                <$pos>::move_number(self)
+            }
+
+            fn parse_move(&self, text: &str) -> Result<$mv, $err> {
+                <$pos>::parse_move(self, text)
+            }
+
+            fn legal_moves(&self) -> Vec<$mv> {
+                <$pos>::legal_moves(self).into_iter().collect()
+            }
+
+            fn play(&self, m: &$mv) -> Result<$pos, $err> {
+                ($play)(self, m)
+            }
+
+            fn outcome(&self) -> Option<$crate::Outcome<$reason>> {
+                <$pos>::outcome(self)
+            }
+
+            fn position_string(&self) -> String {
+                self.fen()
+            }
+
+            fn hash(&self) -> u64 {
+                <$pos>::hash(self)
+            }
+
+            fn same_position(&self, other: &$pos) -> bool {
+                <$pos>::same_position(self, other)
+            }
+
+            fn repetition_draw(&self) -> Option<u8> {
+                self.rules().repetition_draw
+            }
+        }
+    };
+}

@@ -290,6 +290,24 @@ impl<P: Rules> Session<P> {
         Ok(())
     }
 
+    /// The end of reading a record: the game ended as the record says
+    /// ([`Session::declare_from_record`], with the reason of the
+    /// `Termination` tag of `tags`), then the record's header `tags` set in
+    /// order.
+    pub fn finish_record(
+        &mut self,
+        claimed: Option<&str>,
+        winner: Option<Option<Color>>,
+        tags: Tags,
+    ) -> Result<(), DeclaredError> {
+        let termination = record::find_tag(&tags, "Termination");
+        self.declare_from_record(claimed, winner, termination)?;
+        for (k, v) in &tags {
+            self.set_tag(k, v);
+        }
+        Ok(())
+    }
+
     /// The header tags of the game record, in order.
     pub fn tags(&self) -> &[(String, String)] {
         &self.tags

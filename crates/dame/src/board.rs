@@ -16,7 +16,7 @@
 //! shifts whole bitboards by these distances.
 
 use std::fmt;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
+use std::ops::Not;
 use std::str::FromStr;
 
 use crate::Color;
@@ -358,29 +358,7 @@ impl Bitboard {
         self.0.count_ones()
     }
 
-    /// Whether the set is empty.
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// Whether the set has any square.
-    #[inline]
-    pub const fn any(self) -> bool {
-        self.0 != 0
-    }
-
-    /// Whether `sq` is in the set.
-    #[inline]
-    pub const fn contains(self, sq: Square) -> bool {
-        self.0 & (1 << sq.bit) != 0
-    }
-
-    /// Whether every square of `other` is in the set.
-    #[inline]
-    pub const fn contains_all(self, other: Bitboard) -> bool {
-        self.0 & other.0 == other.0
-    }
+    boardgame::bitboard_queries!(Square, sq => sq.bit);
 
     /// The lowest-bit square of the set on board `size`, if any.
     #[inline]
@@ -439,34 +417,7 @@ impl FromIterator<Square> for Bitboard {
     }
 }
 
-macro_rules! bitops {
-    ($($tr:ident $f:ident $op:tt, $tra:ident $fa:ident $opa:tt;)*) => {$(
-        impl $tr for Bitboard {
-            type Output = Bitboard;
-            #[inline]
-            fn $f(self, rhs: Bitboard) -> Bitboard { Bitboard(self.0 $op rhs.0) }
-        }
-        impl $tra for Bitboard {
-            #[inline]
-            fn $fa(&mut self, rhs: Bitboard) { self.0 $opa rhs.0; }
-        }
-    )*};
-}
-
-bitops! {
-    BitAnd bitand &, BitAndAssign bitand_assign &=;
-    BitOr bitor |, BitOrAssign bitor_assign |=;
-    BitXor bitxor ^, BitXorAssign bitxor_assign ^=;
-}
-
-impl Sub for Bitboard {
-    type Output = Bitboard;
-    /// The squares of `self` that are not in `rhs`.
-    #[inline]
-    fn sub(self, rhs: Bitboard) -> Bitboard {
-        Bitboard(self.0 & !rhs.0)
-    }
-}
+boardgame::bitboard_ops!(Bitboard);
 
 impl Not for Bitboard {
     type Output = Bitboard;

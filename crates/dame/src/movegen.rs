@@ -71,44 +71,23 @@ const fn fwd<const W: bool>() -> [usize; 2] {
 macro_rules! for_man_capture_dirs {
     ($w:expr, $b:expr, $d:ident => $body:block) => {{
         if $w {
-            {
-                const $d: usize = 0;
-                $body
-            }
-            {
-                const $d: usize = 1;
-                $body
-            }
-            if $b {
-                {
-                    const $d: usize = 2;
-                    $body
-                }
-                {
-                    const $d: usize = 3;
-                    $body
-                }
-            }
+            for_man_capture_dirs!(@dirs [0, 1], [2, 3], $b, $d => $body)
         } else {
-            {
-                const $d: usize = 2;
-                $body
-            }
-            {
-                const $d: usize = 3;
-                $body
-            }
-            if $b {
-                {
-                    const $d: usize = 0;
-                    $body
-                }
-                {
-                    const $d: usize = 1;
-                    $body
-                }
-            }
+            for_man_capture_dirs!(@dirs [2, 3], [0, 1], $b, $d => $body)
         }
+    }};
+    // The forward directions, then the backward ones if `$b`.
+    (@dirs [$f0:literal, $f1:literal], [$b0:literal, $b1:literal], $b:expr, $d:ident => $body:block) => {{
+        for_man_capture_dirs!(@one $f0, $d => $body);
+        for_man_capture_dirs!(@one $f1, $d => $body);
+        if $b {
+            for_man_capture_dirs!(@one $b0, $d => $body);
+            for_man_capture_dirs!(@one $b1, $d => $body);
+        }
+    }};
+    (@one $dir:literal, $d:ident => $body:block) => {{
+        const $d: usize = $dir;
+        $body
     }};
 }
 
@@ -156,6 +135,23 @@ impl Sides {
 fn jumpers_d<G: Geo, const D: usize>(men: u64, opp: u64, empty: u64) -> u64 {
     let back = opposite(D);
     men & shift::<G>(opp, back) & shift::<G>(shift::<G>(empty, back), back)
+}
+
+/// The men in `men` that can jump an `opp` piece forward (`W`: White's
+/// forward) onto an empty square, one set for each forward direction.
+#[inline(always)]
+fn forward_jumpers<G: Geo, const W: bool>(men: u64, opp: u64, empty: u64) -> (u64, u64) {
+    if W {
+        (
+            jumpers_d::<G, 0>(men, opp, empty),
+            jumpers_d::<G, 1>(men, opp, empty),
+        )
+    } else {
+        (
+            jumpers_d::<G, 2>(men, opp, empty),
+            jumpers_d::<G, 3>(men, opp, empty),
+        )
+    }
 }
 
 /// The men of the side to move that can jump in some allowed direction.
@@ -623,17 +619,7 @@ fn count_c<G: Geo, const W: bool, const B: bool>(s: &Sides, rules: &RuleSet) -> 
         // captures are counted from the bitboards.
         let men = s.men();
         let empty = s.empty::<G>();
-        let (a, b) = if W {
-            (
-                jumpers_d::<G, 0>(men, s.opp, empty),
-                jumpers_d::<G, 1>(men, s.opp, empty),
-            )
-        } else {
-            (
-                jumpers_d::<G, 2>(men, s.opp, empty),
-                jumpers_d::<G, 3>(men, s.opp, empty),
-            )
-        };
+        let (a, b) = forward_jumpers::<G, W>(men, s.opp, empty);
         if a | b == 0 {
             return count_quiet_c::<G, W>(s);
         }
@@ -646,12 +632,8 @@ fn count_c<G: Geo, const W: bool, const B: bool>(s: &Sides, rules: &RuleSet) -> 
         // capture sees, so `go_on == 0` is exact and otherwise the full
         // search below decides.
         let wider = empty | a | b;
-        let go_on = if W {
-            jumpers_d::<G, 0>(landing, s.opp, wider) | jumpers_d::<G, 1>(landing, s.opp, wider)
-        } else {
-            jumpers_d::<G, 2>(landing, s.opp, wider) | jumpers_d::<G, 3>(landing, s.opp, wider)
-        };
-        if go_on == 0 {
+        let (go_on_a, go_on_b) = forward_jumpers::<G, W>(landing, s.opp, wider);
+        if go_on_a | go_on_b == 0 {
             let n = u64::from(a.count_ones() + b.count_ones());
             return if rules.huffing {
                 n + count_quiet_c::<G, W>(s)
@@ -688,17 +670,7 @@ fn count_fast<G: Geo, const W: bool>(s: &Sides, rules: &RuleSet) -> u64 {
     if s.own_kings() == 0 && !rules.men_capture_backward {
         let men = s.own;
         let empty = s.empty::<G>();
-        let (a, b) = if W {
-            (
-                jumpers_d::<G, 0>(men, s.opp, empty),
-                jumpers_d::<G, 1>(men, s.opp, empty),
-            )
-        } else {
-            (
-                jumpers_d::<G, 2>(men, s.opp, empty),
-                jumpers_d::<G, 3>(men, s.opp, empty),
-            )
-        };
+        let (a, b) = forward_jumpers::<G, W>(men, s.opp, empty);
         if a | b == 0 {
             let n = if W {
                 (shift::<G>(men, 0) & empty).count_ones()
@@ -736,7 +708,6 @@ pub(crate) fn perft2_quiet<G: Geo>(s: &Sides, rules: &RuleSet, king_moves: u16) 
     if rules.huffing || capture_exists::<G>(s, rules) {
         return None;
     }
-    let empty = s.empty::<G>();
     let them = s.us.other();
     let promo = G::SIZE.promotion_row(s.us).0;
     let opp_is_lone_king =
@@ -757,29 +728,13 @@ pub(crate) fn perft2_quiet<G: Geo>(s: &Sides, rules: &RuleSet, king_moves: u16) 
         count::<G>(&reply, rules)
     };
     let mut total = 0;
-    let men = s.men();
-    for d in forward(s.us) {
-        let back = opposite(d);
-        let mut targets = shift::<G>(men, d) & empty;
-        while targets != 0 {
-            let t = targets & targets.wrapping_neg();
-            targets ^= t;
-            let from = shift::<G>(t, back);
-            total += child(s.own ^ from ^ t, s.kings | (t & promo), 0);
-        }
-    }
-    let mut kings = s.own_kings();
     let next_king_moves = king_moves.saturating_add(1);
-    while kings != 0 {
-        let k = kings & kings.wrapping_neg();
-        kings ^= k;
-        for d in ALL_DIRS {
-            let mut x = shift::<G>(k, d) & empty;
-            while x != 0 {
-                total += child(s.own ^ k ^ x, s.kings ^ k ^ x, next_king_moves);
-                x = shift::<G>(x, d) & empty;
-            }
-        }
-    }
+    for_each_quiet::<G>(s, |from, to| {
+        total += if s.kings & from != 0 {
+            child(s.own ^ from ^ to, s.kings ^ from ^ to, next_king_moves)
+        } else {
+            child(s.own ^ from ^ to, s.kings | (to & promo), 0)
+        };
+    });
     Some(total)
 }

@@ -8,37 +8,27 @@
 use crate::{Move, MoveList, Position};
 
 /// Number of legal move sequences of length `depth` from `pos`.
-pub fn perft(pos: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_legal_moves(),
-        2 => pos.perft2(),
-        3 => pos.perft3(),
-        _ => {
-            let mut total = 0;
-            let mut list = MoveList::new();
-            pos.legal_moves_into(&mut list);
-            for m in &list {
-                let mut child = *pos;
-                child.play_unhashed(m);
-                total += perft(&child, depth - 1);
-            }
-            total
+pub use boardgame::perft::perft;
+/// Perft split by the first move.
+pub use boardgame::perft::perft_divide;
+
+boardgame::perft_by_inherent_methods!(Position, Move, MoveList);
+
+impl Position {
+    /// The position after the legal move `m`, its hash not kept up to date.
+    fn perft_child(&self, m: &Move) -> Position {
+        let mut child = *self;
+        child.play_unhashed(m);
+        child
+    }
+
+    /// perft(2) and perft(3) by their shortcuts; the deeper counts go move
+    /// by move.
+    fn perft_shortcut(&self, depth: u32) -> Option<u64> {
+        match depth {
+            2 => Some(self.perft2()),
+            3 => Some(self.perft3()),
+            _ => None,
         }
     }
-}
-
-/// Perft split by the first move.
-pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    if depth == 0 {
-        return Vec::new();
-    }
-    pos.legal_moves()
-        .into_iter()
-        .map(|m| {
-            let mut child = *pos;
-            child.play_unchecked(&m);
-            (m, perft(&child, depth - 1))
-        })
-        .collect()
 }

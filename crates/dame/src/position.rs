@@ -1408,48 +1408,4 @@ impl FromStr for Position {
     }
 }
 
-impl boardgame::Rules for Position {
-    type Move = Move;
-    type MoveError = MoveError;
-    type Reason = EndReason;
-
-    fn turn(&self) -> Color {
-        Position::turn(self)
-    }
-
-    fn move_number(&self) -> u16 {
-        Position::move_number(self)
-    }
-
-    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        Position::parse_move(self, text)
-    }
-
-    fn legal_moves(&self) -> Vec<Move> {
-        Position::legal_moves(self).iter().copied().collect()
-    }
-
-    fn play(&self, m: &Move) -> Result<Position, MoveError> {
-        Position::play(self, m)
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        Position::outcome(self)
-    }
-
-    fn position_string(&self) -> String {
-        self.fen()
-    }
-
-    fn hash(&self) -> u64 {
-        Position::hash(self)
-    }
-
-    fn same_position(&self, other: &Position) -> bool {
-        Position::same_position(self, other)
-    }
-
-    fn repetition_draw(&self) -> Option<u8> {
-        self.rules().repetition_draw
-    }
-}
+boardgame::rules_by_inherent_methods!(Position, Move, MoveError, EndReason, play: by_ref);

@@ -230,7 +230,6 @@ impl Game {
                 game.play_str(tok).map_err(err)?;
             }
         }
-        let termination = tag("Termination");
         let claimed = result.or_else(|| tag("Result"));
         if let Some(actual) = game.outcome()
             && let Some(c) = &claimed
@@ -243,14 +242,8 @@ impl Game {
             });
         }
         let winner = claimed.as_deref().and_then(result_winner);
-        game.session_mut().declare_from_record(
-            claimed.as_deref(),
-            winner,
-            termination.as_deref(),
-        )?;
-        for (k, v) in tags {
-            game.set_tag(&k, &v);
-        }
+        game.session_mut()
+            .finish_record(claimed.as_deref(), winner, tags)?;
         Ok(game)
     }
 }

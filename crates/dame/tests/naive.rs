@@ -11,11 +11,7 @@ use dame::{Position, RuleSet};
 /// Rule sets the random tests run under: the four presets and custom ones
 /// that combine the options differently.
 fn rule_sets() -> Vec<RuleSet> {
-    [
-        "dame",
-        "dame-100",
-        "dame-fr",
-        "international",
+    let custom = [
         "dame,huffing=on",
         "international,huffing=on",
         "dame-100,king-landing=anywhere",
@@ -29,10 +25,12 @@ fn rule_sets() -> Vec<RuleSet> {
         "dame-fr,king-capture=short,huffing=on",
         "international,king-capture=short",
         "dame-100,king-capture=short,king-landing=anywhere",
-    ]
-    .iter()
-    .map(|s| s.parse().expect("rule set"))
-    .collect()
+    ];
+    dame::PRESETS
+        .into_iter()
+        .chain(custom)
+        .map(|s| s.parse().expect("rule set"))
+        .collect()
 }
 
 /// Compare everything the naive generator knows about a position with the

@@ -7,19 +7,17 @@ use proptest::prelude::*;
 use dame::{BoardSize, Game, MoveText, Position, RuleSet, Setup, Square, eval, perft::perft};
 
 fn rule_sets() -> Vec<RuleSet> {
-    [
-        "dame",
-        "dame-100",
-        "dame-fr",
-        "international",
+    let custom = [
         "dame,huffing=on",
         "international,huffing=on,king-moves=20",
         "dame,king-capture=short,huffing=on",
         "international,king-capture=short",
-    ]
-    .iter()
-    .map(|s| s.parse().expect("rules"))
-    .collect()
+    ];
+    dame::PRESETS
+        .into_iter()
+        .chain(custom)
+        .map(|s| s.parse().expect("rules"))
+        .collect()
 }
 
 /// Play a random game from the start (seeded), huffing now and then where
@@ -107,6 +105,18 @@ fn random_ending(seed: u64, counter: u16, black_to_move: bool) -> Setup {
     setup
 }
 
+/// perft(2) added up by hand: the children's move counts.
+fn children_move_counts(pos: &Position) -> u64 {
+    pos.legal_moves()
+        .iter()
+        .map(|m| {
+            let mut c = *pos;
+            c.play_unchecked(m);
+            c.count_legal_moves()
+        })
+        .sum()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
@@ -125,12 +135,7 @@ proptest! {
         let mut state = seed.rotate_left(17) | 1;
         for _ in 0..24 {
             let pos = *g.position();
-            let sum: u64 = pos.legal_moves().iter().map(|m| {
-                let mut c = pos;
-                c.play_unchecked(m);
-                c.count_legal_moves()
-            }).sum();
-            prop_assert_eq!(perft(&pos, 2), sum);
+            prop_assert_eq!(perft(&pos, 2), children_move_counts(&pos));
             if let Some((_, limit)) = pos.counted_ending()
                 && pos.ending_plies() >= limit
             {
@@ -194,12 +199,7 @@ proptest! {
         let rules = rule_sets()[which];
         let g = random_game(rules, seed, 40);
         let pos = *g.position();
-        let sum: u64 = pos.legal_moves().iter().map(|m| {
-            let mut c = pos;
-            c.play_unchecked(m);
-            c.count_legal_moves()
-        }).sum();
-        prop_assert_eq!(perft(&pos, 2), sum);
+        prop_assert_eq!(perft(&pos, 2), children_move_counts(&pos));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! A set of points as a 24-bit mask.
 
 use std::fmt;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
+use std::ops::Not;
 
 use crate::Square;
 
@@ -56,29 +56,7 @@ impl Bitboard {
         pop(self.0)
     }
 
-    /// Whether the set is empty.
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// Whether the set has any point.
-    #[inline]
-    pub const fn any(self) -> bool {
-        self.0 != 0
-    }
-
-    /// Whether `sq` is in the set.
-    #[inline]
-    pub const fn contains(self, sq: Square) -> bool {
-        self.0 & (1 << sq.index()) != 0
-    }
-
-    /// Whether every point of `other` is in the set.
-    #[inline]
-    pub const fn contains_all(self, other: Bitboard) -> bool {
-        self.0 & other.0 == other.0
-    }
+    boardgame::bitboard_queries!(Square, sq => sq.index());
 
     /// The lowest-index point, if any.
     #[inline]
@@ -283,34 +261,7 @@ impl From<Square> for Bitboard {
     }
 }
 
-macro_rules! bitop {
-    ($tr:ident, $f:ident, $tra:ident, $fa:ident, $op:tt) => {
-        impl $tr for Bitboard {
-            type Output = Bitboard;
-            #[inline]
-            fn $f(self, rhs: Bitboard) -> Bitboard {
-                Bitboard(self.0 $op rhs.0)
-            }
-        }
-        impl $tra for Bitboard {
-            #[inline]
-            fn $fa(&mut self, rhs: Bitboard) {
-                self.0 = self.0 $op rhs.0;
-            }
-        }
-    };
-}
-bitop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
-bitop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
-bitop!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
-
-impl Sub for Bitboard {
-    type Output = Bitboard;
-    #[inline]
-    fn sub(self, rhs: Bitboard) -> Bitboard {
-        Bitboard(self.0 & !rhs.0)
-    }
-}
+boardgame::bitboard_ops!(Bitboard);
 
 impl Not for Bitboard {
     type Output = Bitboard;

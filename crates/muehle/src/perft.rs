@@ -3,39 +3,27 @@
 //! early add nothing. Repetition needs a game's history and is not applied;
 //! the no-mill counter is part of the position and is.
 
-use crate::{Bitboard, Move, Position};
+use crate::{Bitboard, Move, MoveList, Position};
 
 /// Number of legal move sequences of length `depth` from `pos`.
-pub fn perft(pos: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_legal_moves(),
-        2 => perft2(pos),
-        _ => {
-            let mut total = 0;
-            for m in pos.legal_moves() {
-                let mut child = *pos;
-                child.play_unchecked(m);
-                total += perft(&child, depth - 1);
-            }
-            total
-        }
-    }
-}
-
+pub use boardgame::perft::perft;
 /// Perft split by the first move.
-pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    if depth == 0 {
-        return Vec::new();
+pub use boardgame::perft::perft_divide;
+
+boardgame::perft_by_inherent_methods!(Position, Move, MoveList);
+
+impl Position {
+    /// The position after the legal move `m`.
+    fn perft_child(&self, m: &Move) -> Position {
+        let mut child = *self;
+        child.play_unchecked(*m);
+        child
     }
-    pos.legal_moves()
-        .into_iter()
-        .map(|m| {
-            let mut child = *pos;
-            child.play_unchecked(m);
-            (m, perft(&child, depth - 1))
-        })
-        .collect()
+
+    /// perft(2) by [`perft2`]; the deeper counts go move by move.
+    fn perft_shortcut(&self, depth: u32) -> Option<u64> {
+        (depth == 2).then(|| perft2(self))
+    }
 }
 
 /// Perft at depth 2. While both sides are placing (and may only place), the
@@ -99,11 +87,8 @@ fn perft2(pos: &Position) -> u64 {
 }
 
 fn perft_generic2(pos: &Position) -> u64 {
-    let mut total = 0;
-    for m in pos.legal_moves() {
-        let mut child = *pos;
-        child.play_unchecked(m);
-        total += child.count_legal_moves();
-    }
-    total
+    pos.legal_moves()
+        .iter()
+        .map(|m| pos.perft_child(m).count_legal_moves())
+        .sum()
 }

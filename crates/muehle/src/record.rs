@@ -142,7 +142,6 @@ impl Game {
                 error,
             })?;
         }
-        let termination = tag("Termination");
         let claimed = result.map(str::to_string).or_else(|| tag("Result"));
         let claimed = claimed.map(|c| {
             if c == "½-½" {
@@ -167,14 +166,8 @@ impl Game {
             Some("1/2-1/2") => Some(None),
             _ => None,
         };
-        game.session_mut().declare_from_record(
-            claimed.as_deref(),
-            winner,
-            termination.as_deref(),
-        )?;
-        for (k, v) in tags {
-            game.set_tag(&k, &v);
-        }
+        game.session_mut()
+            .finish_record(claimed.as_deref(), winner, tags)?;
         Ok(game)
     }
 }

@@ -31,15 +31,7 @@ fn rule_sets() -> Vec<RuleSet> {
 }
 
 fn fen_of(n: &Naive, move_number: u32) -> String {
-    let cells: Vec<char> = n
-        .board
-        .iter()
-        .map(|p| match p {
-            Some(Side::White) => 'W',
-            Some(Side::Black) => 'B',
-            None => '.',
-        })
-        .collect();
+    let cells: Vec<char> = n.board_chars().collect();
     let mut rows = Vec::new();
     let mut i = 0;
     for len in [3, 3, 3, 6, 3, 3, 3] {

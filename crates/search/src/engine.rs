@@ -617,17 +617,21 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha_orig, beta);
         self.shared
             .tt
             .store(root.hash(), best_index, best, 0, depth, bound);
         best
+    }
+
+    /// The principal variation from `ply`: `m`, then the one found after
+    /// it.
+    #[inline]
+    fn set_pv(&mut self, ply: usize, m: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
     }
 
     /// A draw's score for the side to move `ply` plies from the root: the
@@ -845,10 +849,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 best_index = Some(pick as u16);
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.set_pv(ply, m);
                     if score >= beta {
                         if !noisy {
                             let k = &mut self.killers[ply];
@@ -877,13 +878,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.move_bufs[ply] = moves;
         self.score_bufs[ply] = scores;
         self.key_bufs[ply] = keys;
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha_orig, beta);
         self.shared
             .tt
             .store(hash, best_index, score_to_tt(best, ply), 0, depth, bound);
@@ -949,10 +944,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 best = score;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.set_pv(ply, m);
                     if score >= beta {
                         break;
                     }

@@ -15,6 +15,21 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// How the best score `best` of a search with the window (`alpha`,
+    /// `beta`) bounds the true score.
+    #[inline]
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// What a probe finds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Entry {
@@ -232,6 +247,14 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bound_follows_the_window() {
+        assert_eq!(Bound::of(50, 10, 50), Bound::Lower);
+        assert_eq!(Bound::of(49, 10, 50), Bound::Exact);
+        assert_eq!(Bound::of(10, 10, 50), Bound::Upper);
+        assert_eq!(Bound::of(-5, 10, 50), Bound::Upper);
+    }
 
     #[test]
     fn store_and_probe_round_trip() {

@@ -485,14 +485,7 @@ impl Naive {
     }
 
     pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let moves = self.moves();
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves.iter().map(|m| self.play(m).perft(depth - 1)).sum()
+        boardgame::perft::perft_by(self, depth, &Naive::moves, &Naive::play)
     }
 
     /// Move keys (start, end, captured set).
@@ -606,64 +599,17 @@ pub fn random_position(
     }
 }
 
-/// One line of tests/perft.txt.
-#[derive(Clone, Debug)]
-pub struct PerftCase {
-    pub rules: RuleSet,
-    pub fen: String,
-    /// (depth, count, deep)
-    pub counts: Vec<(u32, u64, bool)>,
-    pub line: usize,
-}
+/// One line of tests/perft.txt: rules, FEN and (depth, count, deep).
+pub type PerftCase = boardgame::perft::TableLine<RuleSet, (u32, u64, bool)>;
 
+/// The perft data file, parsed (the format is
+/// [`boardgame::perft::read_table`]'s); the position `start` is the rules'
+/// start position.
 pub fn perft_cases() -> Vec<PerftCase> {
-    let text = include_str!("../perft.txt");
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let mut fields = line.split(';');
-        let head = fields.next().expect("head").trim();
-        let (rules, fen) = head
-            .split_once(char::is_whitespace)
-            .unwrap_or_else(|| panic!("perft.txt line {}: '<rules> <fen>'", i + 1));
-        let rules: RuleSet = rules
-            .parse()
-            .unwrap_or_else(|e| panic!("perft.txt line {}: {e}", i + 1));
-        let fen = fen.trim();
-        let fen = if fen == "start" {
-            Position::new(rules).fen()
-        } else {
-            fen.to_string()
-        };
-        let mut counts = Vec::new();
-        for f in fields {
-            let mut words: Vec<&str> = f.split_whitespace().collect();
-            let deep = words.first() == Some(&"deep");
-            if deep {
-                words.remove(0);
-            }
-            let [d, n] = words[..] else {
-                panic!("perft.txt line {}: '[deep] D<depth> <count>'", i + 1)
-            };
-            let depth: u32 = d
-                .strip_prefix('D')
-                .and_then(|d| d.parse().ok())
-                .unwrap_or_else(|| panic!("perft.txt line {}: bad depth {d}", i + 1));
-            let count: u64 = n
-                .replace('_', "")
-                .parse()
-                .unwrap_or_else(|_| panic!("perft.txt line {}: bad count {n}", i + 1));
-            counts.push((depth, count, deep));
-        }
-        out.push(PerftCase {
-            rules,
-            fen,
-            counts,
-            line: i + 1,
-        });
+    let mut cases: Vec<PerftCase> = boardgame::perft::read_table(include_str!("../perft.txt"))
+        .unwrap_or_else(|e| panic!("perft.txt {e}"));
+    for case in cases.iter_mut().filter(|c| c.fen == "start") {
+        case.fen = Position::new(case.rules).fen();
     }
-    out
+    cases
 }

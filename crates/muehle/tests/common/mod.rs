@@ -482,14 +482,7 @@ impl Naive {
 
     /// Number of move sequences of length `depth`.
     pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let moves = self.moves();
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves.iter().map(|m| self.play(m).perft(depth - 1)).sum()
+        boardgame::perft::perft_by(self, depth, &Naive::moves, &Naive::play)
     }
 
     /// The legal moves in the library's notation, as a sorted set.
@@ -497,17 +490,18 @@ impl Naive {
         self.moves().iter().map(|m| m.to_string()).collect()
     }
 
+    /// The points as `W`, `B` or `.`, in the order of [`POINTS`].
+    pub fn board_chars(&self) -> impl Iterator<Item = char> + '_ {
+        self.board.iter().map(|p| match p {
+            Some(Side::White) => 'W',
+            Some(Side::Black) => 'B',
+            None => '.',
+        })
+    }
+
     /// The board, hands, side to move and no-mill counter, for comparisons.
     pub fn key(&self) -> String {
-        let board: String = self
-            .board
-            .iter()
-            .map(|p| match p {
-                Some(Side::White) => 'W',
-                Some(Side::Black) => 'B',
-                None => '.',
-            })
-            .collect();
+        let board: String = self.board_chars().collect();
         format!(
             "{board} {:?} {} {} {}",
             self.turn, self.hand[0], self.hand[1], self.plies
@@ -546,60 +540,11 @@ impl Rng {
 }
 
 /// One line of `tests/perft.txt`: rules, position string and (depth, count) pairs.
-#[derive(Clone, Debug)]
-pub struct PerftCase {
-    pub line: usize,
-    pub rules: RuleSet,
-    pub fen: String,
-    pub counts: Vec<(u32, u64)>,
-}
+pub type PerftCase = boardgame::perft::TableLine<RuleSet, (u32, u64)>;
 
-/// The perft data file, parsed. Format, one case a line:
-/// `<rules> <position string> ; D1 24 ; D2 552 ; …` — `#` starts a comment,
-/// blank lines are skipped; `_` may group digits.
+/// The perft data file, parsed (the format is
+/// [`boardgame::perft::read_table`]'s).
 pub fn perft_cases() -> Vec<PerftCase> {
-    let text = include_str!("../perft.txt");
-    let mut cases = Vec::new();
-    for (n, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let mut parts = line.split(';').map(str::trim);
-        let head = parts.next().expect("a head");
-        let (rules, fen) = head
-            .split_once(char::is_whitespace)
-            .unwrap_or_else(|| panic!("perft.txt line {}: no position", n + 1));
-        let rules: RuleSet = rules
-            .parse()
-            .unwrap_or_else(|e| panic!("perft.txt line {}: {e}", n + 1));
-        let mut counts = Vec::new();
-        for part in parts {
-            let (d, c) = part
-                .split_once(char::is_whitespace)
-                .unwrap_or_else(|| panic!("perft.txt line {}: bad entry '{part}'", n + 1));
-            let depth: u32 = d
-                .strip_prefix('D')
-                .and_then(|d| d.parse().ok())
-                .unwrap_or_else(|| panic!("perft.txt line {}: bad depth '{d}'", n + 1));
-            let count: u64 = c
-                .trim()
-                .replace('_', "")
-                .parse()
-                .unwrap_or_else(|_| panic!("perft.txt line {}: bad count '{c}'", n + 1));
-            counts.push((depth, count));
-        }
-        assert!(
-            !counts.is_empty(),
-            "perft.txt line {}: no counts given",
-            n + 1
-        );
-        cases.push(PerftCase {
-            line: n + 1,
-            rules,
-            fen: fen.trim().to_string(),
-            counts,
-        });
-    }
-    cases
+    boardgame::perft::read_table(include_str!("../perft.txt"))
+        .unwrap_or_else(|e| panic!("perft.txt {e}"))
 }
