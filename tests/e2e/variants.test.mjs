@@ -166,6 +166,9 @@ test('Twelve Men\'s Morris: the board with its diagonals, a diagonal move by cli
     assert.equal(st.reason, 'board-full');
     assert.equal(st.result, '1/2-1/2');
     await page.waitForSelector('#status:has-text("the board is full")');
+    const record = await (await fetch(`${suite.server.url}/api/games/${end.id}/record`)).text();
+    assert.match(record, /\[Termination "board-full"\]/);
+    assert.match(record, /\[Result "1\/2-1\/2"\]/);
     await page.selectOption('#lang-select', 'de');
     await page.waitForSelector('#status:has-text("Das Brett ist voll")');
     await shot(page, 'variants-twelve-board-full');

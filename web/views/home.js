@@ -8,7 +8,7 @@ import { navigate } from '../nav.js';
 import { muehlePresets, presetOptions, presetName, presetTitle, overrides, gameName, dameOverrides, muehleRulesSummary } from '../rules.js';
 import { rulesLabelOf } from '../games/index.js';
 import * as D from '../dame.js';
-import { gameNames, subtitleOf } from '../catalogue.js';
+import { gameNames, subtitleOf, familyOf } from '../catalogue.js';
 import { lang } from '../i18n.js';
 import * as store from '../store.js';
 
@@ -25,8 +25,8 @@ export class HomeView {
       name: store.playerName() || '',
       game: gameNames().includes(saved.game) ? saved.game : gameNames()[0],
     };
-    const dg = D.isDame(this.form.game) ? this.form.game : 'dame';
-    this.form.dame = { ...D.PRESETS[dg], ...(saved.dameOptions || {}) };
+    // The options of the Dame game chosen last (Dame 8×8's while a Mühle game is chosen).
+    this.form.dame = { ...(D.PRESETS[this.form.game] || D.PRESETS.dame), ...(saved.dameOptions || {}) };
     this.busy = false;
     this.states = {};
     this.render();
@@ -131,18 +131,20 @@ export class HomeView {
         f.game === g, () => {
           const huffing = f.dame.huffing;
           f.game = g;
-          if (D.isDame(g)) f.dame = { ...D.PRESETS[g], huffing };
+          if (D.PRESETS[g]) f.dame = { ...D.PRESETS[g], huffing };
           this.render();
           this.root.querySelector(`input[name=game][value=${g}]`)?.focus();
         })));
 
-    const dame = D.isDame(f.game) ? this.dameRules() : null;
+    // The options of the chosen game's family (the catalogue's).
+    const family = familyOf(f.game);
+    const dame = family === 'dame' ? this.dameRules() : null;
 
     const start = h('button', { type: 'submit', class: 'btn primary big', id: 'start', disabled: this.busy },
       this.busy ? t('home.starting') : t('home.start'));
 
     const form = h('form', { class: 'card create', onsubmit: (e) => { e.preventDefault(); this.create(); } },
-      h('h1', { text: D.isDame(f.game) ? t('home.title.dame') : t('home.title') }),
+      h('h1', { text: family === 'dame' ? t('home.title.dame') : t('home.title') }),
       h('p', { class: 'muted', text: t('app.tagline') }),
       game, kinds, level, colour, name,
       dame || h('details', { class: 'rules-details', open: f.preset !== 'standard' || Object.keys(overrides(f.preset, o)).length > 0 },
@@ -207,7 +209,7 @@ export class HomeView {
     const f = this.form;
     const name = f.name.trim().slice(0, 40);
     store.setPlayerName(name);
-    const dame = D.isDame(f.game);
+    const dame = familyOf(f.game) === 'dame';
     const dameOpts = dame ? dameOverrides(f.game, f.dame) : {};
     store.setLastSettings({
       kind: f.kind, level: f.level, color: f.color, preset: f.preset, options: overrides(f.preset, f.options),
