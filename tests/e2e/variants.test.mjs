@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useServerAndBrowser, newPage, shot, api, getState, waitState, clickMove, waitMoves, shownMoves,
-  openNewGame, logErrorsAfter, gameIdOf, fillNewGame, startGame,
+  openNewGame, logErrorsAfter, importRecord, fillNewGame, startGame,
 } from './helpers.mjs';
 import * as M from '../../web/muehle.js';
 import { useCatalogue } from '../../web/catalogue.js';
@@ -33,6 +33,24 @@ function random(seed) {
 }
 
 const sorted = (list) => [...list].sort();
+
+/** Plays `moves` in `game` (the answer of its creation) through the API; returns the state after them. */
+async function playMoves(game, moves) {
+  let st = game.state;
+  for (const mv of moves) {
+    const res = await api(suite.server.url, 'POST', `/api/games/${game.id}/moves`, { move: mv, token: game.tokens[st.turn], ply: st.ply });
+    assert.equal(res.status, 200, `${mv}: ${JSON.stringify(res.data)}`);
+    st = res.data;
+  }
+  return st;
+}
+
+/** A new page in `locale` whose errors are printed when test `t` ends. */
+async function pageFor(t, locale) {
+  const { page } = await newPage(suite.browser, { locale });
+  logErrorsAfter(t, page);
+  return page;
+}
 
 test('the page\'s boards and moves are the catalogue\'s and agree with the server', async () => {
   const catalogue = await loadCatalogue();
@@ -65,9 +83,7 @@ test('the page\'s boards and moves are the catalogue\'s and agree with the serve
       for (const c of ['white', 'black']) assert.equal(M.removedCount(pos, options)[c], st.removed[c], `${rules}, ply ${ply}: removed`);
       const mv = st.legal_moves[Math.floor(rnd() * st.legal_moves.length)];
       if (mv.includes('-') && pos.hand[pos.turn] > 0) slidesWhilePlacing += 1;
-      const res = await api(suite.server.url, 'POST', `/api/games/${data.id}/moves`, { move: mv, token: data.tokens[st.turn], ply });
-      assert.equal(res.status, 200, JSON.stringify(res.data));
-      st = res.data;
+      st = await playMoves({ ...data, state: st }, [mv]);
       pos = M.applyMove(pos, mv, options);
       assert.equal(M.formatPosition(pos), st.position, `${rules} after ${mv}`);
     }
@@ -103,8 +119,7 @@ function fullBoardWithoutMills() {
 
 test('Twelve Men\'s Morris: the board with its diagonals, a diagonal move by clicks, the board-full draw', async (t) => {
   await loadCatalogue();
-  const { page } = await newPage(suite.browser, { locale: 'en-US' });
-  logErrorsAfter(t, page);
+  const page = await pageFor(t, 'en-US');
   try {
     // A new hot-seat game from the new-game form: 20 lines, 12 stones in each hand.
     await page.goto(suite.server.url);
@@ -180,8 +195,7 @@ test('Twelve Men\'s Morris: the board with its diagonals, a diagonal move by cli
 });
 
 test('Twelve Men\'s Morris against the computer: a placement by click and its reply', async (t) => {
-  const { page } = await newPage(suite.browser, { locale: 'de-DE' });
-  logErrorsAfter(t, page);
+  const page = await pageFor(t, 'de-DE');
   await page.goto(suite.server.url);
   await fillNewGame(page, { game: 'muehle', kind: 'computer', level: 1, color: 'white' });
   await page.click('.rules-details summary');
@@ -201,8 +215,7 @@ test('Twelve Men\'s Morris against the computer: a placement by click and its re
 });
 
 test('Lasker Morris: a stone slides while stones are in hand, by clicks; the hands differ', async (t) => {
-  const { page } = await newPage(suite.browser, { locale: 'en-US' });
-  logErrorsAfter(t, page);
+  const page = await pageFor(t, 'en-US');
   const game = await openNewGame(page, suite.server.url, { game: 'muehle', kind: 'local', rules: 'lasker-morris' });
   await page.waitForSelector('svg.board .lines[data-board=lasker]');
   assert.equal(await page.locator('svg.board .lines polyline').count(), 16);
@@ -267,8 +280,7 @@ test('Twelve Men\'s Morris online: two browsers, each sees the other\'s moves', 
 });
 
 test('the analysis board with the twelve preset: set up, play on it, the engine\'s lines, no databases', async (t) => {
-  const { page } = await newPage(suite.browser, { locale: 'en-US' });
-  logErrorsAfter(t, page);
+  const page = await pageFor(t, 'en-US');
   await page.goto(`${suite.server.url}/analysis`);
   await page.waitForSelector('#analysis-rules');
   // The page's rules: the presets' boards from the catalogue, the new options read from the text form.
@@ -315,16 +327,11 @@ test('the analysis board with the twelve preset: set up, play on it, the engine\
 
 test('a finished Lasker Morris game in the archive: its record out and back in', async (t) => {
   const { data: created } = await api(suite.server.url, 'POST', '/api/games', { game: 'muehle', kind: 'local', rules: 'lasker-morris', name: 'Emanuel' });
-  const tok = created.tokens;
   const moves = ['a7', 'g1', 'a7-d7', 'g4'];
-  for (const [i, mv] of moves.entries()) {
-    const r = await api(suite.server.url, 'POST', `/api/games/${created.id}/moves`, { move: mv, token: i % 2 ? tok.black : tok.white, ply: i });
-    assert.equal(r.status, 200, JSON.stringify(r.data));
-  }
-  assert.equal((await api(suite.server.url, 'POST', `/api/games/${created.id}/resign`, { token: tok.black })).status, 200);
+  await playMoves(created, moves);
+  assert.equal((await api(suite.server.url, 'POST', `/api/games/${created.id}/resign`, { token: created.tokens.black })).status, 200);
 
-  const { page } = await newPage(suite.browser, { locale: 'de-DE' });
-  logErrorsAfter(t, page);
+  const page = await pageFor(t, 'de-DE');
   await page.goto(`${suite.server.url}/archive`);
   const row = page.locator(`tr[data-id="${created.id}"]`);
   await row.waitFor();
@@ -336,11 +343,7 @@ test('a finished Lasker Morris game in the archive: its record out and back in',
   assert.match(record, /lasker-morris/);
   assert.match(record, /a7-d7/);
 
-  await page.fill('#import-text', record);
-  await page.click('#import-btn');
-  await page.waitForURL(/\/game\/\d+$/);
-  const imported = gameIdOf(page);
-  assert.notEqual(imported, created.id);
+  const imported = await importRecord(page, record, created.id);
   await waitMoves(page, 4);
   const st = await getState(suite.server.url, imported);
   assert.equal(st.rules, 'lasker-morris');
