@@ -1,11 +1,12 @@
-// The Mühle board as SVG: 24 points on three squares, coordinates a–g / 1–7,
-// stones, highlights (selected stone, legal targets, removable stones, last
+// The Mühle board as SVG: the points and lines of a board description
+// (muehle.js geometryOf: the catalogue's; three squares, their joins and on
+// the twelve board the diagonals), coordinates a–g / 1–7, stones, highlights (selected stone, legal targets, removable stones, last
 // move), flip, click / drag / keyboard input (boardinput.js). It knows
 // nothing about games: the owner passes what to draw and gets told which
 // point was chosen.
 
 import { s } from './dom.js';
-import { POINTS, coords } from './muehle.js';
+import { geometryOf } from './muehle.js';
 import { t, colorName } from './i18n.js';
 import { BoardInput, svgPoint } from './boardinput.js';
 import { pieceDefs } from './piecedefs.js';
@@ -16,22 +17,17 @@ const MARGIN = 70;
 const STEP = 100;
 const STONE_R = 31;
 
-/** Outline of the board: three squares and the four joining lines (grid units). */
-const LINES = [
-  [[0, 0], [6, 0], [6, 6], [0, 6], [0, 0]],
-  [[1, 1], [5, 1], [5, 5], [1, 5], [1, 1]],
-  [[2, 2], [4, 2], [4, 4], [2, 4], [2, 2]],
-  [[3, 0], [3, 2]], [[3, 4], [3, 6]], [[0, 3], [2, 3]], [[4, 3], [6, 3]],
-];
-
 export class Board {
   /**
    * @param {HTMLElement} host
    * @param {{onPoint?: (p: string) => void, onDrag?: (from: string, to: string) => void,
    *          canDrag?: (p: string) => boolean}} handlers
+   * @param {object|string|null} rules the rule options (or the board's name) whose board is drawn
    */
-  constructor(host, handlers = {}) {
+  constructor(host, handlers = {}, rules = null) {
     this.handlers = handlers;
+    this.geometry = geometryOf(rules);
+    this.grid = Object.fromEntries(this.geometry.points.map((p) => [p.name, p]));
     this.flipped = false;
     this.view = { board: {} };
     this.prevLast = null;
@@ -47,10 +43,12 @@ export class Board {
     });
     this.svg.append(defs);
     this.svg.append(s('rect', { class: 'board-bg', x: 4, y: 4, width: SIZE - 8, height: SIZE - 8, rx: 18 }));
-    const lines = s('g', { class: 'lines', 'aria-hidden': 'true' });
-    for (const l of LINES) {
+    // One stroke a line of the board.
+    const lines = s('g', { class: 'lines', 'aria-hidden': 'true', 'data-board': this.geometry.name });
+    for (const l of this.geometry.lines) {
       lines.append(s('polyline', {
-        points: l.map(([x, y]) => `${MARGIN + x * STEP},${MARGIN + y * STEP}`).join(' '),
+        'data-line': l.join('-'),
+        points: l.map((p) => `${MARGIN + this.grid[p].x * STEP},${MARGIN + this.grid[p].y * STEP}`).join(' '),
       }));
     }
     this.svg.append(lines);
@@ -62,7 +60,7 @@ export class Board {
     this.svg.append(this.dragLayer);
 
     this.points = {};
-    for (const p of POINTS) {
+    for (const { name: p } of this.geometry.points) {
       const g = s('g', { class: 'pt', tabindex: '-1', role: 'button', 'data-point': p },
         s('circle', { class: 'hit', r: 47 }),
         s('circle', { class: 'mark', r: 42 }),
@@ -92,14 +90,13 @@ export class Board {
   }
 
   pos(p) {
-    let { x, y } = coords(p);
-    y = 6 - y;
+    let { x, y } = this.grid[p];
     if (this.flipped) { x = 6 - x; y = 6 - y; }
     return { x: MARGIN + x * STEP, y: MARGIN + y * STEP, gx: x, gy: y };
   }
 
   layout() {
-    for (const p of POINTS) {
+    for (const p of Object.keys(this.points)) {
       const { x, y } = this.pos(p);
       this.points[p].setAttribute('transform', `translate(${x},${y})`);
     }
@@ -129,7 +126,7 @@ export class Board {
     const removable = view.removable || new Set();
     const movable = view.movable || new Set();
     const last = view.last || {};
-    for (const p of POINTS) {
+    for (const p of Object.keys(this.points)) {
       const g = this.points[p];
       const c = view.board[p];
       const cls = ['pt'];
@@ -180,7 +177,7 @@ export class Board {
     const { x, y } = at;
     let best = null;
     let bestD = 50 * 50;
-    for (const p of POINTS) {
+    for (const p of Object.keys(this.points)) {
       const q = this.pos(p);
       const d = (q.x - x) ** 2 + (q.y - y) ** 2;
       if (d < bestD) { bestD = d; best = p; }
@@ -200,7 +197,7 @@ export class Board {
     const a = this.pos(p);
     let best = null;
     let bestScore = Infinity;
-    for (const q of POINTS) {
+    for (const q of Object.keys(this.points)) {
       if (q === p) continue;
       const b = this.pos(q);
       const along = (b.gx - a.gx) * dx + (b.gy - a.gy) * dy;

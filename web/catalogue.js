@@ -9,7 +9,12 @@ let games = [];
 export async function loadCatalogue() {
   const res = await fetch('/api/catalogue');
   if (!res.ok) throw new Error(`GET /api/catalogue: ${res.status}`);
-  games = (await res.json()).games;
+  useCatalogue(await res.json());
+}
+
+/** Takes `catalogue` (the answer of GET /api/catalogue) as the games. */
+export function useCatalogue(catalogue) {
+  games = catalogue.games || [];
 }
 
 /** The names of every game, in the catalogue's order ("muehle", "dame", …). */
@@ -40,4 +45,45 @@ export function titleOf(name, lang) {
 export function subtitleOf(name, lang) {
   const e = entryOf(name);
   return e ? (e.subtitle[lang] || e.subtitle.en) : '';
+}
+
+/** The rule presets of game `name`: [{name, title, board}] (board: Mühle's). */
+export const presetsOf = (name) => entryOf(name)?.presets ?? [];
+
+/** The title of preset `preset` of game `game` in language `lang`, or null. */
+export function presetTitleOf(game, preset, lang) {
+  const p = presetsOf(game).find((x) => x.name === preset);
+  return p ? (p.title[lang] || p.title.en) : null;
+}
+
+/**
+ * The game whose rules text `text` is ("standard,flying=off" → "muehle",
+ * "dame-100" → "dame-100"): the game that lists its first word as a preset
+ * or has it as its default rules; null when none does.
+ */
+export function gameOfRules(text) {
+  const first = String(text || '').split(',')[0].trim();
+  const g = games.find((e) => e.default_rules === first) || games.find((e) => (e.presets || []).some((p) => p.name === first));
+  return g ? g.name : null;
+}
+
+/**
+ * The description of Mühle board `name` ("nine", "twelve", "lasker"): its
+ * points ({name, x, y} on a 7×7 grid, y from the top), its lines (three
+ * points each, in order along the line; they make the mills and join the
+ * neighbours), the stones a side brings and the stones at which a side
+ * flies; null when the catalogue describes no such board.
+ */
+export function boardGeometry(name) {
+  for (const g of games) if (g.boards && g.boards[name]) return g.boards[name];
+  return null;
+}
+
+/** The name of the board preset `preset` of game `game` plays on ("nine", …), or null. */
+export const presetBoardOf = (game, preset) => presetsOf(game).find((p) => p.name === preset)?.board ?? null;
+
+/** The file name of game `id`'s record: "muehle-12.txt", "dame-7.pdn" (the catalogue's family and extension). */
+export function recordFileName(game, id) {
+  const e = entryOf(game);
+  return `${e?.family ?? game}-${id}.${e?.record_extension ?? 'txt'}`;
 }

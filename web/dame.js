@@ -4,10 +4,7 @@
 // moves of the state's `legal_moves`, and generates moves for the analysis
 // board (docs/DAME.md). It has no DOM and no i18n, so node can test it.
 
-/** The Dame games (the catalogue's family "dame"). */
-import { boardOf, familyOf } from './catalogue.js';
-
-export const isDame = (game) => familyOf(game) === 'dame';
+import { boardOf } from './catalogue.js';
 
 // The leaflet's draws (one king each at once; no move limits for the king
 // endings) and FMJD's (no immediate draw for one king each; a lone king

@@ -111,6 +111,7 @@ export function endText(state) {
   if (reason === 'king-vs-three') return t('reason.king-vs-three', { n: opts.king_vs_three || 32 });
   if (reason === 'king-vs-two') return t('reason.king-vs-two', { n: opts.king_vs_two || 10 });
   if (reason === 'agreement') return t('reason.agreement');
+  if (reason === 'board-full') return t('reason.board-full');
   if (result) return t(`result.${result}`);
   return state.reason_text || '';
 }

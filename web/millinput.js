@@ -1,7 +1,8 @@
 // Entering a Mühle move on the board, shared by the game (games/muehle.js),
 // the analysis board and the puzzles: a placement by one click, a move by
-// its stone and its point (clicked or dragged), and after a move that
-// closes a mill the stone to remove; and what the board marks meanwhile.
+// its stone and its point (clicked or dragged; in Lasker Morris also while
+// stones are in hand), and after a move that closes a mill the stone to
+// remove; and what the board marks meanwhile.
 // `view` holds `pos`, `selected`, `pendingMill`, `legal()`, `update()` and
 // `choose(from, to)`; `submit(text)` gets the whole move in notation.
 
@@ -20,12 +21,20 @@ export function clickPoint(view, p, submit, { reselect = false } = {}) {
     if (pm.removable.has(p)) { submit(M.formatMove({ from: pm.from, to: pm.to, remove: p })); return; }
     if (!reselect || p === pm.to) { view.update(); return; }
   }
-  if (legal.some((m) => !m.from)) {
-    if (legal.some((m) => m.to === p)) choose(view, null, p, submit);
-    else if (reselect) view.update();
-    return;
-  }
   if (view.selected && legal.some((m) => m.from === view.selected && m.to === p)) { choose(view, view.selected, p, submit); return; }
+  // While placing, a click on an empty point places a stone; where a side
+  // may also move instead of placing, a click on one of its stones that can
+  // slide selects it (and a click on a point it reaches moves it).
+  if (legal.some((m) => !m.from)) {
+    const slides = legal.some((m) => m.from === p);
+    if (!slides) {
+      const had = view.selected;
+      view.selected = null;
+      if (legal.some((m) => !m.from && m.to === p)) choose(view, null, p, submit);
+      else if (reselect || had) view.update();
+      return;
+    }
+  }
   view.selected = view.pos.board[p] === view.pos.turn && legal.some((m) => m.from === p) && view.selected !== p ? p : null;
   view.update();
 }
@@ -76,10 +85,10 @@ export function inputMarks(pos, legal, selected, pendingMill) {
     return { board, selected: pendingMill.to, targets: new Set(), movable: new Set(), removable: pendingMill.removable };
   }
   const marks = { board: pos.board, selected, targets: new Set(), movable: new Set(), removable: new Set() };
-  if (legal.some((m) => !m.from)) marks.targets = new Set(legal.map((m) => m.to));
-  else {
-    marks.movable = new Set(legal.map((m) => m.from));
-    if (selected) marks.targets = new Set(legal.filter((m) => m.from === selected).map((m) => m.to));
-  }
+  // Stones that can move; the points the selected stone reaches, or else
+  // the points a stone may be placed on.
+  marks.movable = new Set(legal.filter((m) => m.from).map((m) => m.from));
+  if (selected) marks.targets = new Set(legal.filter((m) => m.from === selected).map((m) => m.to));
+  else marks.targets = new Set(legal.filter((m) => !m.from).map((m) => m.to));
   return marks;
 }

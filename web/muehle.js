@@ -1,7 +1,12 @@
-// Mühle geometry, position strings and moves — the client-side helper the
+// Mühle boards, position strings and moves — the client-side helper the
 // views use to draw positions of the past (replay), to set up positions for
-// analysis and to follow engine lines. The server stays the judge of legality
-// in games; `legalMoves` here serves the analysis board.
+// analysis and to follow engine lines. The boards (their lines, stones and
+// when a side flies) are the catalogue's (catalogue.js); the functions that
+// need one take the rule options (`board`, `flying`, `removal`,
+// `move_in_placing`). The server stays the judge of legality in games;
+// `legalMoves` here serves the analysis board.
+
+import { boardGeometry } from './catalogue.js';
 
 /** The 24 points in position-string order (rows from the top). */
 export const POINTS = [
@@ -15,28 +20,66 @@ export const POINTS = [
 ];
 export const ROWS = [3, 3, 3, 6, 3, 3, 3];
 
-/** The 16 mills. */
-export const MILLS = [
-  ['a7', 'd7', 'g7'], ['b6', 'd6', 'f6'], ['c5', 'd5', 'e5'], ['a4', 'b4', 'c4'],
-  ['e4', 'f4', 'g4'], ['c3', 'd3', 'e3'], ['b2', 'd2', 'f2'], ['a1', 'd1', 'g1'],
-  ['a1', 'a4', 'a7'], ['b2', 'b4', 'b6'], ['c3', 'c4', 'c5'], ['d1', 'd2', 'd3'],
-  ['d5', 'd6', 'd7'], ['e3', 'e4', 'e5'], ['f2', 'f4', 'f6'], ['g1', 'g4', 'g7'],
-];
-
 /** File 0..6 and rank 0..6 of a point. */
 export function coords(p) {
   return { x: p.charCodeAt(0) - 97, y: p.charCodeAt(1) - 49 };
 }
 
-export const NEIGHBOURS = (() => {
-  const n = Object.fromEntries(POINTS.map((p) => [p, []]));
-  for (const [a, b, c] of MILLS) {
-    n[a].push(b); n[b].push(a, c); n[c].push(b);
+/**
+ * The standard board read off the notation, for this module outside the app
+ * (without the server's catalogue, e.g. under node): the points of a row or
+ * a column of the grid, three at a time in order, make a line, and the
+ * middle row and column are two lines each, one on either side of the
+ * centre. Nine stones a side, flying with three.
+ */
+function standardDescription() {
+  const points = POINTS.map((name) => ({ name, x: coords(name).x, y: 6 - coords(name).y }));
+  const lines = [];
+  for (const [key, along] of [['y', 'x'], ['x', 'y']]) {
+    for (let k = 0; k < 7; k++) {
+      const on = points.filter((p) => p[key] === k).sort((a, b) => a[along] - b[along]).map((p) => p.name);
+      for (let i = 0; i + 3 <= on.length; i += 3) lines.push(on.slice(i, i + 3));
+    }
   }
-  return n;
-})();
+  return { points, lines, stones: 9, fly_at: 3 };
+}
 
-export const START = '.../.../.../....../.../.../... w 9 9 0 1';
+/** Each description's board (what follows from its lines), made once. */
+const derived = new WeakMap();
+let standard = null;
+
+/**
+ * The board of `rules` (rule options with `board`, a board's name, or
+ * nothing: the standard board "nine") as the catalogue describes it
+ * (catalogue.js, boardGeometry), with what follows from its lines:
+ * {name, points: [{name, x, y}], lines: [[a, b, c]], stones, flyAt,
+ * neighbours: {point: [point]}, linesAt: {point: [line]}}.
+ */
+export function geometryOf(rules = null) {
+  const name = (typeof rules === 'string' ? rules : rules?.board) || 'nine';
+  let desc = boardGeometry(name);
+  if (!desc && name === 'nine') desc = standard || (standard = standardDescription());
+  if (!desc) throw new Error(`unknown board ${name}`);
+  let g = derived.get(desc);
+  if (!g) {
+    const neighbours = Object.fromEntries(desc.points.map((p) => [p.name, []]));
+    const linesAt = Object.fromEntries(desc.points.map((p) => [p.name, []]));
+    for (const line of desc.lines) {
+      const [a, b, c] = line;
+      neighbours[a].push(b); neighbours[b].push(a, c); neighbours[c].push(b);
+      for (const p of line) linesAt[p].push(line);
+    }
+    g = { name, points: desc.points, lines: desc.lines, stones: desc.stones, flyAt: desc.fly_at, neighbours, linesAt };
+    derived.set(desc, g);
+  }
+  return g;
+}
+
+/** The start position of `rules` as a string: an empty board, the board's stones in each hand. */
+export function startPosition(rules = null) {
+  const n = geometryOf(rules).stones;
+  return `.../.../.../....../.../.../... w ${n} ${n} 0 1`;
+}
 
 export const other = (c) => (c === 'white' ? 'black' : 'white');
 
@@ -129,17 +172,19 @@ export function formatMove({ from, to, remove }) {
   return `${from ? `${from}-` : ''}${to}${remove ? `x${remove}` : ''}`;
 }
 
-export function inMill(board, p) {
+/** Whether the stone on `p` stands in a mill of the board of `rules`. */
+export function inMill(board, p, rules = null) {
   const c = board[p];
   if (!c) return false;
-  return MILLS.some((m) => m.includes(p) && m.every((q) => board[q] === c));
+  return geometryOf(rules).linesAt[p].some((m) => m.every((q) => board[q] === c));
 }
 
 export const onBoard = (pos, c) => Object.values(pos.board).filter((x) => x === c).length;
 
-export function phaseOf(pos, c, flying = true) {
+/** The phase of side `c`: placing (stones in hand), flying (at the board's count, flying on) or moving. */
+export function phaseOf(pos, c, rules = {}) {
   if (pos.hand[c] > 0) return 'placing';
-  if (flying && onBoard(pos, c) === 3) return 'flying';
+  if (rules.flying !== false && onBoard(pos, c) === geometryOf(rules).flyAt) return 'flying';
   return 'moving';
 }
 
@@ -147,7 +192,7 @@ export function phaseOf(pos, c, flying = true) {
  * Plays a move without checking it (it comes from the server or the engine).
  * Returns the new position.
  */
-export function applyMove(pos, mv) {
+export function applyMove(pos, mv, rules = null) {
   const m = typeof mv === 'string' ? parseMove(mv) : mv;
   if (!m) throw new Error(`bad move ${mv}`);
   const next = clonePosition(pos);
@@ -159,7 +204,7 @@ export function applyMove(pos, mv) {
     next.board[m.to] = side;
     next.hand[side] = Math.max(0, next.hand[side] - 1);
   }
-  const closes = inMill(next.board, m.to);
+  const closes = inMill(next.board, m.to, rules);
   if (m.remove) delete next.board[m.remove];
   next.sinceMill = m.from && !closes ? pos.sinceMill + 1 : 0;
   next.turn = other(side);
@@ -169,38 +214,39 @@ export function applyMove(pos, mv) {
 
 /**
  * Legal moves of the side to move, in notation (a mill move once per removable
- * stone). `rules`: {removal: 'tournament'|'strict', flying: bool}.
+ * stone). `rules`: {removal: 'tournament'|'strict', flying: bool, board,
+ * move_in_placing: bool} — with move_in_placing a side with stones in hand
+ * may also slide a stone along a line.
  */
 export function legalMoves(pos, rules = {}) {
+  const geo = geometryOf(rules);
   const removal = rules.removal || 'tournament';
-  const flying = rules.flying !== false;
   const side = pos.turn;
   const opp = other(side);
   if (pos.hand.white + onBoard(pos, 'white') < 3 || pos.hand.black + onBoard(pos, 'black') < 3) return [];
   const empty = POINTS.filter((p) => !pos.board[p]);
+  const own = POINTS.filter((p) => pos.board[p] === side);
+  const phase = phaseOf(pos, side, rules);
   const pairs = [];
-  if (pos.hand[side] > 0) {
-    for (const to of empty) pairs.push([null, to]);
-  } else {
-    const own = POINTS.filter((p) => pos.board[p] === side);
-    const fly = flying && own.length === 3;
+  if (phase === 'placing') for (const to of empty) pairs.push([null, to]);
+  if (phase !== 'placing' || rules.move_in_placing) {
     for (const from of own) {
-      const targets = fly ? empty : NEIGHBOURS[from].filter((q) => !pos.board[q]);
+      const targets = phase === 'flying' ? empty : geo.neighbours[from].filter((q) => !pos.board[q]);
       for (const to of targets) pairs.push([from, to]);
     }
   }
-  const oppFlying = flying && pos.hand[opp] === 0 && onBoard(pos, opp) === 3;
+  const oppFlying = phaseOf(pos, opp, rules) === 'flying';
   const out = [];
   for (const [from, to] of pairs) {
     const board = { ...pos.board };
     if (from) delete board[from];
     board[to] = side;
-    if (!inMill(board, to)) {
+    if (!inMill(board, to, rules)) {
       out.push(formatMove({ from, to }));
       continue;
     }
     const theirs = POINTS.filter((p) => board[p] === opp);
-    let removable = theirs.filter((p) => !inMill(board, p));
+    let removable = theirs.filter((p) => !inMill(board, p, rules));
     if (removal === 'strict') {
       if (oppFlying) removable = theirs;
     } else if (removable.length === 0) {
@@ -213,16 +259,17 @@ export function legalMoves(pos, rules = {}) {
 }
 
 /** Positions after each move: result[i] is the position after i moves. */
-export function positionsAlong(start, moves) {
+export function positionsAlong(start, moves, rules = null) {
   const list = [typeof start === 'string' ? parsePosition(start) : start];
-  for (const mv of moves) list.push(applyMove(list[list.length - 1], mv));
+  for (const mv of moves) list.push(applyMove(list[list.length - 1], mv, rules));
   return list;
 }
 
-/** Stones removed from each side (nine minus stones on board and in hand). */
-export function removedCount(pos) {
+/** Stones removed from each side (the board's stones minus those on the board and in hand). */
+export function removedCount(pos, rules = null) {
+  const n = geometryOf(rules).stones;
   return {
-    white: Math.max(0, 9 - pos.hand.white - onBoard(pos, 'white')),
-    black: Math.max(0, 9 - pos.hand.black - onBoard(pos, 'black')),
+    white: Math.max(0, n - pos.hand.white - onBoard(pos, 'white')),
+    black: Math.max(0, n - pos.hand.black - onBoard(pos, 'black')),
   };
 }

@@ -1,51 +1,105 @@
 // Rule presets and options (docs/RULES.md, docs/DAME.md) and their description in words.
 import { t, lang } from './i18n.js';
-import { PRESETS as DAME_PRESETS, isDame } from './dame.js';
-import { titleOf } from './catalogue.js';
+import { PRESETS as DAME_PRESETS } from './dame.js';
+import { titleOf, presetsOf, presetTitleOf, gameOfRules } from './catalogue.js';
+import { geometryOf } from './muehle.js';
 
-export const PRESETS = {
-  standard: { removal: 'tournament', flying: true, no_mill: 100, repetition: 3 },
-  ravensburger: { removal: 'strict', flying: true, no_mill: 100, repetition: 3 },
-  'seed-000': { removal: 'tournament', flying: true, no_mill: 20, repetition: 3 },
-  'no-flying': { removal: 'tournament', flying: false, no_mill: 100, repetition: 3 },
+/** The options of the Mühle rules where a preset does not say otherwise (docs/RULES.md). */
+const MUEHLE_DEFAULTS = { removal: 'tournament', flying: true, no_mill: 100, repetition: 3, board: 'nine', move_in_placing: false };
+
+/**
+ * What each Mühle preset changes of the defaults besides its board (the
+ * catalogue names the presets and their boards; a preset it lists that is
+ * not here has the defaults on its board).
+ */
+const PRESET_CHANGES = {
+  ravensburger: { removal: 'strict' },
+  'seed-000': { no_mill: 20 },
+  'no-flying': { flying: false },
+  'lasker-morris': { move_in_placing: true },
 };
+
+/** The Mühle presets, in the catalogue's order: {name: options}. */
+export function muehlePresets() {
+  const out = {};
+  for (const p of presetsOf('muehle')) out[p.name] = { ...MUEHLE_DEFAULTS, ...PRESET_CHANGES[p.name], board: p.board || 'nine' };
+  if (!out.standard) out.standard = { ...MUEHLE_DEFAULTS };
+  return out;
+}
+
+/** The options of Mühle preset `preset` (the standard ones for a preset the catalogue does not list). */
+export function presetOptions(preset) {
+  const all = muehlePresets();
+  return { ...(all[preset] || all.standard) };
+}
+
+const onOff = (v) => v === 'on' || v === 'true';
 
 /** "standard,flying=off,no-mill=40" → {preset, options}. */
 export function parseRules(text) {
   const [preset = 'standard', ...rest] = String(text || 'standard').split(',').map((x) => x.trim());
-  const options = { ...(PRESETS[preset] || PRESETS.standard) };
+  const options = presetOptions(preset);
   for (const kv of rest) {
     const [k, v] = kv.split('=');
     if (k === 'removal') options.removal = v;
-    else if (k === 'flying') options.flying = v === 'on' || v === 'true';
+    else if (k === 'flying') options.flying = onOff(v);
     else if (k === 'no-mill' || k === 'no_mill') options.no_mill = v === 'off' ? null : Number(v);
     else if (k === 'repetition') options.repetition = v === 'off' ? null : Number(v);
+    else if (k === 'board') options.board = v;
+    else if (k === 'move-in-placing' || k === 'move_in_placing') options.move_in_placing = onOff(v);
   }
   return { preset, options };
 }
 
 /** Options that differ from the preset (what to send when creating a game). */
 export function overrides(preset, options) {
-  const base = PRESETS[preset] || PRESETS.standard;
+  const base = presetOptions(preset);
   const out = {};
-  for (const k of Object.keys(base)) if (options[k] !== base[k]) out[k] = options[k];
+  for (const k of Object.keys(base)) if (options[k] !== undefined && options[k] !== base[k]) out[k] = options[k];
   return out;
 }
 
+/** The short name of a Mühle preset: the page's words, else the catalogue's title, else its name. */
 export const presetName = (p) => {
   const key = `preset.${p}`;
   const text = t(key);
-  return text === key ? p : text;
+  return text === key ? (presetTitleOf('muehle', p, lang()) || p) : text;
 };
+
+/** The catalogue's title of a Mühle preset (what it is, in a few words), else its short name. */
+export const presetTitle = (p) => presetTitleOf('muehle', p, lang()) || presetName(p);
 
 /** Words for each option: ["Schlagen: Turnierregel", "Springen: an", …]. */
 export function describeOptions(o) {
+  const board = o.board || 'nine';
   return [
+    board === 'nine' ? null : t(`rules.board.${board}`, { n: geometryOf(board).stones }),
     t(`rules.removal.${o.removal === 'strict' ? 'strict' : 'tournament'}`),
     t(`rules.flying.${o.flying === false ? 'off' : 'on'}`),
+    o.move_in_placing ? t('rules.move_in_placing.on') : null,
     o.no_mill ? t('rules.no_mill', { n: o.no_mill }) : t('rules.no_mill.off'),
     o.repetition ? t('rules.repetition', { n: o.repetition }) : t('rules.repetition.off'),
-  ];
+  ].filter(Boolean);
+}
+
+/**
+ * The rules of a Mühle game on another board than the standard one, or
+ * with moves while placing, in a few sentences (Twelve Men's Morris, Lasker
+ * Morris; docs/RULES.md); empty for the standard game.
+ */
+export function muehleRulesSummary(o) {
+  const board = o.board || 'nine';
+  if (board === 'nine' && !o.move_in_placing) return [];
+  const g = geometryOf(board);
+  return [
+    t('sum.stones', { n: g.stones }),
+    board === 'twelve' ? t('sum.diagonals') : null,
+    o.move_in_placing ? t('sum.move_in_placing') : null,
+    o.move_in_placing ? t('sum.hands') : null,
+    t('sum.mills'),
+    g.stones * 2 >= g.points.length ? t('sum.board_full') : null,
+    t('sum.end'),
+  ].filter(Boolean);
 }
 
 /** The name of a game: "Mühle", "Dame 8×8", "Internationale Dame", … (the catalogue's title). */
@@ -113,15 +167,16 @@ export function dameRulesSummary(o) {
   ].filter(Boolean);
 }
 
-/** Short label of a rules string: "Standard" or "Standard (angepasst)". */
-export function rulesLabel(text, game = null) {
-  const first = String(text || '').split(',')[0].trim();
-  if (isDame(first) || isDame(game)) {
-    const { preset } = parseDameRules(text, isDame(game) ? game : first);
-    const custom = String(text || '').includes(',');
-    return custom ? `${gameName(preset)} (${t('preset.custom')})` : gameName(preset);
-  }
+/** Short label of a Mühle rules string: "Standard" or "Standard (angepasst)". */
+export function muehleRulesLabel(text) {
   const { preset } = parseRules(text);
   const custom = String(text || '').includes(',');
   return custom ? `${presetName(preset)} (${t('preset.custom')})` : presetName(preset);
+}
+
+/** Short label of a Dame rules string: the game's name, "(angepasst)" when options differ. */
+export function dameRulesLabel(text, game = null) {
+  const { preset } = parseDameRules(text, game || gameOfRules(text) || 'dame');
+  const custom = String(text || '').includes(',');
+  return custom ? `${gameName(preset)} (${t('preset.custom')})` : gameName(preset);
 }

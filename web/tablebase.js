@@ -53,10 +53,17 @@ export function changeText(change) {
 
 /**
  * A box that says whether the databases are installed for the rules
- * (complete / partly: which sectors / none) and how to build them.
+ * (complete / partly: which sectors / none) and how to build them, or that
+ * the rules have none (a board without databases).
  */
 export function statusBox(status, { id = 'tb-status' } = {}) {
   if (!status) return null;
+  // No databases exist for these rules (another board): said so, nothing to build.
+  if (status.available === false) {
+    return h('div', { class: ['tb-status', 'none'], id, 'data-state': 'unavailable', 'data-sectors': '0' },
+      h('p', { class: 'tb-title' }, h('strong', { text: t('tb.title') })),
+      h('p', { class: 'tb-state', text: t('tb.status.unavailable') }));
+  }
   const n = status.sectors.length;
   let text;
   let cls;

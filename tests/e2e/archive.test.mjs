@@ -2,7 +2,7 @@
 // replay of the imported game, and the analysis board with the engine's lines.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, newPage, shot, api, waitMoves, gameIdOf, logErrorsAfter } from './helpers.mjs';
+import { useServerAndBrowser, newPage, shot, api, waitMoves, importRecord, logErrorsAfter } from './helpers.mjs';
 
 const suite = useServerAndBrowser('archive');
 
@@ -36,11 +36,7 @@ test('archive: list, export, import, replay', async () => {
   assert.match(record, /1\. d6 f4 2\. d2 b4/);
 
   // Import it back, land in the imported game, replay it.
-  await page.fill('#import-text', record);
-  await page.click('#import-btn');
-  await page.waitForURL(/\/game\/\d+$/);
-  const imported = gameIdOf(page);
-  assert.notEqual(imported, created.id);
+  const imported = await importRecord(page, record, created.id);
   await waitMoves(page, 4);
   await page.click('#nav-first');
   await page.waitForSelector('.replay-info:has-text("Anfangsstellung")');

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -216,6 +217,20 @@ export async function openNewGame(page, base, body) {
   if (status !== 201) throw new Error(`POST /api/games ${status}: ${JSON.stringify(data)}`);
   await openWithSeats(page, base, data);
   return data;
+}
+
+/**
+ * Imports `record` through the archive page open in `page` (its import
+ * form); returns the id of the new game once its page is open (another
+ * than `from`, the game the record came from).
+ */
+export async function importRecord(page, record, from) {
+  await page.fill('#import-text', record);
+  await page.click('#import-btn');
+  await page.waitForURL(/\/game\/\d+$/);
+  const imported = gameIdOf(page);
+  assert.notEqual(imported, from);
+  return imported;
 }
 
 export async function getState(base, id) {

@@ -11,14 +11,16 @@ import { api } from '../api.js';
 import { DameBoard, miniPiece } from '../dameboard.js';
 import * as D from '../dame.js';
 import { clickSquare, boardHandlers, inputMarks } from '../dameinput.js';
-import { rulesLabel, describeDameOptions, dameRulesSummary } from '../rules.js';
+import { dameRulesLabel, parseDameRules, describeDameOptions, dameRulesSummary } from '../rules.js';
+import { recordFileName } from '../catalogue.js';
 
 export class DameGame {
-  constructor(view, size) {
+  /** `st`: the game's state. */
+  constructor(view, st) {
     this.view = view;
     this.name = 'dame';
     this.reviews = false;
-    this.size = size;
+    this.size = st.board_size || D.boardSizeOf(st.game);
     this.dsel = null;
   }
 
@@ -233,7 +235,7 @@ export class DameGame {
   rules(st) {
     const opts = this.ruleOptions(st);
     return {
-      label: rulesLabel(st.rules, st.game),
+      label: dameRulesLabel(st.rules, st.game),
       items: describeDameOptions(opts),
       summary: h('details', { class: 'rules-summary', id: 'rules-summary' },
         h('summary', { text: t('dame.rules.summary') }),
@@ -241,5 +243,11 @@ export class DameGame {
     };
   }
 
-  exportName(id) { return `dame-${id}.pdn`; }
+  exportName(id) { return recordFileName(this.view.state?.game || 'dame', id); }
+
+  /** The label of rules text `text` of game `game`. */
+  static rulesLabel(text, game) { return dameRulesLabel(text, game); }
+
+  /** The rule options of rules text `text` of game `game`. */
+  static ruleOptions(text, game) { return parseDameRules(text, game).options; }
 }

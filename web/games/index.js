@@ -12,15 +12,18 @@
 //   playerDetails(c, pos) → the facts and pieces of a player bar,
 //   hint(canMove, legal) → {text, mill, compulsory} or null, mobileStatus(status, canMove, legal),
 //   moveClass(mv), analysisParams(pos, st, shown), rules(st) → {label, items, summary},
-//   exportName(id).
+//   exportName(id);
+// and as static methods rulesLabel(text, game) and ruleOptions(text, game).
 // The view gives them state, id, viewPly, optimistic, positions,
 // currentPosition(), canMoveNow(), inputAllowed(), play(text),
 // sendTurn(preview, request), announce(text) and update().
 
-import { boardSizeOf } from '../dame.js';
-import { familyOf } from '../catalogue.js';
+import { familyOf, gameOfRules } from '../catalogue.js';
 import { MuehleGame } from './muehle.js';
 import { DameGame } from './dame.js';
+
+/** The adapter of each family of the catalogue. */
+const ADAPTERS = { muehle: MuehleGame, dame: DameGame };
 
 /**
  * The adapter of the game of state `st` by its family in the catalogue
@@ -28,10 +31,22 @@ import { DameGame } from './dame.js';
  * game the catalogue does not list, which the view refuses.
  */
 export function gameAdapter(view, st) {
-  if (!st) return new MuehleGame(view);
-  switch (familyOf(st.game)) {
-    case 'muehle': return new MuehleGame(view);
-    case 'dame': return new DameGame(view, st.board_size || boardSizeOf(st.game));
-    default: return null;
-  }
+  if (!st) return new MuehleGame(view, null);
+  const Adapter = ADAPTERS[familyOf(st.game)];
+  return Adapter ? new Adapter(view, st) : null;
 }
+
+/**
+ * The adapter class of game `game` (the one of rules text `text` when the
+ * game is not named, as in records of old); Mühle's for one the catalogue
+ * does not list.
+ */
+function adapterOf(game, text) {
+  return ADAPTERS[familyOf(game || gameOfRules(text))] || MuehleGame;
+}
+
+/** The short label of rules text `text` of game `game`: "Standard", "Dame 8×8 (angepasst)", … */
+export const rulesLabelOf = (game, text) => adapterOf(game, text).rulesLabel(text, game || gameOfRules(text));
+
+/** The rule options of rules text `text` of game `game`. */
+export const ruleOptionsOf = (game, text) => adapterOf(game, text).ruleOptions(text, game || gameOfRules(text));

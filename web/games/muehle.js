@@ -9,12 +9,16 @@ import { t, tn, colorName } from '../i18n.js';
 import { Board, miniStone } from '../board.js';
 import * as M from '../muehle.js';
 import { clickPoint, choose, boardHandlers, inputMarks } from '../millinput.js';
-import { parseRules, describeOptions, rulesLabel } from '../rules.js';
+import { parseRules, describeOptions, muehleRulesLabel, muehleRulesSummary } from '../rules.js';
+import { recordFileName } from '../catalogue.js';
 
 export class MuehleGame {
-  constructor(view) {
+  /** `st`: the game's state (null while it loads: the standard board). */
+  constructor(view, st) {
     this.view = view;
     this.name = 'muehle';
+    /** The rule options the game is played by (its board, flying, moves while placing, …). */
+    this.options = st ? MuehleGame.ruleOptions(st.rules, st.game, st.rule_options) : parseRules('standard').options;
     /** Whether the server reviews the game's moves by the perfect-play databases. */
     this.reviews = true;
     this.selected = null;
@@ -22,7 +26,7 @@ export class MuehleGame {
   }
 
   createBoard(host) {
-    this.board = new Board(host, boardHandlers(this, () => this.view.canMoveNow() && !this.pendingMill));
+    this.board = new Board(host, boardHandlers(this, () => this.view.canMoveNow() && !this.pendingMill), this.options);
     return this.board;
   }
 
@@ -50,10 +54,10 @@ export class MuehleGame {
 
   parsePosition(st) { return M.parsePosition(st.position); }
 
-  positionsAlong(st) { return M.positionsAlong(st.start_position, st.moves); }
+  positionsAlong(st) { return M.positionsAlong(st.start_position, st.moves, this.options); }
 
   /** The position after `text` (shown until the server answers). */
-  afterMove(pos, text) { return M.applyMove(pos, text); }
+  afterMove(pos, text) { return M.applyMove(pos, text, this.options); }
 
   // ------------------------------------------------ input
 
@@ -116,8 +120,8 @@ export class MuehleGame {
     const st = v.state;
     const onBoard = M.onBoard(pos, c);
     const inHand = pos.hand[c];
-    const removed = v.viewPly === null && !v.optimistic && st.removed ? st.removed[c] : M.removedCount(pos)[c];
-    const phase = M.phaseOf(pos, c, (st.rule_options || {}).flying !== false);
+    const removed = v.viewPly === null && !v.optimistic && st.removed ? st.removed[c] : M.removedCount(pos, this.options)[c];
+    const phase = M.phaseOf(pos, c, this.options);
     const over = st.status === 'over' && v.viewPly === null;
     const hand = h('div', { class: 'hand', 'aria-label': t('game.inHand', { n: inHand }), title: t('game.inHand', { n: inHand }) });
     for (let i = 0; i < inHand; i++) hand.append(miniStone(c));
@@ -151,11 +155,27 @@ export class MuehleGame {
     return new URLSearchParams({ position: M.formatPosition(pos), rules: st.rules || 'standard', game: String(this.view.id), ply: String(shown) });
   }
 
-  /** The rules card: {label, items, summary} (Mühle: no summary). */
+  /**
+   * The rules card: {label, items, summary} (the summary of the rules in a
+   * few lines, folded, for a game on another board or with moves while
+   * placing; none for the standard game).
+   */
   rules(st) {
-    const { options } = parseRules(st.rules);
-    return { label: rulesLabel(st.rules), items: describeOptions({ ...options, ...(st.rule_options || {}) }), summary: null };
+    const lines = muehleRulesSummary(this.options);
+    return {
+      label: muehleRulesLabel(st.rules),
+      items: describeOptions(this.options),
+      summary: lines.length ? h('details', { class: 'rules-summary', id: 'rules-summary' },
+        h('summary', { text: t('rules.summary') }),
+        h('ul', {}, ...lines.map((x) => h('li', { text: x })))) : null,
+    };
   }
 
-  exportName(id) { return `muehle-${id}.txt`; }
+  exportName(id) { return recordFileName(this.view.state?.game || 'muehle', id); }
+
+  /** The label of rules text `text`. */
+  static rulesLabel(text) { return muehleRulesLabel(text); }
+
+  /** The rule options of rules text `text` (`known`: the server's, which win). */
+  static ruleOptions(text, game, known = null) { return { ...parseRules(text).options, ...(known || {}) }; }
 }

@@ -6,8 +6,8 @@ import { t, tn, colorName } from '../i18n.js';
 import { Board } from '../board.js';
 import * as M from '../muehle.js';
 import { clickPoint, choose, boardHandlers, inputMarks } from '../millinput.js';
-import { PRESETS, presetName, parseRules } from '../rules.js';
-import { isDame } from '../dame.js';
+import { muehlePresets, presetName, parseRules, describeOptions } from '../rules.js';
+import { familyOf } from '../catalogue.js';
 import { DameAnalysisView } from './dame-analysis.js';
 import { tablebaseStatus, statusBox, verdictText, moveValueText } from '../tablebase.js';
 import {
@@ -21,9 +21,9 @@ export class AnalysisView extends AnalysisBase {
     this.root = root;
     const q = new URLSearchParams(location.search);
     // Dame positions get the Dame analysis board (the constructor returns it).
-    if (isDame(q.get('variant'))) return new DameAnalysisView(root, q);
+    if (familyOf(q.get('variant')) === 'dame') return new DameAnalysisView(root, q);
     this.rules = q.get('rules') || 'standard';
-    this.initAnalysis(q, M.parsePosition(M.START), (text) => M.parsePosition(text));
+    this.initAnalysis(q, M.parsePosition(M.startPosition(this.ruleOptions())), (text) => M.parsePosition(text));
     this.selected = null;
     this.pendingMill = null;
     this.tbStatus = null;
@@ -72,6 +72,31 @@ export class AnalysisView extends AnalysisBase {
 
   ruleOptions() { return parseRules(this.rules).options; }
 
+  /**
+   * Analyses by rules `rules` from now on: a board of other stones starts
+   * from its own start position (the board is drawn anew when its lines
+   * differ); the position stays where the stones fit.
+   */
+  setRules(rules) {
+    const before = M.geometryOf(this.ruleOptions());
+    this.rules = rules;
+    this.result = null;
+    this.tbStatus = null;
+    const after = M.geometryOf(this.ruleOptions());
+    if (after.stones !== before.stones) {
+      this.pos = M.parsePosition(M.startPosition(this.ruleOptions()));
+      this.history = [];
+      this.lastMove = null;
+    }
+    const redraw = after.name !== this.boardName;
+    if (redraw) this.build();
+    this.selected = null;
+    this.pendingMill = null;
+    this.update();
+    if (redraw) document.getElementById('analysis-rules')?.focus();
+    this.loadStatus();
+  }
+
   legal() {
     return M.legalMoves(this.pos, this.ruleOptions()).map((text) => ({ text, ...M.parseMove(text) }));
   }
@@ -104,15 +129,16 @@ export class AnalysisView extends AnalysisBase {
     choose(this, from, to, (text) => this.playMove(text));
   }
 
-  applyMove(pos, text) { return M.applyMove(pos, text); }
+  applyMove(pos, text) { return M.applyMove(pos, text, this.ruleOptions()); }
 
   analyze() {
     return requestAnalysis(this, 'muehle', M.formatPosition(this.pos));
   }
 
   build() {
+    this.boardName = this.ruleOptions().board;
     this.buildPage(t('analysis.title'), (host) => new Board(host,
-      boardHandlers(this, () => this.mode === 'play' && !this.line, () => { this.line = null; })));
+      boardHandlers(this, () => this.mode === 'play' && !this.line, () => { this.line = null; }), this.ruleOptions()));
     this.els.db = h('div', { class: 'card tb-card', id: 'tb-card', hidden: true });
     this.els.results.after(this.els.db);
   }
@@ -127,7 +153,7 @@ export class AnalysisView extends AnalysisBase {
     if (this.line && this.result) {
       const pv = this.result.lines[this.line.index].pv;
       try {
-        shown = M.positionsAlong(M.parsePosition(this.result.position), pv.slice(0, this.line.step + 1)).pop();
+        shown = M.positionsAlong(M.parsePosition(this.result.position), pv.slice(0, this.line.step + 1), this.ruleOptions()).pop();
         last = M.parseMove(pv[this.line.step]);
       } catch { /* keep the position */ }
     }
@@ -140,17 +166,20 @@ export class AnalysisView extends AnalysisBase {
 
     // Setup panel (rebuilt; the focused control keeps the focus by its id)
     const pos = this.pos;
+    const options = this.ruleOptions();
+    const stones = M.geometryOf(options).stones;
     const handInput = (c) => h('label', { class: 'hand-input' },
       h('span', { class: `swatch ${c}`, 'aria-hidden': 'true' }),
       h('span', { text: colorName(c) }),
       h('input', {
-        type: 'number', min: 0, max: 9, value: pos.hand[c], id: `hand-${c}`,
-        onchange: (ev) => { const next = M.clonePosition(this.pos); next.hand[c] = Math.max(0, Math.min(9, Number(ev.target.value) || 0)); this.setPos(next); },
+        type: 'number', min: 0, max: stones, value: pos.hand[c], id: `hand-${c}`,
+        onchange: (ev) => { const next = M.clonePosition(this.pos); next.hand[c] = Math.max(0, Math.min(stones, Number(ev.target.value) || 0)); this.setPos(next); },
       }));
+    const presets = muehlePresets();
     const ruleSel = h('select', {
       id: 'analysis-rules',
-      onchange: (ev) => { this.rules = ev.target.value; this.result = null; this.tbStatus = null; this.update(); this.loadStatus(); },
-    }, ...[...new Set([this.rules, ...Object.keys(PRESETS)])].map((r) => h('option', { value: r, selected: r === this.rules, text: PRESETS[r] ? presetName(r) : r })));
+      onchange: (ev) => { this.setRules(ev.target.value); },
+    }, ...[...new Set([this.rules, ...Object.keys(presets)])].map((r) => h('option', { value: r, selected: r === this.rules, text: presets[r] ? presetName(r) : r })));
 
     mountKeepingFocus(e.side,
       gameSelect('muehle'),
@@ -160,11 +189,12 @@ export class AnalysisView extends AnalysisBase {
       sideFieldset(this, M.clonePosition),
       h('fieldset', { class: 'inline' }, h('legend', { text: t('analysis.hand') }), handInput('white'), handInput('black')),
       positionForm(this, M.formatPosition(pos), (text) => M.parsePosition(text)),
-      startClearRow(this, () => M.parsePosition(M.START), () => ({ ...M.parsePosition(M.START), hand: { white: 0, black: 0 } })),
+      startClearRow(this, () => M.parsePosition(M.startPosition(options)), () => ({ ...M.parsePosition(M.startPosition(options)), hand: { white: 0, black: 0 } })),
       h('div', { class: 'grid3' },
         h('div', { class: 'field' }, h('label', { for: 'analysis-rules', text: t('analysis.rules') }), ruleSel),
         timeField(this),
         linesField(this)),
+      h('ul', { class: 'rule-list small muted', id: 'analysis-rule-list' }, ...describeOptions(options).map((x) => h('li', { text: x }))),
       analyzeButton(this));
 
     renderResults(this);

@@ -5,8 +5,9 @@ import { h, mount, toast } from '../dom.js';
 import { t, fmtDate, endText, colorName, errorText } from '../i18n.js';
 import { api } from '../api.js';
 import { navigate } from '../nav.js';
-import { parseRules, parseDameRules, rulesLabel, gameName } from '../rules.js';
-import { isDame } from '../dame.js';
+import { gameName } from '../rules.js';
+import { rulesLabelOf, ruleOptionsOf } from '../games/index.js';
+import { recordFileName } from '../catalogue.js';
 
 const PAGE = 20;
 
@@ -46,9 +47,21 @@ export class ArchiveView {
 
   result(g) {
     if (g.status !== 'over') return t('archive.ongoing');
-    const { options } = isDame(g.game) ? parseDameRules(g.rules, g.game) : parseRules(g.rules);
+    const options = ruleOptionsOf(g.game, g.rules);
     const text = endText({ status: 'over', result: g.result, reason: g.reason, rule_options: options });
     return text;
+  }
+
+  /**
+   * The rules cell: the game's name and its rules' label ("Mühle ·
+   * Standard"), or the label alone where it names the game ("Dame 8×8").
+   */
+  rulesCell(g) {
+    const game = g.game || 'muehle';
+    const label = rulesLabelOf(game, g.rules);
+    const name = gameName(game);
+    if (label.startsWith(name)) return [h('strong', { class: 'game-name', text: label })];
+    return [h('strong', { class: 'game-name', text: name }), h('span', { text: ` · ${label}` })];
   }
 
   players(g) {
@@ -79,15 +92,14 @@ export class ArchiveView {
             h('span', { class: 'kind muted small', text: t(`kind.${g.kind}.short`) === `kind.${g.kind}.short` ? t(`kind.${g.kind}`) : t(`kind.${g.kind}.short`) })),
           h('td', { 'data-label': t('archive.players'), class: 'players' }, ...this.players(g)),
           h('td', { 'data-label': t('archive.rules'), class: 'rules-cell', 'data-game': g.game || 'muehle' },
-            isDame(g.game) ? h('strong', { class: 'game-name', text: rulesLabel(g.rules, g.game) })
-              : [h('strong', { class: 'game-name', text: gameName('muehle') }), h('span', { text: ` · ${rulesLabel(g.rules)}` })]),
+            ...this.rulesCell(g)),
           h('td', { 'data-label': t('archive.result'), class: `result ${g.status}` },
             g.status === 'over' && g.result ? h('strong', { class: 'score', text: g.result.replace('1/2-1/2', '½–½') }) : null,
             h('span', { text: ` ${this.result(g)}` })),
           h('td', { 'data-label': t('archive.moves'), class: 'num', text: String(g.ply ?? '') }),
           h('td', { 'data-label': t('archive.date'), text: fmtDate(g.created_at) }),
           h('td', { class: 'actions' },
-            h('a', { class: 'btn small', href: `/api/games/${g.id}/record`, download: isDame(g.game) ? `dame-${g.id}.pdn` : `muehle-${g.id}.txt`, text: t('archive.export') }))))));
+            h('a', { class: 'btn small', href: `/api/games/${g.id}/record`, download: recordFileName(g.game || 'muehle', g.id), text: t('archive.export') }))))));
     }
     const total = this.data ? this.data.total : 0;
     const pager = this.data && total > 0 ? h('div', { class: 'pager' },

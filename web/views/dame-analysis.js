@@ -8,6 +8,7 @@ import { DameBoard } from '../dameboard.js';
 import * as D from '../dame.js';
 import { clickSquare, boardHandlers, inputMarks } from '../dameinput.js';
 import { gameName, parseDameRules, describeDameOptions } from '../rules.js';
+import { gamesOf } from '../catalogue.js';
 import {
   AnalysisBase, gameSelect, requestAnalysis, mountKeepingFocus, modeRow, playRow, sideFieldset, positionForm,
   startClearRow, timeField, linesField, analyzeButton, renderResults,
@@ -17,7 +18,7 @@ export class DameAnalysisView extends AnalysisBase {
   constructor(root, q) {
     super();
     this.root = root;
-    this.game = D.isDame(q.get('variant')) ? q.get('variant') : 'dame';
+    this.game = gamesOf('dame').includes(q.get('variant')) ? q.get('variant') : 'dame';
     this.rules = q.get('rules') || this.game;
     this.options = parseDameRules(this.rules, this.game).options;
     this.size = D.boardSizeOf(this.game);

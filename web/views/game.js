@@ -122,7 +122,8 @@ export class GameView {
           h('a', { class: 'btn primary', href: '/', 'data-link': true, text: t('game.newGame') })));
         return;
       }
-      if (game.name !== this.game.name) this.useGame(game);
+      // The game's own adapter (its rules, its board) replaces the one the view began with.
+      this.useGame(game);
     }
     const key = `${st.start_position}|${st.moves.join(' ')}|${(st.huffs || []).join(',')}`;
     if (key !== this.posKey) {
@@ -214,7 +215,7 @@ export class GameView {
     return black ? `${no}…` : `${no}.`;
   }
 
-  /** Replaces the board of the game the view began with (Mühle) by the board of `game`'s adapter. */
+  /** Replaces the adapter and board the view began with (standard Mühle) by `game`'s adapter and its board. */
   useGame(game) {
     this.game = game;
     this.els.boardWrap.replaceChildren();

@@ -5,9 +5,10 @@ import { h, mount, toast } from '../dom.js';
 import { t, fmtDate, colorName, endText } from '../i18n.js';
 import { api } from '../api.js';
 import { navigate } from '../nav.js';
-import { PRESETS, presetName, overrides, rulesLabel, gameName, dameOverrides } from '../rules.js';
+import { muehlePresets, presetOptions, presetName, presetTitle, overrides, gameName, dameOverrides, muehleRulesSummary } from '../rules.js';
+import { rulesLabelOf } from '../games/index.js';
 import * as D from '../dame.js';
-import { gameNames, subtitleOf } from '../catalogue.js';
+import { gameNames, subtitleOf, familyOf } from '../catalogue.js';
 import { lang } from '../i18n.js';
 import * as store from '../store.js';
 
@@ -20,12 +21,12 @@ export class HomeView {
       level: saved.level || 3,
       color: saved.color || 'white',
       preset: saved.preset || 'standard',
-      options: { ...(PRESETS[saved.preset] || PRESETS.standard), ...(saved.options || {}) },
+      options: { ...presetOptions(saved.preset), ...(saved.options || {}) },
       name: store.playerName() || '',
       game: gameNames().includes(saved.game) ? saved.game : gameNames()[0],
     };
-    const dg = D.isDame(this.form.game) ? this.form.game : 'dame';
-    this.form.dame = { ...D.PRESETS[dg], ...(saved.dameOptions || {}) };
+    // The options of the Dame game chosen last (Dame 8×8's while a Mühle game is chosen).
+    this.form.dame = { ...(D.PRESETS[this.form.game] || D.PRESETS.dame), ...(saved.dameOptions || {}) };
     this.busy = false;
     this.states = {};
     this.render();
@@ -97,12 +98,21 @@ export class HomeView {
     const o = f.options;
     const presetSel = h('select', {
       id: 'preset',
-      onchange: (e) => { f.preset = e.target.value; f.options = { ...PRESETS[f.preset] }; this.render(); this.root.querySelector('#preset').focus(); },
-    }, ...Object.keys(PRESETS).map((p) => h('option', { value: p, selected: p === f.preset, text: presetName(p) })));
+      onchange: (e) => { f.preset = e.target.value; f.options = presetOptions(f.preset); this.render(); this.root.querySelector('#preset').focus(); },
+    }, ...Object.keys(muehlePresets()).map((p) => h('option', { value: p, selected: p === f.preset, text: presetTitle(p) })));
+    const summary = muehleRulesSummary(o);
 
     const rules = h('fieldset', { class: 'rules' },
       h('legend', { text: t('home.rules') }),
       h('div', { class: 'field' }, h('label', { for: 'preset', text: t('home.preset') }), presetSel),
+      summary.length ? h('ul', { class: 'rule-list small muted', id: 'preset-summary' }, ...summary.map((x) => h('li', { text: x }))) : null,
+      h('div', { class: 'field' },
+        h('label', { for: 'board', text: t('opt.board') }),
+        h('select', { id: 'board', onchange: (e) => { o.board = e.target.value; this.render(); this.root.querySelector('#board').focus(); } },
+          ...['nine', 'twelve', 'lasker'].map((b) => h('option', { value: b, selected: (o.board || 'nine') === b, text: t(`opt.board.${b}`) })))),
+      h('label', { class: 'check' },
+        h('input', { id: 'move-in-placing', type: 'checkbox', checked: !!o.move_in_placing, onchange: (e) => { o.move_in_placing = e.target.checked; this.render(); this.root.querySelector('#move-in-placing').focus(); } }),
+        h('span', { text: t('opt.move_in_placing') })),
       h('div', { class: 'field' },
         h('label', { for: 'removal', text: t('opt.removal') }),
         h('select', { id: 'removal', onchange: (e) => { o.removal = e.target.value; } },
@@ -121,18 +131,20 @@ export class HomeView {
         f.game === g, () => {
           const huffing = f.dame.huffing;
           f.game = g;
-          if (D.isDame(g)) f.dame = { ...D.PRESETS[g], huffing };
+          if (D.PRESETS[g]) f.dame = { ...D.PRESETS[g], huffing };
           this.render();
           this.root.querySelector(`input[name=game][value=${g}]`)?.focus();
         })));
 
-    const dame = D.isDame(f.game) ? this.dameRules() : null;
+    // The options of the chosen game's family (the catalogue's).
+    const family = familyOf(f.game);
+    const dame = family === 'dame' ? this.dameRules() : null;
 
     const start = h('button', { type: 'submit', class: 'btn primary big', id: 'start', disabled: this.busy },
       this.busy ? t('home.starting') : t('home.start'));
 
     const form = h('form', { class: 'card create', onsubmit: (e) => { e.preventDefault(); this.create(); } },
-      h('h1', { text: D.isDame(f.game) ? t('home.title.dame') : t('home.title') }),
+      h('h1', { text: family === 'dame' ? t('home.title.dame') : t('home.title') }),
       h('p', { class: 'muted', text: t('app.tagline') }),
       game, kinds, level, colour, name,
       dame || h('details', { class: 'rules-details', open: f.preset !== 'standard' || Object.keys(overrides(f.preset, o)).length > 0 },
@@ -147,7 +159,7 @@ export class HomeView {
         : h('ul', { class: 'game-links' }, ...games.map((g) => h('li', {},
           h('a', { href: `/game/${g.id}`, 'data-link': true },
             h('strong', { text: t('game.title', { id: g.id }) }),
-            h('span', { class: 'muted', text: ` · ${t(`kind.${g.kind}.short`)}${g.colors && g.colors.length === 1 ? ` · ${colorName(g.colors[0])}` : ''} · ${rulesLabel(g.rules)} · ${fmtDate(g.created)}` }),
+            h('span', { class: 'muted', text: ` · ${t(`kind.${g.kind}.short`)}${g.colors && g.colors.length === 1 ? ` · ${colorName(g.colors[0])}` : ''} · ${rulesLabelOf(g.game, g.rules)} · ${fmtDate(g.created)}` }),
             this.gameStatus(g))))));
 
     const more = h('section', { class: 'card more', 'aria-labelledby': 'more-h' },
@@ -197,14 +209,18 @@ export class HomeView {
     const f = this.form;
     const name = f.name.trim().slice(0, 40);
     store.setPlayerName(name);
-    const dame = D.isDame(f.game);
+    const dame = familyOf(f.game) === 'dame';
     const dameOpts = dame ? dameOverrides(f.game, f.dame) : {};
     store.setLastSettings({
       kind: f.kind, level: f.level, color: f.color, preset: f.preset, options: overrides(f.preset, f.options),
       game: f.game, dameOptions: dame ? dameOpts : undefined,
     });
-    const body = dame ? { game: f.game, kind: f.kind, rules: f.game } : { game: 'muehle', kind: f.kind, rules: f.preset };
-    const opts = dame ? dameOpts : overrides(f.preset, f.options);
+    // Mühle's board and moves while placing go in the rules text (the
+    // create request's options do not take them).
+    const { board, move_in_placing: moveInPlacing, ...muehleOpts } = dame ? {} : overrides(f.preset, f.options);
+    const textOptions = [board && `board=${board}`, moveInPlacing !== undefined && `move-in-placing=${moveInPlacing ? 'on' : 'off'}`].filter(Boolean);
+    const body = dame ? { game: f.game, kind: f.kind, rules: f.game } : { game: 'muehle', kind: f.kind, rules: [f.preset, ...textOptions].join(',') };
+    const opts = dame ? dameOpts : muehleOpts;
     if (Object.keys(opts).length) body.options = opts;
     if (f.kind === 'computer') body.level = f.level;
     if (f.kind !== 'local') body.color = f.color;
@@ -215,7 +231,7 @@ export class HomeView {
       const res = await api.createGame(body);
       for (const [c, tok] of Object.entries(res.tokens || {})) store.addSeat(res.id, c, tok);
       if (res.invite) store.setInvite(res.id, res.invite);
-      const ruleText = [dame ? f.game : f.preset, ...Object.entries(opts).map(([k, v]) => `${k.replace(/_/g, '-')}=${v === null ? 'off' : v === true ? 'on' : v === false ? 'off' : v}`)].join(',');
+      const ruleText = [body.rules, ...Object.entries(opts).map(([k, v]) => `${k.replace(/_/g, '-')}=${v === null ? 'off' : v === true ? 'on' : v === false ? 'off' : v}`)].join(',');
       store.rememberGame({ id: res.id, kind: f.kind, colors: Object.keys(res.tokens || {}), rules: (res.state && res.state.rules) || ruleText, game: f.game });
       navigate(`/game/${res.id}`);
     } catch (e) {
