@@ -824,7 +824,7 @@ fn serve_refuses_a_damaged_database_and_db_export_saves_what_is_left() {
     let path = dir.path().join("brett.db");
     let url = format!("sqlite://{}", path.display());
     let meta = |at: &str| GameMeta {
-        status: "ongoing".into(),
+        status: storage::Status::Ongoing,
         updated_at: at.into(),
         ..GameMeta::default()
     };
@@ -840,7 +840,7 @@ fn serve_refuses_a_damaged_database_and_db_export_saves_what_is_left() {
                     level: None,
                 };
                 let game = NewGame {
-                    game: "muehle".into(),
+                    game: storage::Variant::Muehle,
                     kind: "local".into(),
                     rules: "standard".into(),
                     start_position: ".../.../.../....../.../.../... w 9 9 0 1".into(),

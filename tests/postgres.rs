@@ -9,24 +9,13 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use server::storage::{self, Expected, GameMeta, MoveChange, NewGame, Seat};
+use server::storage::{self, Expected, MoveChange, NewGame, Seat, Variant};
 use sqlx::Connection;
 
-fn postgres_url(test: &str) -> Option<String> {
-    match std::env::var("BRETT_TEST_POSTGRES") {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ => {
-            assert!(
-                std::env::var("BRETT_REQUIRE_POSTGRES").as_deref() != Ok("1"),
-                "{test}: BRETT_REQUIRE_POSTGRES=1 but BRETT_TEST_POSTGRES is not set"
-            );
-            eprintln!(
-                "skipped: {test}: no PostgreSQL server (set BRETT_TEST_POSTGRES=postgres://…)"
-            );
-            None
-        }
-    }
-}
+#[path = "../crates/server/tests/common/stored.rs"]
+mod stored;
+
+use stored::{lease_holder, meta, person, postgres_url};
 
 /// A new, empty database on the server of `base`; its URL.
 async fn new_database(base: &str, tag: &str) -> String {
@@ -45,6 +34,18 @@ async fn new_database(base: &str, tag: &str) -> String {
     format!("{head}/{name}")
 }
 
+/// `brett db export --database DATABASE --out FILE`.
+fn db_export(database: &str, file: &std::path::Path) -> (bool, String) {
+    let file = file.to_str().unwrap();
+    brett(&["db", "export", "--database", database, "--out", file])
+}
+
+/// `brett db import --database DATABASE --in FILE`.
+fn db_import(database: &str, file: &std::path::Path) -> (bool, String) {
+    let file = file.to_str().unwrap();
+    brett(&["db", "import", "--database", database, "--in", file])
+}
+
 fn brett(args: &[&str]) -> (bool, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_brett"))
         .args(args)
@@ -60,13 +61,6 @@ fn brett(args: &[&str]) -> (bool, String) {
     )
 }
 
-fn meta(status: &str, at: &str) -> GameMeta {
-    GameMeta {
-        status: status.into(),
-        updated_at: at.into(),
-        ..GameMeta::default()
-    }
-}
 
 #[tokio::test]
 async fn db_export_and_import_move_games_between_sqlite_and_postgres() {
@@ -84,7 +78,7 @@ async fn db_export_and_import_move_games_between_sqlite_and_postgres() {
     {
         let id = db
             .create_game(NewGame {
-                game: if i == 2 { "dame" } else { "muehle" }.into(),
+                game: if i == 2 { Variant::Dame } else { Variant::Muehle },
                 kind: kind.to_string(),
                 rules: "standard".into(),
                 start_position: "start".into(),
@@ -95,17 +89,11 @@ async fn db_export_and_import_move_games_between_sqlite_and_postgres() {
                 },
                 meta: meta("ongoing", "2026-11-26T09:00:00Z"),
                 seats: [
+                    person(format!("{i:064}"), "Anna"),
                     Seat {
-                        token_hash: Some(format!("{i:064}")),
-                        name: Some("Anna".into()),
-                        joined: true,
-                        level: None,
-                    },
-                    Seat {
-                        token_hash: None,
-                        name: None,
                         joined: *kind != "online",
                         level: (*kind == "computer").then_some(7),
+                        ..Seat::default()
                     },
                 ],
                 tags: if *kind == "imported" {
@@ -149,32 +137,11 @@ async fn db_export_and_import_move_games_between_sqlite_and_postgres() {
     let c = dir.path().join("c.jsonl");
     let (ok, out) = brett(&["db", "migrate", "--database", &pg]);
     assert!(ok, "{out}");
-    let (ok, out) = brett(&[
-        "db",
-        "export",
-        "--database",
-        &sqlite,
-        "--out",
-        a.to_str().unwrap(),
-    ]);
+    let (ok, out) = db_export(&sqlite, &a);
     assert!(ok && out.contains("exported 4 games"), "{out}");
-    let (ok, out) = brett(&[
-        "db",
-        "import",
-        "--database",
-        &pg,
-        "--in",
-        a.to_str().unwrap(),
-    ]);
+    let (ok, out) = db_import(&pg, &a);
     assert!(ok && out.contains("imported 4 games"), "{out}");
-    let (ok, out) = brett(&[
-        "db",
-        "export",
-        "--database",
-        &pg,
-        "--out",
-        b.to_str().unwrap(),
-    ]);
+    let (ok, out) = db_export(&pg, &b);
     assert!(ok, "{out}");
     let (a_text, b_text) = (
         std::fs::read_to_string(&a).unwrap(),
@@ -187,34 +154,13 @@ async fn db_export_and_import_move_games_between_sqlite_and_postgres() {
     );
 
     // Importing twice writes nothing and says why.
-    let (ok, out) = brett(&[
-        "db",
-        "import",
-        "--database",
-        &pg,
-        "--in",
-        a.to_str().unwrap(),
-    ]);
+    let (ok, out) = db_import(&pg, &a);
     assert!(!ok && out.contains("exists already"), "{out}");
     // And back to a new SQLite file.
     let back = format!("sqlite://{}", dir.path().join("back.db").display());
-    let (ok, out) = brett(&[
-        "db",
-        "import",
-        "--database",
-        &back,
-        "--in",
-        b.to_str().unwrap(),
-    ]);
+    let (ok, out) = db_import(&back, &b);
     assert!(ok, "{out}");
-    let (ok, out) = brett(&[
-        "db",
-        "export",
-        "--database",
-        &back,
-        "--out",
-        c.to_str().unwrap(),
-    ]);
+    let (ok, out) = db_export(&back, &c);
     assert!(ok, "{out}");
     assert_eq!(std::fs::read_to_string(&c).unwrap(), a_text);
     // A file that is no export is refused.
@@ -282,16 +228,7 @@ impl Drop for Serve {
 async fn wait_for_lease(url: &str, id: i64) {
     let mut conn = sqlx::PgConnection::connect(url).await.unwrap();
     let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let held: Option<String> =
-            sqlx::query_scalar("SELECT instance FROM computer_leases WHERE game_id = $1")
-                .bind(id)
-                .fetch_optional(&mut conn)
-                .await
-                .unwrap();
-        if held.is_some() {
-            break;
-        }
+    while lease_holder(&mut conn, id).await.is_none() {
         assert!(Instant::now() < deadline, "nobody takes the lease");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }

@@ -88,22 +88,9 @@ fn frame(chunk: &[u8]) -> Option<Message> {
             true,
         )),
         2 => Message::Binary(payload.to_vec().into()),
-        3 => Message::Ping(
-            payload
-                .iter()
-                .take(125)
-                .copied()
-                .collect::<Vec<u8>>()
-                .into(),
-        ),
-        4 => Message::Pong(
-            payload
-                .iter()
-                .take(125)
-                .copied()
-                .collect::<Vec<u8>>()
-                .into(),
-        ),
+        // A control frame carries at most 125 bytes.
+        3 => Message::Ping(payload[..payload.len().min(125)].to_vec().into()),
+        4 => Message::Pong(payload[..payload.len().min(125)].to_vec().into()),
         _ => Message::Close(None),
     })
 }

@@ -37,6 +37,39 @@ pub use local::{Action, BoardArt, Entered, LocalGame, PerGame, Setup};
 pub use muehle::{MuehleDetails, MuehleOptions};
 pub use search::{Analysis, AnalysisLine, SearchJob, history, run_job, texts};
 
+/// Whether a game goes on: the state's `status`, and the stored one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The game goes on.
+    #[default]
+    Ongoing,
+    /// The game has ended.
+    Over,
+}
+
+impl Status {
+    /// The name in the API and in the storage (`ongoing`, `over`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ongoing => "ongoing",
+            Status::Over => "over",
+        }
+    }
+
+    /// The status of this name (exactly as [`Status::name`] writes it).
+    pub fn parse(s: &str) -> Option<Status> {
+        [Status::Ongoing, Status::Over]
+            .into_iter()
+            .find(|v| v.name() == s)
+    }
+
+    /// `Over` if the game has ended.
+    pub fn of_ended(ended: bool) -> Status {
+        if ended { Status::Over } else { Status::Ongoing }
+    }
+}
+
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ending {

@@ -10,9 +10,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::error::ApiError;
-use crate::fair::{Client, Refusal};
+use crate::fair::{Client, Refusal, Scheduler};
 use crate::game::{Analysis, LiveGame};
-use crate::registry::GameRegistry;
 
 /// What an analysis gives: the engine's lines, the databases' values
 /// (Mühle, when installed and holding the position), and whether it was
@@ -26,7 +25,22 @@ pub struct Analyzed {
     pub preempted: bool,
 }
 
-impl GameRegistry {
+/// The analyses: positions searched in the engine slots the computer
+/// player leaves free.
+pub struct AnalysisService {
+    /// The engine slots, shared with the computer player.
+    engine: Arc<Scheduler>,
+    /// The longest an analysis may think; `None`: as asked.
+    max_time: Option<Duration>,
+}
+
+impl AnalysisService {
+    /// Analyses in the slots of `engine`, each at most `max_time` (`None`:
+    /// as long as asked).
+    pub fn new(engine: Arc<Scheduler>, max_time: Option<Duration>) -> AnalysisService {
+        AnalysisService { engine, max_time }
+    }
+
     /// Analyse `game` for `client`: the databases' values (Mühle) and the
     /// engine's best `lines`, on a blocking thread once the engine pool
     /// and the client's limits let it run (crate::fair). The search stops
@@ -38,12 +52,9 @@ impl GameRegistry {
         time: Duration,
         lines: usize,
     ) -> Result<Analyzed, ApiError> {
-        let time = self
-            .config
-            .max_analysis_time
-            .map_or(time, |max| time.min(max));
+        let time = self.max_time.map_or(time, |max| time.min(max));
         let stop = Arc::new(AtomicBool::new(false));
-        let guard = self.register_search(stop.clone());
+        let guard = self.engine.register_search(stop.clone());
         let slot = self
             .engine
             .analysis(client, time, stop.clone())

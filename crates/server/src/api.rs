@@ -70,6 +70,20 @@ fn with_you(state: GameState, you: Option<Color>) -> Json<StateForSeat> {
     Json(StateForSeat { state, you })
 }
 
+/// Carry out `action` for the seat of `token` in game `id` (to its end,
+/// [`detached`]); the answer is the new state, for that seat.
+async fn act(
+    app: &AppState,
+    id: i64,
+    token: Option<String>,
+    action: Action,
+) -> Result<Json<StateForSeat>, ApiError> {
+    let registry = app.registry.clone();
+    let (side, state) =
+        detached(async move { registry.apply(id, token.as_deref(), action).await }).await?;
+    Ok(with_you(state, Some(side)))
+}
+
 #[derive(Deserialize)]
 struct CreateRequest {
     #[serde(default = "default_game")]
@@ -204,16 +218,11 @@ async fn play(
     if req.mv.len() > 64 {
         return Err(ApiError::IllegalMove("that is not a move".into()));
     }
-    let registry = app.registry.clone();
-    let (side, state) = detached(async move {
-        let action = Action::Move {
-            ply: req.ply,
-            text: req.mv,
-        };
-        registry.apply(id, req.token.as_deref(), action).await
-    })
-    .await?;
-    Ok(with_you(state, Some(side)))
+    let action = Action::Move {
+        ply: req.ply,
+        text: req.mv,
+    };
+    act(&app, id, req.token, action).await
 }
 
 #[derive(Deserialize)]
@@ -235,17 +244,11 @@ async fn huff(
             "square is the name of one square (e5 on 8×8, 28 on 10×10)".into(),
         ));
     }
-    let square = square.to_string();
-    let registry = app.registry.clone();
-    let (side, state) = detached(async move {
-        let action = Action::Huff {
-            ply: req.ply,
-            square,
-        };
-        registry.apply(id, req.token.as_deref(), action).await
-    })
-    .await?;
-    Ok(with_you(state, Some(side)))
+    let action = Action::Huff {
+        ply: req.ply,
+        square: square.to_string(),
+    };
+    act(&app, id, req.token, action).await
 }
 
 #[derive(Deserialize)]
@@ -276,14 +279,7 @@ async fn draw(
             )));
         }
     };
-    let registry = app.registry.clone();
-    let (side, state) = detached(async move {
-        registry
-            .apply(id, req.token.as_deref(), Action::Draw(action))
-            .await
-    })
-    .await?;
-    Ok(with_you(state, Some(side)))
+    act(&app, id, req.token, Action::Draw(action)).await
 }
 
 async fn resign(
@@ -291,14 +287,7 @@ async fn resign(
     GameId(id): GameId,
     ApiJson(req): ApiJson<TokenRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
-    let registry = app.registry.clone();
-    let (side, state) = detached(async move {
-        registry
-            .apply(id, req.token.as_deref(), Action::Resign)
-            .await
-    })
-    .await?;
-    Ok(with_you(state, Some(side)))
+    act(&app, id, req.token, Action::Resign).await
 }
 
 async fn takeback(
@@ -306,14 +295,7 @@ async fn takeback(
     GameId(id): GameId,
     ApiJson(req): ApiJson<TokenRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
-    let registry = app.registry.clone();
-    let (side, state) = detached(async move {
-        registry
-            .apply(id, req.token.as_deref(), Action::Takeback)
-            .await
-    })
-    .await?;
-    Ok(with_you(state, Some(side)))
+    act(&app, id, req.token, Action::Takeback).await
 }
 
 #[derive(Deserialize)]
@@ -330,14 +312,7 @@ async fn join(
     ApiJson(req): ApiJson<JoinRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
     let name = clean_name(req.name.as_deref()).map_err(ApiError::BadRequest)?;
-    let registry = app.registry.clone();
-    let (side, state) = detached(async move {
-        registry
-            .apply(id, req.token.as_deref(), Action::Join { name })
-            .await
-    })
-    .await?;
-    Ok(with_you(state, Some(side)))
+    act(&app, id, req.token, Action::Join { name }).await
 }
 
 async fn record(State(app): State<AppState>, GameId(id): GameId) -> Result<Response, ApiError> {
@@ -445,7 +420,7 @@ async fn analyze(
         })?;
     }
     let done = app
-        .registry
+        .analysis
         .analyze(client, game, Duration::from_millis(time_ms), lines as usize)
         .await?;
     let mut answer = serde_json::to_value(done.analysis).map_err(ApiError::internal)?;

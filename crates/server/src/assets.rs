@@ -14,15 +14,22 @@ use rust_embed::RustEmbed;
 #[folder = "$CARGO_MANIFEST_DIR/../../web/"]
 struct Assets;
 
+/// The app's pages: each is `index.html`, which shows the page its path
+/// names.
+const PAGES: [&str; 6] = [
+    "/",
+    "/game/{id}",
+    "/archive",
+    "/analysis",
+    "/puzzles",
+    "/puzzles/{id}",
+];
+
 /// The page routes and the file fallback.
 pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    Router::new()
-        .route("/", get(index))
-        .route("/game/{id}", get(index))
-        .route("/archive", get(index))
-        .route("/analysis", get(index))
-        .route("/puzzles", get(index))
-        .route("/puzzles/{id}", get(index))
+    PAGES
+        .into_iter()
+        .fold(Router::new(), |router, page| router.route(page, get(index)))
         .fallback(file)
 }
 

@@ -1,16 +1,18 @@
 //! The computer player: when it is the computer's turn in a game, its
 //! search runs on a blocking thread (in an engine slot, before analyses:
-//! crate::fair); the move it finds is stored and broadcast unless the game
-//! changed meanwhile. Its thinking time and display name by level.
+//! crate::fair); the move it finds is stored and broadcast like any other
+//! change (crate::registry) unless the game changed meanwhile. Its
+//! thinking time by level.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
+use crate::cluster::{Lease, Leases};
+use crate::fair::Scheduler;
 use crate::game::LiveGame;
-use crate::registry::{Entry, GameRegistry, Live};
+use crate::registry::{ComputerSeat, Entry, GameRegistry, Live, MAX_GAME_PLIES};
 use crate::storage::MoveChange;
-use crate::util::now_rfc3339;
 
 /// How long the computer waits before trying again when its move could not
 /// be stored.
@@ -24,14 +26,29 @@ pub fn level_movetime(level: u8) -> Duration {
     }
 }
 
-impl GameRegistry {
+/// The computer player of every game with a computer seat.
+pub struct ComputerService {
+    /// The games it plays in.
+    registry: Arc<GameRegistry>,
+    /// The engine slots it shares with the analyses.
+    engine: Arc<Scheduler>,
+    /// Who searches a game's move when several instances share the
+    /// database.
+    leases: Leases,
+    /// The thinking time per move; `None`: by level.
+    movetime: Option<Duration>,
+    /// Itself, for the searches it spawns.
+    me: Weak<ComputerService>,
+}
+
+impl ComputerSeat for ComputerService {
     /// If it is the computer's turn and it is not thinking yet, start its
     /// search; its move is stored and broadcast when found.
-    pub(crate) fn start_computer(self: &Arc<Self>, entry: &Arc<Entry>, live: &mut Live) {
+    fn consider(&self, entry: &Arc<Entry>, live: &mut Live) {
         if live.thinking.is_some()
             || live.game.ending().is_some()
-            || self.is_closing()
-            || live.game.ply() >= crate::registry::MAX_GAME_PLIES
+            || self.registry.is_closing()
+            || live.game.ply() >= MAX_GAME_PLIES
         {
             return;
         }
@@ -39,42 +56,56 @@ impl GameRegistry {
         let Some(level) = live.seats[side.index()].level else {
             return;
         };
+        let Some(me) = self.me.upgrade() else { return };
         let stop = Arc::new(AtomicBool::new(false));
         live.thinking = Some(stop.clone());
         let version = live.version;
         let game = live.game.clone();
-        let movetime = self
-            .config
-            .computer_movetime
-            .unwrap_or_else(|| level_movetime(level));
-        let registry = self.clone();
+        let movetime = self.movetime.unwrap_or_else(|| level_movetime(level));
         let entry = entry.clone();
         tokio::spawn(async move {
             // Several instances on one database: only the holder of the
             // game's lease searches (crate::cluster).
-            let lease = match crate::cluster::take_lease(registry.storage().as_ref(), entry.id)
-                .await
-            {
-                Ok(crate::cluster::Lease::Elsewhere) => return,
+            let lease = match me.leases.take(entry.id).await {
+                Ok(Lease::Elsewhere) => return,
                 Ok(lease) => lease,
                 Err(e) => {
                     tracing::error!(game = entry.id, error = %e, "taking the computer's lease failed");
-                    return registry
-                        .finish_computer(&entry, version, &stop, Err(()))
-                        .await;
+                    return me.finish(&entry, version, &stop, Err(())).await;
                 }
             };
-            let chosen = registry
-                .computer_search(game, level, movetime, stop.clone())
+            let chosen = me.search(game, level, movetime, stop.clone()).await;
+            me.finish(&entry, version, &stop, Ok(chosen)).await;
+            me.leases
+                .release(entry.id, lease, me.registry.is_closing())
                 .await;
-            registry
-                .finish_computer(&entry, version, &stop, Ok(chosen))
-                .await;
-            crate::cluster::release_lease(&registry, entry.id, lease).await;
         });
     }
+}
 
-    async fn computer_search(
+impl ComputerService {
+    /// The computer player of the games of `registry`, searching in the
+    /// slots of `engine` (`movetime` per move; `None`: by level); it moves
+    /// from now on.
+    pub fn start(
+        registry: Arc<GameRegistry>,
+        engine: Arc<Scheduler>,
+        leases: Leases,
+        movetime: Option<Duration>,
+    ) -> Arc<ComputerService> {
+        let computer = Arc::new_cyclic(|me| ComputerService {
+            registry,
+            engine,
+            leases,
+            movetime,
+            me: me.clone(),
+        });
+        let seat: Weak<dyn ComputerSeat> = computer.me.clone();
+        computer.registry.seat_computer(seat);
+        computer
+    }
+
+    async fn search(
         &self,
         game: LiveGame,
         level: u8,
@@ -83,7 +114,7 @@ impl GameRegistry {
     ) -> Option<String> {
         // Computer moves go before analyses (crate::fair).
         let slot = self.engine.computer().await?;
-        let _guard = self.register_search(stop.clone());
+        let _guard = self.engine.register_search(stop.clone());
         if stop.load(Ordering::Relaxed) {
             return None;
         }
@@ -104,8 +135,8 @@ impl GameRegistry {
         }
     }
 
-    async fn finish_computer(
-        self: &Arc<Self>,
+    async fn finish(
+        &self,
         entry: &Arc<Entry>,
         version: u64,
         stop: &Arc<AtomicBool>,
@@ -121,64 +152,48 @@ impl GameRegistry {
             return;
         }
         live.thinking = None;
-        if self.is_closing() {
+        if self.registry.is_closing() {
             return;
         }
         let Ok(mv) = mv else {
             // No search (its lease could not be taken): try again later.
             live.stale = true;
-            self.retry_computer(entry);
+            self.retry(entry);
             return;
         };
         let Some(mv) = mv.filter(|_| live.game.ending().is_none()) else {
-            Self::broadcast(entry, live);
+            GameRegistry::broadcast(entry, live);
             return;
         };
-        let expected = live.expected();
         let mut next = live.game.clone();
         let change = match next.play(&mv) {
             Ok(Some(stored)) => MoveChange::Append(stored),
             Ok(None) => MoveChange::Keep,
             Err(e) => {
                 tracing::error!(game = entry.id, %mv, error = %e, "the computer chose an illegal move");
-                Self::broadcast(entry, live);
+                GameRegistry::broadcast(entry, live);
                 return;
             }
         };
-        let now = now_rfc3339();
-        let meta = live.meta(&next, &now);
-        match self
-            .storage()
-            .update_game(entry.id, expected, change, meta)
-            .await
-        {
-            Ok(stored_version) => {
-                live.stored_version = stored_version;
-                live.game = next;
-                live.updated_at = now;
-                live.version = self.next_version();
-                tracing::debug!(game = entry.id, %mv, "computer move");
-            }
+        match self.registry.commit(entry, live, next, change).await {
+            Ok(_) => tracing::debug!(game = entry.id, %mv, "computer move"),
             Err(e) => {
                 // Not stored, so not played, kept or broadcast: the game is
                 // read again from storage and the computer searches anew,
                 // at the next request or when the retry comes.
                 tracing::error!(game = entry.id, error = %e, "storing the computer's move failed");
-                live.stale = true;
-                self.retry_computer(entry);
-                return;
+                self.retry(entry);
             }
         }
-        Self::broadcast(entry, live);
     }
 
     /// After the computer's move could not be stored: reload the game
     /// (which restarts the search) after a pause, until it works, a request
     /// did it meanwhile, or the server stops.
-    fn retry_computer(self: &Arc<Self>, entry: &Arc<Entry>) {
-        let registry = self.clone();
+    fn retry(&self, entry: &Arc<Entry>) {
+        let registry = self.registry.clone();
         let entry = entry.clone();
-        let mut closing = self.closing();
+        let mut closing = registry.closing();
         tokio::spawn(async move {
             loop {
                 tokio::select! {
@@ -194,7 +209,7 @@ impl GameRegistry {
                 }
                 match registry.load(&entry, &mut guard).await {
                     Ok(live) => {
-                        Self::broadcast(&entry, live);
+                        GameRegistry::broadcast(&entry, live);
                         return;
                     }
                     Err(e) => {

@@ -225,6 +225,8 @@ struct State {
     running: HashMap<u64, Running>,
     /// Analyses stopped for a computer move that have not ended yet.
     preempting: usize,
+    /// The stop flags of the searches running, set by a close.
+    searches: HashMap<u64, Arc<AtomicBool>>,
     clients: HashMap<Client, Usage>,
     ips: HashMap<IpAddr, Usage>,
 }
@@ -276,46 +278,63 @@ impl Drop for Slot {
     }
 }
 
-/// A computer search in the queue; leaves it when dropped.
-struct QueuedComputer<'a> {
+/// A search's stop flag kept for [`Scheduler::close`]; when dropped (the
+/// search ended, or the request went away) the flag is set and forgotten.
+pub struct SearchGuard<'a> {
     sched: &'a Scheduler,
     id: u64,
+    stop: Arc<AtomicBool>,
 }
 
-impl Drop for QueuedComputer<'_> {
+impl Drop for SearchGuard<'_> {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.sched.lock().searches.remove(&self.id);
+    }
+}
+
+/// A place in one of the queues, left when dropped: `leave` takes `id`
+/// out of its queue if it is still there, and says whether it was.
+struct Queued<'a> {
+    sched: &'a Scheduler,
+    id: u64,
+    leave: fn(&Scheduler, &mut State, u64) -> bool,
+}
+
+impl Drop for Queued<'_> {
     fn drop(&mut self) {
         let mut s = self.sched.lock();
-        if let Some(i) = s.computers.iter().position(|&c| c == self.id) {
-            s.computers.remove(i);
+        if (self.leave)(self.sched, &mut s, self.id) {
             drop(s);
             self.sched.notify.notify_waiters();
         }
     }
 }
 
-/// An analysis in the queue; leaves it (giving back its reserved time)
-/// when dropped before it got a slot.
-struct QueuedAnalysis<'a> {
-    sched: &'a Scheduler,
-    id: u64,
+/// A computer search leaves the queue.
+fn leave_computers(_: &Scheduler, s: &mut State, id: u64) -> bool {
+    let Some(i) = s.computers.iter().position(|&c| c == id) else {
+        return false;
+    };
+    s.computers.remove(i);
+    true
 }
 
-impl Drop for QueuedAnalysis<'_> {
-    fn drop(&mut self) {
-        let mut s = self.sched.lock();
-        if let Some(i) = s.waiting.iter().position(|w| w.id == self.id) {
-            let w = s.waiting.remove(i);
-            self.sched.settle(
-                &mut s,
-                &w.client,
-                w.reserved.as_secs_f64(),
-                Instant::now(),
-                |u| u.waiting = u.waiting.saturating_sub(1),
-            );
-            drop(s);
-            self.sched.notify.notify_waiters();
-        }
-    }
+/// An analysis leaves the queue before it got a slot, giving back its
+/// reserved time.
+fn leave_waiting(sched: &Scheduler, s: &mut State, id: u64) -> bool {
+    let Some(i) = s.waiting.iter().position(|w| w.id == id) else {
+        return false;
+    };
+    let w = s.waiting.remove(i);
+    sched.settle(
+        s,
+        &w.client,
+        w.reserved.as_secs_f64(),
+        Instant::now(),
+        |u| u.waiting = u.waiting.saturating_sub(1),
+    );
+    true
 }
 
 fn retry_secs(secs: f64) -> u64 {
@@ -336,6 +355,7 @@ impl Scheduler {
                 waiting: Vec::new(),
                 running: HashMap::new(),
                 preempting: 0,
+                searches: HashMap::new(),
                 clients: HashMap::new(),
                 ips: HashMap::new(),
             }),
@@ -354,10 +374,34 @@ impl Scheduler {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Refuse every waiting and further request (shutdown).
+    /// Refuse every waiting and further request, and stop the searches
+    /// running (shutdown).
     pub fn close(&self) {
-        self.lock().closed = true;
+        let mut s = self.lock();
+        s.closed = true;
+        for stop in s.searches.values() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        drop(s);
         self.notify.notify_waiters();
+    }
+
+    /// Keep `stop`, a search's stop flag, where [`Scheduler::close`] sets
+    /// it while the search runs (at once if closed already); the guard
+    /// sets it and forgets it when dropped.
+    pub fn register_search(&self, stop: Arc<AtomicBool>) -> SearchGuard<'_> {
+        let mut s = self.lock();
+        if s.closed {
+            stop.store(true, Ordering::Relaxed);
+        }
+        let id = s.next_id;
+        s.next_id += 1;
+        s.searches.insert(id, stop.clone());
+        SearchGuard {
+            sched: self,
+            id,
+            stop,
+        }
     }
 
     /// Analyses running and waiting now (for tests and the benchmark).
@@ -385,7 +429,11 @@ impl Scheduler {
             self.preempt(&mut s);
             id
         };
-        let _queued = QueuedComputer { sched: self, id };
+        let _queued = Queued {
+            sched: self,
+            id,
+            leave: leave_computers,
+        };
         loop {
             let notified = self.notify.notified();
             tokio::pin!(notified);
@@ -419,7 +467,11 @@ impl Scheduler {
         stop: Arc<AtomicBool>,
     ) -> Result<Slot, Refusal> {
         let id = self.admit(&client, time).await?;
-        let queued = QueuedAnalysis { sched: self, id };
+        let queued = Queued {
+            sched: self,
+            id,
+            leave: leave_waiting,
+        };
         let deadline = tokio::time::Instant::now() + self.config.wait;
         loop {
             let notified = self.notify.notified();

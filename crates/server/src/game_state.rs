@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+pub use crate::game::Status;
 use crate::game::{Color, GameDetails, LiveGame, PerSide, RuleOptions};
 
 /// The kinds of game.
@@ -41,16 +42,6 @@ impl Kind {
             _ => None,
         }
     }
-}
-
-/// `ongoing` or `over`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// The game goes on.
-    Ongoing,
-    /// The game has ended.
-    Over,
 }
 
 /// A seat of the state's `players`.
@@ -146,11 +137,7 @@ impl GameState {
             moves: game.moves(),
             ply: game.ply(),
             turn: game.turn(),
-            status: if ending.is_some() {
-                Status::Over
-            } else {
-                Status::Ongoing
-            },
+            status: Status::of_ended(ending.is_some()),
             result: ending.as_ref().map(|e| e.result()),
             reason: ending.as_ref().map(|e| e.reason),
             reason_text: ending.map(|e| e.text),

@@ -12,10 +12,13 @@
 //!   protections, origins and rate limits, the connection loop and its
 //!   check of request heads; [`AppState`] is what the handlers share,
 //!   [`error`] the API's error answers.
+//! - `computer`, `analysis`, [`cluster`]: the services beside the
+//!   registry, each with its own state and handles: the computer player
+//!   (told of the games by the registry), the analyses, and this instance
+//!   among others on a shared database. Computer moves and analyses share
+//!   the engine slots ([`fair`]).
 //! - [`registry`]: the live games ([`GameRegistry`]), each changed on a copy,
-//!   stored, then broadcast; `computer` plays the computer's moves,
-//!   `analysis` runs analyses on the engine slots ([`fair`]);
-//!   [`game_state`] is the state the API sends.
+//!   stored, then broadcast; [`game_state`] is the state the API sends.
 //! - [`game`]: the games behind one adapter ([`game::ServerGame`]), written
 //!   once over `boardgame` and knowing nothing of HTTP or storage;
 //!   [`perfect`]: Mühle's perfect-play databases.
@@ -274,7 +277,9 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         .await
         .with_context(|| format!("listening on {}", config.listen))?;
     let addr = listener.local_addr()?;
-    cluster::start(&state.registry).await;
+    if let Some(cluster) = &state.cluster {
+        cluster.start().await;
+    }
     match state.registry.resume_computer_games().await {
         Ok(0) => {}
         Ok(n) => tracing::info!("the computer resumes thinking in {n} game(s)"),
@@ -284,7 +289,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
     let router = app(state.clone()).layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
         config.body_timeout,
     ));
-    let registry = state.registry.clone();
+    let stopping = state.clone();
     let limits = conn::Limits {
         max_connections: conn::fit_to_budget(config.max_connections, conn::open_file_budget()),
         header_timeout: config.header_timeout,
@@ -309,7 +314,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<RunningServer> {
         exempt,
         async move {
             let _ = rx.await;
-            registry.shutdown();
+            stopping.shutdown();
         },
     ));
     Ok(RunningServer {

@@ -4,12 +4,13 @@
 //! last request, socket or computer search lets go of them.
 //!
 //! Every change follows one path: check it on a copy of the game, store it
-//! (one transaction), then take the copy, answer and broadcast. The
-//! computer's moves are `crate::computer`'s, analyses `crate::analysis`'s.
+//! (one transaction), then take the copy, answer and broadcast; the
+//! computer's moves too. Who moves for a computer seat (`crate::computer`)
+//! is told of every game loaded or changed ([`ComputerSeat`]).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
@@ -17,12 +18,12 @@ use serde_json::{Value, json};
 use tokio::sync::{broadcast, watch};
 
 use crate::error::ApiError;
-use crate::fair::{AnalysisLimits, Scheduler};
+use crate::fair::AnalysisLimits;
 use crate::game::{Color, GameError, LiveGame, PerSide, SavedGame, Variant};
-use crate::game_state::{GameState, Kind, Player, Seating, StateMessage, computer_name};
+use crate::game_state::{GameState, Kind, Player, Seating, StateMessage, Status, computer_name};
 use crate::storage::{
-    Expected, GameMeta, GameSummary, MoveChange, NewGame, Seat, Seats, Storage, StorageError,
-    StoredGame,
+    Expected, GameMeta, GameSummary, MoveChange, NewGame, Seat, SeatChange, Seats, Storage,
+    StorageError, StoredGame,
 };
 use crate::util::{self, constant_time_eq, now_rfc3339, token_hash};
 
@@ -30,7 +31,7 @@ use crate::util::{self, constant_time_eq, now_rfc3339, token_hash};
 /// fresh state instead.
 const CHANNEL_CAPACITY: usize = 16;
 
-/// Settings of the game registry.
+/// Settings of the engine's users: the computer player and the analyses.
 #[derive(Clone, Debug)]
 pub struct RegistryConfig {
     /// The computer's thinking time per move; `None`: by level (0.3–1 s for
@@ -220,7 +221,7 @@ impl Live {
 fn meta_of(game: &LiveGame, updated_at: &str) -> GameMeta {
     let ending = game.ending();
     GameMeta {
-        status: if ending.is_some() { "over" } else { "ongoing" }.to_string(),
+        status: Status::of_ended(ending.is_some()),
         result: ending.as_ref().map(|e| e.result().to_string()),
         reason: ending.as_ref().map(|e| e.reason.to_string()),
         draw_offer: game.draw_offer().map(|s| s.name().to_string()),
@@ -472,51 +473,47 @@ fn check_turn(live: &Live, side: Color, ply: u64) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// All live games, the storage and the engine slots.
+/// Who moves for the computer seats (crate::computer): told of every game
+/// loaded or changed, under the game's lock, so that it starts its search
+/// when it is the computer's turn.
+pub(crate) trait ComputerSeat: Send + Sync {
+    /// `live`, the game of `entry`, was loaded or changed.
+    fn consider(&self, entry: &Arc<Entry>, live: &mut Live);
+}
+
+/// All live games and the storage.
 pub struct GameRegistry {
     storage: Arc<dyn Storage>,
-    pub(crate) config: RegistryConfig,
     entries: Entries,
-    pub(crate) engine: Arc<Scheduler>,
-    searches: Mutex<HashMap<u64, Arc<AtomicBool>>>,
-    next_search: AtomicU64,
     versions: AtomicU64,
     closing: watch::Sender<bool>,
-}
-
-/// Sets the stop flag when dropped (a request that goes away stops its
-/// search) and forgets the search.
-pub(crate) struct SearchGuard<'a> {
-    registry: &'a GameRegistry,
-    id: u64,
-    stop: Arc<AtomicBool>,
-}
-
-impl Drop for SearchGuard<'_> {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        self.registry
-            .searches
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&self.id);
-    }
+    /// Who moves for the computer seats, once there is one.
+    computer: OnceLock<Weak<dyn ComputerSeat>>,
 }
 
 impl GameRegistry {
     /// The registry of the games in `storage`.
-    pub fn new(storage: Arc<dyn Storage>, config: RegistryConfig) -> Arc<GameRegistry> {
-        let engine = Scheduler::new(config.engine_slots, config.analysis.clone());
+    pub fn new(storage: Arc<dyn Storage>) -> Arc<GameRegistry> {
         Arc::new(GameRegistry {
             storage,
-            config,
             entries: Arc::new(Mutex::new(HashMap::new())),
-            engine,
-            searches: Mutex::new(HashMap::new()),
-            next_search: AtomicU64::new(0),
             versions: AtomicU64::new(1),
             closing: watch::channel(false).0,
+            computer: OnceLock::new(),
         })
+    }
+
+    /// Let `computer` move for the computer seats (once).
+    pub(crate) fn seat_computer(&self, computer: Weak<dyn ComputerSeat>) {
+        let _ = self.computer.set(computer);
+    }
+
+    /// If it is the computer's turn in `live` and it is not thinking yet,
+    /// the computer starts its search.
+    fn start_computer(&self, entry: &Arc<Entry>, live: &mut Live) {
+        if let Some(computer) = self.computer.get().and_then(Weak::upgrade) {
+            computer.consider(entry, live);
+        }
     }
 
     /// Where the games are kept.
@@ -534,24 +531,9 @@ impl GameRegistry {
         *self.closing.borrow()
     }
 
-    /// Stop: sockets close, searches stop, no computer move is stored
-    /// any more.
+    /// Stop: sockets close, no computer move is stored any more.
     pub fn shutdown(&self) {
         self.closing.send_replace(true);
-        self.engine.close();
-        for stop in self
-            .searches
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .values()
-        {
-            stop.store(true, Ordering::Relaxed);
-        }
-    }
-
-    /// The engine pool (for tests and the benchmark).
-    pub fn engine(&self) -> &Arc<Scheduler> {
-        &self.engine
     }
 
     /// Number of games in memory (for tests and the benchmark).
@@ -601,26 +583,8 @@ impl GameRegistry {
     }
 
     /// A version number not used before in this process.
-    pub(crate) fn next_version(&self) -> u64 {
+    fn next_version(&self) -> u64 {
         self.versions.fetch_add(1, Ordering::Relaxed)
-    }
-
-    /// Keep `stop` where [`GameRegistry::shutdown`] finds it while the
-    /// search runs.
-    pub(crate) fn register_search(&self, stop: Arc<AtomicBool>) -> SearchGuard<'_> {
-        let id = self.next_search.fetch_add(1, Ordering::Relaxed);
-        if self.is_closing() {
-            stop.store(true, Ordering::Relaxed);
-        }
-        self.searches
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(id, stop.clone());
-        SearchGuard {
-            registry: self,
-            id,
-            stop,
-        }
     }
 
     /// The entry of game `id` (it may not exist: loading tells).
@@ -639,24 +603,24 @@ impl GameRegistry {
         entry
     }
 
-    fn live_from_stored(&self, g: StoredGame) -> Result<Live, ApiError> {
+    fn live_from_stored(&self, stored: StoredGame) -> Result<Live, ApiError> {
+        let (id, stored_version, g) = (stored.id, stored.version, stored.stored);
         let meta = &g.meta;
         let saved = SavedGame {
-            game: &g.game,
+            game: g.game.name(),
             rules: &g.rules,
             start: &g.start_position,
             moves: &g.moves,
-            over: meta.status == "over",
+            over: meta.status == Status::Over,
             result: meta.result.as_deref(),
             reason: meta.reason.as_deref(),
             draw_offer: meta.draw_offer.as_deref().and_then(color_from_row),
             pending_huff: meta.pending_huff.as_deref(),
         };
-        let game = LiveGame::restore(&saved)
-            .map_err(|e| ApiError::Internal(format!("game {}: {e}", g.id)))?;
-        let kind = Kind::parse(&g.kind).ok_or_else(|| {
-            ApiError::Internal(format!("game {}: unknown kind '{}'", g.id, g.kind))
-        })?;
+        let game =
+            LiveGame::restore(&saved).map_err(|e| ApiError::Internal(format!("game {id}: {e}")))?;
+        let kind = Kind::parse(&g.kind)
+            .ok_or_else(|| ApiError::Internal(format!("game {id}: unknown kind '{}'", g.kind)))?;
         Ok(Live {
             game,
             kind,
@@ -665,7 +629,7 @@ impl GameRegistry {
             created_at: g.created_at,
             updated_at: g.meta.updated_at,
             version: self.next_version(),
-            stored_version: g.version,
+            stored_version,
             stale: false,
             thinking: None,
         })
@@ -714,7 +678,9 @@ impl GameRegistry {
 
     /// Store a change prepared on `next` and take it over; then broadcast
     /// and let the computer move if it is its turn. Returns the new state.
-    async fn commit(
+    /// A change that was not stored is not taken over: the game is read
+    /// anew before the next one.
+    pub(crate) async fn commit(
         self: &Arc<Self>,
         entry: &Arc<Entry>,
         live: &mut Live,
@@ -806,7 +772,7 @@ impl GameRegistry {
         let id = self
             .storage
             .create_game(NewGame {
-                game: live.game.game_type().name().to_string(),
+                game: live.game.game_type(),
                 kind: req.kind.name().to_string(),
                 rules: live.game.rules_text(),
                 start_position: live.game.start_position(),
@@ -863,7 +829,7 @@ impl GameRegistry {
         let id = self
             .storage
             .create_game(NewGame {
-                game: game.game_type().name().to_string(),
+                game: game.game_type(),
                 kind: Kind::Imported.name().to_string(),
                 rules: game.rules_text(),
                 start_position: game.start_position(),
@@ -971,14 +937,14 @@ impl GameRegistry {
         let now = now_rfc3339();
         let stored = self
             .storage
-            .update_seat(
-                entry.id,
-                live.stored_version,
-                side.index(),
-                name.clone(),
-                true,
-                now.clone(),
-            )
+            .update_seat(SeatChange {
+                game: entry.id,
+                version: live.stored_version,
+                seat: side.index(),
+                name: name.clone(),
+                joined: true,
+                updated_at: now.clone(),
+            })
             .await;
         live.take_stored(stored)?;
         let seat = &mut live.seats[side.index()];
@@ -1030,7 +996,7 @@ fn summary_json(g: &GameSummary) -> Value {
     };
     json!({
         "id": g.id,
-        "game": g.game,
+        "game": g.game.name(),
         "kind": g.kind,
         "rules": g.rules,
         "white": name(0),

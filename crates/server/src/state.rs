@@ -1,11 +1,16 @@
-//! What the handlers share: the game registry, the request guard (origins,
-//! rate limits) and the WebSocket keep-alive.
+//! What the handlers share: the game registry and the services beside it
+//! (the computer player, the analyses, the cluster of instances), the
+//! request guard (origins, rate limits) and the WebSocket keep-alive.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
 
+use crate::analysis::AnalysisService;
+use crate::cluster::{ClusterService, Leases};
+use crate::computer::ComputerService;
+use crate::fair::Scheduler;
 use crate::front::{Front, PerAddress};
 use crate::registry::GameRegistry;
 use crate::{ServerConfig, guard, storage, ws};
@@ -15,6 +20,16 @@ use crate::{ServerConfig, guard, storage, ws};
 pub struct AppState {
     /// The live games.
     pub registry: Arc<GameRegistry>,
+    /// The computer player, owned here: the registry, which tells it of
+    /// the games, holds it weakly.
+    #[allow(dead_code)]
+    computer: Arc<ComputerService>,
+    /// The analyses (`POST /api/analyze`).
+    pub(crate) analysis: Arc<AnalysisService>,
+    /// This instance among others on a shared database, if it is shared.
+    pub(crate) cluster: Option<Arc<ClusterService>>,
+    /// The engine slots of the computer player and the analyses.
+    pub(crate) engine: Arc<Scheduler>,
     pub(crate) guard: Arc<guard::Guard>,
     pub(crate) front: Arc<Front>,
     /// The open WebSockets of each client address.
@@ -43,8 +58,24 @@ impl AppState {
         let storage = storage::open_with(&url, &options)
             .await
             .with_context(|| format!("opening the database {}", storage::redact_url(&url)))?;
+        let settings = config.registry_config();
+        let registry = GameRegistry::new(storage.clone());
+        let engine = Scheduler::new(settings.engine_slots, settings.analysis.clone());
+        let computer = ComputerService::start(
+            registry.clone(),
+            engine.clone(),
+            Leases::new(storage),
+            settings.computer_movetime,
+        );
         Ok(AppState {
-            registry: GameRegistry::new(storage, config.registry_config()),
+            analysis: Arc::new(AnalysisService::new(
+                engine.clone(),
+                settings.max_analysis_time,
+            )),
+            cluster: ClusterService::of(&registry).map(Arc::new),
+            computer,
+            engine,
+            registry,
             guard: Arc::new(guard),
             front: Arc::new(front),
             websockets: PerAddress::new(config.max_websockets_per_ip),
@@ -53,5 +84,12 @@ impl AppState {
                 idle_timeout: config.ws_idle_timeout.max(Duration::from_millis(1)),
             },
         })
+    }
+
+    /// Stop: sockets close, searches stop, no computer move is stored
+    /// any more.
+    pub fn shutdown(&self) {
+        self.registry.shutdown();
+        self.engine.close();
     }
 }

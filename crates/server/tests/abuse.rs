@@ -244,10 +244,7 @@ async fn names_with_bidirectional_controls_are_refused() {
     let id = id_of(&g);
     let invite = g["invite"]["token"].as_str().unwrap().to_string();
     let (status, v) = s
-        .post(
-            &format!("/api/games/{id}/join"),
-            json!({"token": invite, "name": "\u{202E}neB"}),
-        )
+        .action(id, "join", json!({"token": invite, "name": "\u{202E}neB"}))
         .await;
     assert_error(status, &v, 400, "bad_request");
     assert_eq!(s.state(id).await["players"]["black"]["joined"], false);
@@ -428,9 +425,7 @@ async fn wrong_tokens_are_rate_limited_per_client() {
     assert_eq!(v["code"], "rate_limited", "{v}");
     assert!(v["error"].as_str().unwrap().contains("wrong tokens"), "{v}");
     // Also other token guesses (resign, join) from this client wait.
-    let (status, v) = s
-        .post(&format!("/api/games/{id}/resign"), json!({"token": "DDDD"}))
-        .await;
+    let (status, v) = s.action(id, "resign", json!({"token": "DDDD"})).await;
     assert_error(status, &v, 429, "rate_limited");
     let (status, v) = s.get(&format!("/api/games/{id}?token=EEEE")).await;
     assert_error(status, &v, 429, "rate_limited");

@@ -15,9 +15,7 @@ async fn online_game(s: &TestServer) -> (i64, String, String) {
         .await;
     let guest = v["invite"]["token"].as_str().unwrap().to_string();
     let id = id_of(&v);
-    let (status, j) = s
-        .post(&format!("/api/games/{id}/join"), json!({"token": guest}))
-        .await;
+    let (status, j) = s.action(id, "join", json!({"token": guest})).await;
     assert_eq!(status, 200, "{j}");
     (id, token(&v, "white"), guest)
 }
@@ -155,12 +153,7 @@ async fn a_local_game_to_the_end() {
         .play(id, &tokens[moves.len() % 2], moves.len() as u64, "a1")
         .await;
     assert_error(status, &v, 409, "game_over");
-    let (status, v) = s
-        .post(
-            &format!("/api/games/{id}/resign"),
-            json!({"token": tokens[0]}),
-        )
-        .await;
+    let (status, v) = s.action(id, "resign", json!({"token": tokens[0]})).await;
     assert_error(status, &v, 409, "game_over");
     let st = s.state(id).await;
     assert_eq!(st["moves"], json!(moves));
@@ -171,81 +164,38 @@ async fn resignation_and_draws() {
     let s = TestServer::start().await;
     let (id, host, guest) = online_game(&s).await;
     // Decline, then offer and accept.
-    let (status, v) = s
-        .post(
-            &format!("/api/games/{id}/draw"),
-            json!({"token": host, "action": "accept"}),
-        )
-        .await;
+    let (status, v) = s.draw(id, &host, "accept").await;
     assert_error(status, &v, 409, "no_draw_offer");
-    let (status, v) = s
-        .post(
-            &format!("/api/games/{id}/draw"),
-            json!({"token": host, "action": "offer"}),
-        )
-        .await;
+    let (status, v) = s.draw(id, &host, "offer").await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["draw_offer"], "white");
     assert_eq!(v["you"], "white");
-    let (status, v) = s
-        .post(
-            &format!("/api/games/{id}/draw"),
-            json!({"token": host, "action": "accept"}),
-        )
-        .await;
+    let (status, v) = s.draw(id, &host, "accept").await;
     assert_error(status, &v, 409, "no_draw_offer");
-    let (status, v) = s
-        .post(
-            &format!("/api/games/{id}/draw"),
-            json!({"token": guest, "action": "decline"}),
-        )
-        .await;
+    let (status, v) = s.draw(id, &guest, "decline").await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["draw_offer"], Value::Null);
     // An offer stands until the opponent moves.
-    s.post(
-        &format!("/api/games/{id}/draw"),
-        json!({"token": guest, "action": "offer"}),
-    )
-    .await;
+    s.draw(id, &guest, "offer").await;
     let v = s.play_ok(id, &host, 0, "d6").await;
     assert_eq!(v["draw_offer"], Value::Null);
-    let (_, v) = s
-        .post(
-            &format!("/api/games/{id}/draw"),
-            json!({"token": host, "action": "offer"}),
-        )
-        .await;
+    let (_, v) = s.draw(id, &host, "offer").await;
     assert_eq!(v["draw_offer"], "white");
-    let (status, v) = s
-        .post(
-            &format!("/api/games/{id}/draw"),
-            json!({"token": guest, "action": "accept"}),
-        )
-        .await;
+    let (status, v) = s.draw(id, &guest, "accept").await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["status"], "over");
     assert_eq!(v["result"], "1/2-1/2");
     assert_eq!(v["reason"], "agreement");
-    let (status, v) = s
-        .post(
-            &format!("/api/games/{id}/draw"),
-            json!({"token": guest, "action": "dance"}),
-        )
-        .await;
+    let (status, v) = s.draw(id, &guest, "dance").await;
     assert_error(status, &v, 400, "bad_request");
 
     // Resignation.
     let (id, host, guest) = online_game(&s).await;
-    let (status, v) = s
-        .post(&format!("/api/games/{id}/resign"), json!({"token": guest}))
-        .await;
+    let (status, v) = s.action(id, "resign", json!({"token": guest})).await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["result"], "1-0");
     assert_eq!(v["reason"], "resignation");
-    let (status, v) = s
-        .post(&format!("/api/games/{id}/resign"), json!({"token": host}))
-        .await;
+    let (status, v) = s.action(id, "resign", json!({"token": host})).await;
     assert_error(status, &v, 409, "game_over");
     // Both survive a reload from the database (checked again in `restart`).
     assert_eq!(s.state(id).await["reason"], "resignation");
@@ -256,8 +206,9 @@ async fn resignation_and_draws() {
         .await;
     let id = id_of(&v);
     let (status, v) = s
-        .post(
-            &format!("/api/games/{id}/draw"),
+        .action(
+            id,
+            "draw",
             json!({"token": token(&v, "white"), "action": "offer"}),
         )
         .await;
@@ -368,17 +319,11 @@ async fn error_cases() {
     let (online, online_host, _) = online_game(&s).await;
     s.play_ok(online, &online_host, 0, "d6").await;
     let (status, v) = s
-        .post(
-            &format!("/api/games/{online}/takeback"),
-            json!({"token": online_host}),
-        )
+        .action(online, "takeback", json!({"token": online_host}))
         .await;
     assert_error(status, &v, 409, "not_allowed");
     let (status, v) = s
-        .post(
-            &format!("/api/games/{id}/join"),
-            json!({"token": white, "name": "X"}),
-        )
+        .action(id, "join", json!({"token": white, "name": "X"}))
         .await;
     assert_error(status, &v, 409, "not_allowed");
 
@@ -453,9 +398,7 @@ async fn online_game_waits_for_the_invited_player() {
     assert_eq!(st["ply"], 0);
     assert_eq!(st["status"], "ongoing");
 
-    let (status, v) = s
-        .post(&format!("/api/games/{id}/join"), json!({"token": guest}))
-        .await;
+    let (status, v) = s.action(id, "join", json!({"token": guest})).await;
     assert_eq!(status, 200, "{v}");
     s.play_ok(id, &host, 0, "d6").await;
     s.play_ok(id, &guest, 1, "f4").await;
@@ -474,10 +417,7 @@ async fn online_guest_cannot_move_the_hosts_stones() {
     let guest = v["invite"]["token"].as_str().unwrap().to_string();
 
     let (status, v) = s
-        .post(
-            &format!("/api/games/{id}/join"),
-            json!({"token": guest, "name": "  Guest  "}),
-        )
+        .action(id, "join", json!({"token": guest, "name": "  Guest  "}))
         .await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["you"], "black");
@@ -519,11 +459,8 @@ async fn websocket_live() {
 
     let mut guest_ws = s.ws(id).await;
     assert_eq!(next_json(&mut guest_ws).await["state"]["ply"], 0);
-    s.post(
-        &format!("/api/games/{id}/join"),
-        json!({"token": guest, "name": "Ben"}),
-    )
-    .await;
+    s.action(id, "join", json!({"token": guest, "name": "Ben"}))
+        .await;
     let st = next_state_where(&mut guest_ws, |st| st["players"]["black"]["joined"] == true).await;
     assert_eq!(st["players"]["black"]["name"], "Ben");
 
@@ -576,9 +513,7 @@ async fn computer_answers_and_takeback() {
     next_json(&mut ws).await;
 
     // Nothing to take back yet.
-    let (status, v) = s
-        .post(&format!("/api/games/{id}/takeback"), json!({"token": me}))
-        .await;
+    let (status, v) = s.action(id, "takeback", json!({"token": me})).await;
     assert_error(status, &v, 409, "not_allowed");
 
     let v = s.play_ok(id, &me, 0, "d6").await;
@@ -593,17 +528,13 @@ async fn computer_answers_and_takeback() {
     assert_eq!(st["moves"][1], reply.as_str());
 
     // Takeback: the player's last move and the computer's reply.
-    let (status, v) = s
-        .post(&format!("/api/games/{id}/takeback"), json!({"token": me}))
-        .await;
+    let (status, v) = s.action(id, "takeback", json!({"token": me})).await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["ply"], 2);
     assert_eq!(v["turn"], "white");
     assert_eq!(v["thinking"], false);
     // Tokens of nobody cannot take back.
-    let (status, v) = s
-        .post(&format!("/api/games/{id}/takeback"), json!({"token": "x"}))
-        .await;
+    let (status, v) = s.action(id, "takeback", json!({"token": "x"})).await;
     assert_error(status, &v, 403, "wrong_token");
 }
 
@@ -636,8 +567,7 @@ async fn local_takeback_undoes_the_last_move() {
 
     // Not after the game's end.
     s.play_ok(id, &white, 0, "a1").await;
-    s.post(&format!("/api/games/{id}/resign"), json!({"token": black}))
-        .await;
+    s.action(id, "resign", json!({"token": black})).await;
     let (status, v) = s.post(&takeback, json!({"token": white})).await;
     assert_error(status, &v, 409, "game_over");
     assert_eq!(s.state(id).await["ply"], 1);
@@ -661,9 +591,7 @@ async fn takeback_while_the_computer_thinks() {
     // The player cannot move for the computer.
     let (status, v) = s.play(id, &me, 1, "f4").await;
     assert_error(status, &v, 409, "not_your_turn");
-    let (status, v) = s
-        .post(&format!("/api/games/{id}/takeback"), json!({"token": me}))
-        .await;
+    let (status, v) = s.action(id, "takeback", json!({"token": me})).await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["ply"], 0);
     assert_eq!(v["thinking"], false);
@@ -674,12 +602,7 @@ async fn takeback_while_the_computer_thinks() {
     assert_eq!(st["thinking"], false);
     s.play_ok(id, &me, 0, "a1").await;
     // A draw offer while it thinks: declined, and the computer still moves.
-    let (status, v) = s
-        .post(
-            &format!("/api/games/{id}/draw"),
-            json!({"token": me, "action": "offer"}),
-        )
-        .await;
+    let (status, v) = s.draw(id, &me, "offer").await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["thinking"], true);
     assert_eq!(v["draw_offer"], Value::Null);
@@ -690,9 +613,7 @@ async fn takeback_while_the_computer_thinks() {
     // Resigning while it thinks: the game ends, its move never comes.
     s.play_ok(id, &me, 2, st["legal_moves"][0].as_str().unwrap())
         .await;
-    let (status, v) = s
-        .post(&format!("/api/games/{id}/resign"), json!({"token": me}))
-        .await;
+    let (status, v) = s.action(id, "resign", json!({"token": me})).await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["thinking"], false);
     assert_eq!(v["result"], "0-1");
@@ -913,11 +834,7 @@ async fn restart_keeps_every_acknowledged_move() {
         a.play_ok(online, t, ply as u64, mv).await;
         acknowledged.push(mv.to_string());
     }
-    a.post(
-        &format!("/api/games/{online}/draw"),
-        json!({"token": guest, "action": "offer"}),
-    )
-    .await;
+    a.draw(online, &guest, "offer").await;
     let v = a
         .create(json!({"kind": "computer", "color": "white", "level": 4}))
         .await;
@@ -926,11 +843,7 @@ async fn restart_keeps_every_acknowledged_move() {
     let st = a.play_ok(computer, &me, 0, "a1").await;
     assert_eq!(st["thinking"], true);
     let (resigned, _, g2) = online_game(&a).await;
-    a.post(
-        &format!("/api/games/{resigned}/resign"),
-        json!({"token": g2}),
-    )
-    .await;
+    a.action(resigned, "resign", json!({"token": g2})).await;
     a.stop().await;
 
     // Second run on the same file: everything is there, and the computer

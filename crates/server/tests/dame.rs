@@ -362,9 +362,7 @@ async fn the_computer_huffs_and_plays_dame() {
     let legal = strings(&st["legal_moves"]);
     s.play_ok(id, &me, 2, &legal[0]).await;
     let st = s.wait_for(id, 20, |st| st["ply"] == 4).await;
-    let (status, st2) = s
-        .post(&format!("/api/games/{id}/takeback"), json!({"token": me}))
-        .await;
+    let (status, st2) = s.action(id, "takeback", json!({"token": me})).await;
     assert_eq!(status, StatusCode::OK, "{st2}");
     assert_eq!(st2["ply"], 2);
     assert_eq!(st2["moves"], json!(st["moves"].as_array().unwrap()[..2]));
@@ -391,8 +389,7 @@ async fn records_and_analysis() {
     {
         s.play_ok(id, t, ply as u64, mv).await;
     }
-    s.post(&format!("/api/games/{id}/resign"), json!({"token": w}))
-        .await;
+    s.action(id, "resign", json!({"token": w})).await;
     let r = reqwest::get(s.url(&format!("/api/games/{id}/record")))
         .await
         .unwrap();
@@ -485,9 +482,7 @@ async fn restart_keeps_dame_games_with_huffs() {
     let id = id_of(&v);
     let host = token(&v, "white");
     let guest = v["invite"]["token"].as_str().unwrap().to_string();
-    let (status, j) = a
-        .post(&format!("/api/games/{id}/join"), json!({"token": guest}))
-        .await;
+    let (status, j) = a.action(id, "join", json!({"token": guest})).await;
     assert_eq!(status, StatusCode::OK, "{j}");
     a.play_ok(id, &host, 0, "a1-b2").await;
     let (status, st) = huff(&a, id, &guest, 1, "c3").await;

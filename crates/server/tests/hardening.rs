@@ -483,13 +483,13 @@ async fn stored_game(s: &TestServer, rules: &str, moves: Vec<String>) -> (i64, S
     };
     let id = db
         .create_game(NewGame {
-            game: "muehle".into(),
+            game: storage::Variant::Muehle,
             kind: "local".into(),
             rules: rules.into(),
             start_position: ".../.../.../....../.../.../... w 9 9 0 1".into(),
             moves,
             meta: GameMeta {
-                status: "ongoing".into(),
+                status: storage::Status::Ongoing,
                 updated_at: "2026-11-27T10:00:00Z".into(),
                 ..GameMeta::default()
             },

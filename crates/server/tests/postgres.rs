@@ -59,12 +59,7 @@ async fn a_move_on_one_instance_reaches_the_sockets_of_the_other() {
     let st = next_state_where(&mut on_a, |s| s["ply"] == 2).await;
     assert_eq!(st["moves"], json!(["d6", "f4"]));
     // A change of seats and a draw offer travel too.
-    let (status, _) = a
-        .post(
-            &format!("/api/games/{id}/draw"),
-            json!({"token": white, "action": "offer"}),
-        )
-        .await;
+    let (status, _) = a.draw(id, &white, "offer").await;
     assert_eq!(status, StatusCode::OK);
     let st = next_state_where(&mut on_b, |s| s["draw_offer"] == "white").await;
     assert_eq!(st["ply"], 2);
@@ -83,10 +78,7 @@ async fn a_move_on_one_instance_reaches_the_sockets_of_the_other() {
     let mut host = a.ws(online).await;
     next_json(&mut host).await;
     let (status, v) = b
-        .post(
-            &format!("/api/games/{online}/join"),
-            json!({"token": invite, "name": "Ben"}),
-        )
+        .action(online, "join", json!({"token": invite, "name": "Ben"}))
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     let st = next_state_where(&mut host, |s| s["players"]["black"]["joined"] == true).await;
@@ -444,22 +436,14 @@ async fn a_resignation_or_draw_racing_a_move_on_two_instances_is_never_lost() {
         let white = token(&v, "white");
         let black = v["invite"]["token"].as_str().unwrap().to_string();
         let (status, v) = b
-            .post(
-                &format!("/api/games/{id}/join"),
-                json!({"token": black, "name": "Ben"}),
-            )
+            .action(id, "join", json!({"token": black, "name": "Ben"}))
             .await;
         assert_eq!(status, StatusCode::OK, "{v}");
         a.wait_for(id, 10, |s| s["players"]["black"]["joined"] == true)
             .await;
         a.play_ok(id, &white, 0, "d6").await;
         if draw {
-            let (status, v) = a
-                .post(
-                    &format!("/api/games/{id}/draw"),
-                    json!({"token": white, "action": "offer"}),
-                )
-                .await;
+            let (status, v) = a.draw(id, &white, "offer").await;
             assert_eq!(status, StatusCode::OK, "{v}");
             b.wait_for(id, 10, |s| s["ply"] == 1 && s["draw_offer"] == "white")
                 .await;
@@ -468,21 +452,16 @@ async fn a_resignation_or_draw_racing_a_move_on_two_instances_is_never_lost() {
         }
         let end = async {
             if draw {
-                b.post(
-                    &format!("/api/games/{id}/draw"),
-                    json!({"token": black, "action": "accept"}),
-                )
-                .await
+                b.draw(id, &black, "accept").await
             } else {
-                b.post(&format!("/api/games/{id}/resign"), json!({"token": white}))
-                    .await
+                b.action(id, "resign", json!({"token": white})).await
             }
         };
         let ((moved, mv_body), (ended, end_body)) = tokio::join!(a.play(id, &black, 1, "f4"), end);
         let g = stored.load_game(id).await.unwrap().unwrap();
         let (moved, ended) = (moved == StatusCode::OK, ended == StatusCode::OK);
         let why = format!("round {round}: move {mv_body}, end {end_body}, stored {g:?}");
-        let resigned = g.meta.status == "over"
+        let resigned = g.meta.status == server::storage::Status::Over
             && g.meta.reason.as_deref() == Some(if draw { "agreement" } else { "resignation" });
         // An acknowledged change is stored; a refused one is not.
         assert_eq!(

@@ -12,14 +12,14 @@ use std::time::Duration;
 
 use server::storage::{
     self, APPLICATION_ID, Expected, GameMeta, Integrity, MoveChange, NewGame, Seat, SqliteStorage,
-    Storage, StorageError, StorageOptions,
+    Status, Storage, StorageError, StorageOptions, Variant,
 };
 use sqlx::Connection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
 
 fn meta(status: &str, at: &str) -> GameMeta {
     GameMeta {
-        status: status.to_string(),
+        status: Status::parse(status).expect("a status"),
         updated_at: at.to_string(),
         ..GameMeta::default()
     }
@@ -29,7 +29,7 @@ fn meta(status: &str, at: &str) -> GameMeta {
 fn new_game(i: usize, moves: usize) -> NewGame {
     let cycle = ["d6", "f4", "d2", "b4", "a1", "g7", "a7", "g1"];
     NewGame {
-        game: "muehle".into(),
+        game: Variant::Muehle,
         kind: "local".into(),
         rules: "standard".into(),
         start_position: ".../.../.../....../.../.../... w 9 9 0 1".into(),

@@ -8,7 +8,8 @@ mod common;
 use std::sync::Arc;
 
 use server::storage::{
-    self, Expected, GameMeta, GameRecord, MoveChange, NewGame, Seat, Storage, StorageError,
+    self, Expected, GameMeta, GameRecord, MoveChange, NewGame, Seat, SeatChange, Status, Storage,
+    StorageError, Variant,
 };
 
 /// A fresh, empty database of each backend: (name, URL, its temp folder).
@@ -24,15 +25,27 @@ async fn backends(test: &str) -> Vec<(&'static str, String, Option<tempfile::Tem
 
 fn meta(status: &str, at: &str) -> GameMeta {
     GameMeta {
-        status: status.to_string(),
+        status: Status::parse(status).expect("a status"),
         updated_at: at.to_string(),
         ..GameMeta::default()
     }
 }
 
+/// Black joins game `game` at `version`, with `name`.
+fn seat_change(game: i64, version: i64, name: Option<&str>, at: &str) -> SeatChange {
+    SeatChange {
+        game,
+        version,
+        seat: 1,
+        name: name.map(str::to_string),
+        joined: true,
+        updated_at: at.to_string(),
+    }
+}
+
 fn new_game(kind: &str, moves: &[&str]) -> NewGame {
     NewGame {
-        game: "muehle".into(),
+        game: Variant::Muehle,
         kind: kind.into(),
         rules: "standard".into(),
         start_position: ".../.../.../....../.../.../... w 9 9 0 1".into(),
@@ -167,7 +180,7 @@ async fn games_are_stored_changed_and_listed() {
 
         // Seats: checked against the version and bumping it too.
         let version = at(&*db, a).await.version;
-        db.update_seat(a, version, 1, Some("Ben".into()), true, "t6".into())
+        db.update_seat(seat_change(a, version, Some("Ben"), "t6"))
             .await
             .unwrap();
         let g = db.load_game(a).await.unwrap().unwrap();
@@ -176,11 +189,15 @@ async fn games_are_stored_changed_and_listed() {
         assert_eq!(g.meta.updated_at, "t6");
         assert_eq!(g.version, version + 1, "{backend}");
         assert!(matches!(
-            db.update_seat(a, version, 1, None, true, "t".into()).await,
+            db.update_seat(seat_change(a, version, None, "t")).await,
             Err(StorageError::Conflict)
         ));
         assert!(matches!(
-            db.update_seat(c + 100, 0, 0, None, true, "t".into()).await,
+            db.update_seat(SeatChange {
+                seat: 0,
+                ..seat_change(c + 100, 0, None, "t")
+            })
+            .await,
             Err(StorageError::NotFound)
         ));
 
@@ -393,7 +410,7 @@ async fn a_resignation_or_draw_racing_a_move_exactly_one_wins() {
                 (Ok(v), Err(StorageError::Conflict)) => {
                     moved += 1;
                     assert_eq!(g.moves, ["d6", "f4"], "{backend} round {round}");
-                    assert_eq!(g.meta.status, "ongoing", "{backend} round {round}");
+                    assert_eq!(g.meta.status, Status::Ongoing, "{backend} round {round}");
                     assert_eq!(g.version, *v);
                 }
                 (Err(StorageError::Conflict), Ok(v)) => {

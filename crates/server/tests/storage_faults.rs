@@ -333,12 +333,7 @@ async fn full_disk_answers_503_and_loses_no_acknowledged_write() {
     for _ in 0..4 {
         during.extend(book.round(&s).await);
     }
-    let (status, v) = s
-        .post(
-            &format!("/api/games/{computer}/takeback"),
-            json!({"token": me}),
-        )
-        .await;
+    let (status, v) = s.action(computer, "takeback", json!({"token": me})).await;
     book.note("takeback", status, &v);
     during.push(status);
     // Reading still works, and shows nothing that was not stored.
@@ -443,10 +438,7 @@ async fn unwritable_files_answer_503_and_lose_no_acknowledged_write() {
         during.extend(book.round(&s).await);
     }
     let (status, v) = s
-        .post(
-            &format!("/api/games/{online}/join"),
-            json!({"token": invite, "name": "Ben"}),
-        )
+        .action(online, "join", json!({"token": invite, "name": "Ben"}))
         .await;
     book.note("join", status, &v);
     during.push(status);
@@ -465,10 +457,7 @@ async fn unwritable_files_answer_503_and_lose_no_acknowledged_write() {
         assert!(after.iter().all(|s| s.is_success()), "{after:?}");
     }
     let (status, v) = s
-        .post(
-            &format!("/api/games/{online}/join"),
-            json!({"token": invite, "name": "Ben"}),
-        )
+        .action(online, "join", json!({"token": invite, "name": "Ben"}))
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
 

@@ -210,9 +210,7 @@ async fn review_marks_the_move_that_threw_the_win_away() {
     p.play_unchecked(p.parse_move(&blunder).unwrap());
     let reply = tb().probe_moves(&p).unwrap().unwrap()[0].0.to_string();
     s.play_ok(id, &black, 1, &reply).await;
-    let (status, v) = s
-        .post(&format!("/api/games/{id}/resign"), json!({"token": white}))
-        .await;
+    let (status, v) = s.action(id, "resign", json!({"token": white})).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(s.state(id).await["status"], "over");
 

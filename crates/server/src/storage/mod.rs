@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 
+pub use crate::game::{Status, Variant};
 pub use postgres::PgStorage;
 pub use record::{GameRecord, RecordMove, RecordSeat};
 pub use sqlite::{APPLICATION_ID, Integrity, SqliteStorage};
@@ -108,8 +109,8 @@ pub struct Seat {
 /// How a game ended, as stored.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameMeta {
-    /// `ongoing` or `over`.
-    pub status: String,
+    /// Whether the game goes on.
+    pub status: Status,
     /// `1-0`, `0-1`, `1/2-1/2`.
     pub result: Option<String>,
     /// `two-stones`, `blocked`, … (docs/API.md).
@@ -117,39 +118,33 @@ pub struct GameMeta {
     /// `white` or `black`: whose draw offer stands.
     pub draw_offer: Option<String>,
     /// Dame with huffing: the square of a piece huffed this turn, before
-    /// the move not yet made.
+    /// the move not yet made. Stored in the move list, after the moves
+    /// (see [`huff_token`]); not read for the archive ([`GameSummary`]).
     pub pending_huff: Option<String>,
     /// When the game last changed (RFC 3339, UTC).
     pub updated_at: String,
 }
 
-/// A game as stored.
+/// A game as stored: its id and version, and what was stored of it (its
+/// fields are read through the stored game: `g.moves`, `g.meta`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredGame {
     /// The game's number, its address in the API (`/api/games/{id}`).
     pub id: i64,
-    /// `muehle` or `dame`.
-    pub game: String,
-    /// `computer`, `local`, `online`, `imported`.
-    pub kind: String,
-    /// The rule set's text form.
-    pub rules: String,
-    /// The position the game started from (the game's position string).
-    pub start_position: String,
-    /// The moves in order, in the game's notation.
-    pub moves: Vec<String>,
-    /// Its course: status, result, draw offer, last change.
-    pub meta: GameMeta,
-    /// White's and Black's seat.
-    pub seats: Seats,
-    /// Record header tags kept from an import.
-    pub tags: Vec<(String, String)>,
-    /// When the game was created (RFC 3339, UTC).
-    pub created_at: String,
     /// The stored game's version: 0 when created, one more with every
     /// change ([`Storage::update_game`], [`Storage::update_seat`]), which
     /// names the version it was made on.
     pub version: i64,
+    /// The game, its moves, course and seats.
+    pub stored: NewGame,
+}
+
+impl std::ops::Deref for StoredGame {
+    type Target = NewGame;
+
+    fn deref(&self) -> &NewGame {
+        &self.stored
+    }
 }
 
 /// The stored game a change was made on: every change names it, and is
@@ -163,27 +158,46 @@ pub struct Expected {
     pub version: i64,
 }
 
-/// A game to store. `id` is chosen by the storage.
+/// A game to store (its id is chosen by the storage), and what a
+/// [`StoredGame`] holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewGame {
-    /// As [`StoredGame::game`].
-    pub game: String,
-    /// As [`StoredGame::kind`].
+    /// The game.
+    pub game: Variant,
+    /// `computer`, `local`, `online`, `imported`.
     pub kind: String,
-    /// As [`StoredGame::rules`].
+    /// The rule set's text form.
     pub rules: String,
-    /// As [`StoredGame::start_position`].
+    /// The position the game started from (the game's position string).
     pub start_position: String,
-    /// The moves already played (an imported record), often none.
+    /// The moves in order, in the game's notation (a new game: those
+    /// already played, of an imported record; often none).
     pub moves: Vec<String>,
-    /// As [`StoredGame::meta`].
+    /// Its course: status, result, draw offer, last change.
     pub meta: GameMeta,
-    /// As [`StoredGame::seats`].
+    /// White's and Black's seat.
     pub seats: Seats,
-    /// As [`StoredGame::tags`].
+    /// Record header tags kept from an import.
     pub tags: Vec<(String, String)>,
-    /// As [`StoredGame::created_at`].
+    /// When the game was created (RFC 3339, UTC).
     pub created_at: String,
+}
+
+/// A change of one seat: its name and joined flag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatChange {
+    /// The game's id.
+    pub game: i64,
+    /// The game's version the change is made on.
+    pub version: i64,
+    /// The seat: 0 white, 1 black.
+    pub seat: usize,
+    /// The player's name.
+    pub name: Option<String>,
+    /// Whether a person holds the seat.
+    pub joined: bool,
+    /// When the change is made (RFC 3339, UTC).
+    pub updated_at: String,
 }
 
 /// What a change does to the move list.
@@ -202,19 +216,19 @@ pub enum MoveChange {
 pub struct GameSummary {
     /// As [`StoredGame::id`].
     pub id: i64,
-    /// As [`StoredGame::game`].
-    pub game: String,
-    /// As [`StoredGame::kind`].
+    /// As [`NewGame::game`].
+    pub game: Variant,
+    /// As [`NewGame::kind`].
     pub kind: String,
-    /// As [`StoredGame::rules`].
+    /// As [`NewGame::rules`].
     pub rules: String,
-    /// As [`StoredGame::seats`].
+    /// As [`NewGame::seats`].
     pub seats: Seats,
     /// The number of moves played.
     pub ply: usize,
-    /// As [`StoredGame::meta`].
+    /// As [`NewGame::meta`].
     pub meta: GameMeta,
-    /// As [`StoredGame::created_at`].
+    /// As [`NewGame::created_at`].
     pub created_at: String,
 }
 
@@ -241,18 +255,10 @@ pub trait Storage: Send + Sync + 'static {
         meta: GameMeta,
     ) -> BoxFuture<'_, Result<i64, StorageError>>;
 
-    /// Set one seat (0 white, 1 black): its name and joined flag. The game
-    /// must be at version `expected_version` (else
-    /// [`StorageError::Conflict`]); returns the new version.
-    fn update_seat(
-        &self,
-        id: i64,
-        expected_version: i64,
-        seat: usize,
-        name: Option<String>,
-        joined: bool,
-        updated_at: String,
-    ) -> BoxFuture<'_, Result<i64, StorageError>>;
+    /// Set one seat of a game as `change` says. The game must be at the
+    /// change's version (else [`StorageError::Conflict`]); returns the new
+    /// version.
+    fn update_seat(&self, change: SeatChange) -> BoxFuture<'_, Result<i64, StorageError>>;
 
     /// The archive, newest first, and the number of games in all.
     fn list_games(

@@ -24,14 +24,14 @@ use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 use sqlx::Row;
-use sqlx::pool::PoolConnection;
-use sqlx::postgres::{PgConnectOptions, PgConnection, PgListener, PgPool, PgPoolOptions, Postgres};
+use sqlx::postgres::{PgConnectOptions, PgConnection, PgListener, PgPool, PgPoolOptions};
 
 use super::record::tags_from_text;
 use super::sql;
 use super::{
     Cluster, ClusterEvent, Expected, GameMeta, GameRecord, GameSummary, MoveChange, NewGame,
-    RecordMove, RecordSeat, RemoteChange, Storage, StorageError, StorageOptions, StoredGame,
+    RecordMove, RecordSeat, RemoteChange, SeatChange, Storage, StorageError, StorageOptions,
+    StoredGame,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
@@ -102,37 +102,9 @@ fn classify(e: StorageError) -> StorageError {
 }
 
 /// A transaction's work on its connection.
-trait Work<'c, T>:
-    FnOnce(&'c mut PgConnection) -> BoxFuture<'c, Result<T, StorageError>> + Send
-{
-}
+trait Work<'c, T>: sql::Work<'c, PgConnection, T> {}
 
-impl<'c, T, F> Work<'c, T> for F where
-    F: FnOnce(&'c mut PgConnection) -> BoxFuture<'c, Result<T, StorageError>> + Send
-{
-}
-
-/// A pooled connection in a transaction begun by hand: closed if dropped
-/// before the transaction ended (a request that went away).
-struct InTransaction(Option<PoolConnection<Postgres>>);
-
-impl InTransaction {
-    fn conn(&mut self) -> &mut PgConnection {
-        self.0.as_mut().expect("the connection is held")
-    }
-
-    fn end(mut self) -> PoolConnection<Postgres> {
-        self.0.take().expect("the connection is held")
-    }
-}
-
-impl Drop for InTransaction {
-    fn drop(&mut self) {
-        if let Some(conn) = &mut self.0 {
-            conn.close_on_drop();
-        }
-    }
-}
+impl<'c, T, F: sql::Work<'c, PgConnection, T>> Work<'c, T> for F {}
 
 type Conn = PgConnection;
 
@@ -214,36 +186,14 @@ impl PgStorage {
             tracing::error!(op = what, error = %e, "no database connection");
             e
         })?;
-        let mut held = InTransaction(Some(conn));
-        let result = async {
-            sqlx::raw_sql(begin).execute(&mut *held.conn()).await?;
-            let value = work(held.conn()).await?;
-            sqlx::raw_sql("COMMIT").execute(&mut *held.conn()).await?;
-            Ok(value)
-        }
-        .await
-        .map_err(classify);
-        let e = match result {
-            Ok(value) => {
-                held.end();
-                return Ok(value);
-            }
-            Err(e) => e,
+        let how = sql::Transaction {
+            what,
+            begin,
+            keep: false,
+            classify,
+            check: || Ok(()),
         };
-        let rolled_back = sqlx::raw_sql("ROLLBACK").execute(&mut *held.conn()).await;
-        let conn = held.end();
-        if matches!(
-            e,
-            StorageError::Conflict | StorageError::NotFound | StorageError::Exists(_)
-        ) && rolled_back.is_ok()
-        {
-            return Err(e);
-        }
-        tracing::error!(op = what, error = %e, "database error; rolled back, connection closed");
-        if let Err(close) = conn.close().await {
-            tracing::debug!(op = what, error = %close, "closing the failed connection failed");
-        }
-        Err(e)
+        sql::transaction(conn, how, work).await
     }
 
     async fn write<T, W>(&self, what: &'static str, work: W) -> Result<T, StorageError>
@@ -272,8 +222,88 @@ impl PgStorage {
         self.instance.clone()
     }
 
-    fn lease_seconds(&self) -> f64 {
-        self.lease.as_secs_f64()
+    /// Change this instance's leases as `change` says, in a write of its
+    /// own; the games whose lease it took, kept or gave up.
+    async fn change_leases(&self, change: LeaseChange) -> Result<Vec<i64>, StorageError> {
+        let instance = self.instance.clone();
+        let secs = self.lease.as_secs_f64();
+        self.write(change.what(), move |conn| {
+            Box::pin(async move {
+                // `$1` is this instance; `$2`, `$3` as LeaseChange::sql says.
+                let q = sqlx::query_scalar::<_, i64>(change.sql()).bind(instance);
+                let q = match change {
+                    LeaseChange::Take(game) => q.bind(secs).bind(game),
+                    LeaseChange::Release(game) => q.bind(game),
+                    LeaseChange::Renew(games) => q.bind(secs).bind(games),
+                    LeaseChange::ClaimExpired => q.bind(secs),
+                    LeaseChange::ExpireAll => q,
+                };
+                Ok(q.fetch_all(&mut *conn).await?)
+            })
+        })
+        .await
+    }
+}
+
+/// A change of the leases of computer moves (`computer_leases`).
+enum LeaseChange {
+    /// Take the lease of a game: free, expired or this instance's.
+    Take(i64),
+    /// Give up this instance's lease of a game.
+    Release(i64),
+    /// Extend this instance's leases of these games.
+    Renew(Vec<i64>),
+    /// Claim every expired lease for this instance.
+    ClaimExpired,
+    /// Let this instance's leases expire now (it stops).
+    ExpireAll,
+}
+
+impl LeaseChange {
+    fn what(&self) -> &'static str {
+        match self {
+            LeaseChange::Take(_) => "take lease",
+            LeaseChange::Release(_) => "release lease",
+            LeaseChange::Renew(_) => "renew leases",
+            LeaseChange::ClaimExpired => "claim expired leases",
+            LeaseChange::ExpireAll => "expire leases",
+        }
+    }
+
+    /// The statement: `$1` is this instance, `$2` the lease in seconds
+    /// (or the game released), `$3` the game or games; it returns the ids
+    /// of the games whose leases it changed.
+    fn sql(&self) -> &'static str {
+        match self {
+            LeaseChange::Take(_) => {
+                "INSERT INTO computer_leases (game_id, instance, expires_at) \
+                 VALUES ($3, $1, now() + make_interval(secs => $2)) \
+                 ON CONFLICT (game_id) DO UPDATE \
+                 SET instance = EXCLUDED.instance, expires_at = EXCLUDED.expires_at \
+                 WHERE computer_leases.instance = EXCLUDED.instance \
+                 OR computer_leases.expires_at < now() \
+                 RETURNING game_id"
+            }
+            LeaseChange::Release(_) => {
+                "DELETE FROM computer_leases WHERE game_id = $2 AND instance = $1 \
+                 RETURNING game_id"
+            }
+            LeaseChange::Renew(_) => {
+                "UPDATE computer_leases SET expires_at = now() + make_interval(secs => $2) \
+                 WHERE instance = $1 AND game_id = ANY($3) RETURNING game_id"
+            }
+            // Claimed, not deleted: should this instance stop before it
+            // has taken the game over, the claim expires in turn.
+            LeaseChange::ClaimExpired => {
+                "UPDATE computer_leases \
+                 SET instance = $1, expires_at = now() + make_interval(secs => $2) \
+                 WHERE expires_at < now() RETURNING game_id"
+            }
+            LeaseChange::ExpireAll => {
+                "UPDATE computer_leases SET expires_at = now() - interval '1 second' \
+                 WHERE instance = $1 RETURNING game_id"
+            }
+        }
     }
 }
 
@@ -291,22 +321,7 @@ impl Storage for PgStorage {
             // a renewal in progress; none comes after.)
             let mut leases = self.leases.lock().await;
             leases.clear();
-            let instance = self.instance.clone();
-            let released = self
-                .write("expire leases", move |conn| {
-                    Box::pin(async move {
-                        sqlx::query(
-                            "UPDATE computer_leases SET expires_at = now() - interval '1 second' \
-                             WHERE instance = $1",
-                        )
-                        .bind(instance)
-                        .execute(&mut *conn)
-                        .await?;
-                        Ok(())
-                    })
-                })
-                .await;
-            if let Err(e) = released {
+            if let Err(e) = self.change_leases(LeaseChange::ExpireAll).await {
                 tracing::warn!(error = %e, "could not hand over the computer leases");
             }
             drop(leases);
@@ -329,30 +344,8 @@ impl Cluster for PgStorage {
             // Lease changes of this instance take turns, so a release does
             // not delete the row of a take that came after it.
             let mut leases = self.leases.lock().await;
-            let instance = self.instance.clone();
-            let secs = self.lease_seconds();
-            let taken = self
-                .write("take lease", move |conn| {
-                    Box::pin(async move {
-                        let taken: Option<i64> = sqlx::query_scalar(
-                            "INSERT INTO computer_leases (game_id, instance, expires_at) \
-                             VALUES ($1, $2, now() + make_interval(secs => $3)) \
-                             ON CONFLICT (game_id) DO UPDATE \
-                             SET instance = EXCLUDED.instance, expires_at = EXCLUDED.expires_at \
-                             WHERE computer_leases.instance = EXCLUDED.instance \
-                             OR computer_leases.expires_at < now() \
-                             RETURNING game_id",
-                        )
-                        .bind(game)
-                        .bind(instance)
-                        .bind(secs)
-                        .fetch_optional(&mut *conn)
-                        .await?;
-                        Ok(taken.is_some())
-                    })
-                })
-                .await?;
-            if !taken {
+            let taken = self.change_leases(LeaseChange::Take(game)).await?;
+            if taken.is_empty() {
                 return Ok(None);
             }
             let token = self.next_token.fetch_add(1, Ordering::Relaxed);
@@ -368,22 +361,7 @@ impl Cluster for PgStorage {
                 return;
             }
             leases.remove(&game);
-            let instance = self.instance.clone();
-            let released = self
-                .write("release lease", move |conn| {
-                    Box::pin(async move {
-                        sqlx::query(
-                            "DELETE FROM computer_leases WHERE game_id = $1 AND instance = $2",
-                        )
-                        .bind(game)
-                        .bind(instance)
-                        .execute(&mut *conn)
-                        .await?;
-                        Ok(())
-                    })
-                })
-                .await;
-            if let Err(e) = released {
+            if let Err(e) = self.change_leases(LeaseChange::Release(game)).await {
                 // It expires by itself.
                 tracing::warn!(game, error = %e, "could not release a computer lease");
             }
@@ -397,25 +375,7 @@ impl Cluster for PgStorage {
                 return Ok(());
             }
             let ids: Vec<i64> = leases.keys().copied().collect();
-            let instance = self.instance.clone();
-            let secs = self.lease_seconds();
-            let renewed: Vec<i64> = self
-                .write("renew leases", move |conn| {
-                    Box::pin(async move {
-                        let renewed = sqlx::query_scalar(
-                            "UPDATE computer_leases \
-                             SET expires_at = now() + make_interval(secs => $1) \
-                             WHERE instance = $2 AND game_id = ANY($3) RETURNING game_id",
-                        )
-                        .bind(secs)
-                        .bind(instance)
-                        .bind(ids)
-                        .fetch_all(&mut *conn)
-                        .await?;
-                        Ok(renewed)
-                    })
-                })
-                .await?;
+            let renewed = self.change_leases(LeaseChange::Renew(ids)).await?;
             // Leases another instance took over (this one was cut off for
             // longer than a lease) are not claimed any more.
             leases.retain(|game, _| {
@@ -432,26 +392,7 @@ impl Cluster for PgStorage {
     fn claim_expired_leases(&self) -> BoxFuture<'_, Result<Vec<(i64, u64)>, StorageError>> {
         Box::pin(async move {
             let mut leases = self.leases.lock().await;
-            let instance = self.instance.clone();
-            let secs = self.lease_seconds();
-            // Claimed, not deleted: should this instance stop before it
-            // has taken the game over, the claim expires in turn.
-            let games: Vec<i64> = self
-                .write("claim expired leases", move |conn| {
-                    Box::pin(async move {
-                        let ids = sqlx::query_scalar(
-                            "UPDATE computer_leases \
-                             SET instance = $1, expires_at = now() + make_interval(secs => $2) \
-                             WHERE expires_at < now() RETURNING game_id",
-                        )
-                        .bind(instance)
-                        .bind(secs)
-                        .fetch_all(&mut *conn)
-                        .await?;
-                        Ok(ids)
-                    })
-                })
-                .await?;
+            let games = self.change_leases(LeaseChange::ClaimExpired).await?;
             Ok(games
                 .into_iter()
                 .map(|game| {

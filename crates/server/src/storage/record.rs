@@ -94,16 +94,16 @@ impl From<Seat> for RecordSeat {
 }
 
 impl GameRecord {
-    /// The stored outcome fields.
-    pub fn meta(&self) -> GameMeta {
-        GameMeta {
-            status: self.status.clone(),
+    /// The stored outcome fields; the status must be a known one.
+    pub fn meta(&self) -> Result<GameMeta, StorageError> {
+        Ok(GameMeta {
+            status: super::sql::stored_status(self.id, &self.status)?,
             result: self.result.clone(),
             reason: self.reason.clone(),
             draw_offer: self.draw_offer.clone(),
             pending_huff: self.pending_huff.clone(),
             updated_at: self.updated_at.clone(),
-        }
+        })
     }
 
     /// One line of an export (no newline).

@@ -11,23 +11,149 @@
 //! `announcer()` whose value goes into the transaction, and the functions
 //! `announce(conn, &announcer, game, ply)` and `after_import(conn)`.
 
-use sqlx::{ColumnIndex, Decode, Row, Type};
+use futures_util::future::BoxFuture;
+use sqlx::pool::PoolConnection;
+use sqlx::{ColumnIndex, Database, Decode, Executor, Row, Type};
 
 use super::record::tags_to_text;
-use super::{GameMeta, GameRecord, NewGame, Seat, Seats};
+use super::{GameMeta, GameRecord, NewGame, Seat, Seats, Status, StorageError, Variant};
 
 /// The columns of `games`, in the order the queries read them.
 pub(super) const GAME_COLUMNS: &str = "id, game, kind, rules, start_position, ply, status, \
      result, reason, draw_offer, white_token_hash, black_token_hash, white_name, black_name, \
      white_joined, black_joined, white_level, black_level, tags, created_at, updated_at, \
-     pending_huff, version";
+     version";
 
 /// The columns an insert into `games` writes: `$1` is `id` when the id is
 /// given (an import), the rest follow.
 pub(super) const INSERT_COLUMNS: &str = "game, kind, rules, start_position, ply, status, \
      result, reason, draw_offer, white_token_hash, black_token_hash, white_name, black_name, \
      white_joined, black_joined, white_level, black_level, tags, created_at, updated_at, \
-     pending_huff, version";
+     version";
+
+/// A transaction's work on its connection (of type `C`).
+pub(super) trait Work<'c, C: 'c, T>:
+    FnOnce(&'c mut C) -> BoxFuture<'c, Result<T, StorageError>> + Send
+{
+}
+
+impl<'c, C: 'c, T, F> Work<'c, C, T> for F where
+    F: FnOnce(&'c mut C) -> BoxFuture<'c, Result<T, StorageError>> + Send
+{
+}
+
+/// A pooled connection in a transaction begun by hand, which the pool does
+/// not know about: if dropped before the transaction ended (a request that
+/// went away), the connection is closed rather than returned in the middle
+/// of it; unless it must be kept (an in-memory SQLite database lives in
+/// its one connection; the next `BEGIN` there fails and rolls back).
+struct InTransaction<DB: Database> {
+    conn: Option<PoolConnection<DB>>,
+    keep: bool,
+}
+
+impl<DB: Database> InTransaction<DB> {
+    fn conn(&mut self) -> &mut DB::Connection {
+        self.conn.as_mut().expect("the connection is held")
+    }
+
+    /// The transaction has ended: the connection may go back to the pool.
+    fn end(mut self) -> PoolConnection<DB> {
+        self.conn.take().expect("the connection is held")
+    }
+}
+
+impl<DB: Database> Drop for InTransaction<DB> {
+    fn drop(&mut self) {
+        if let Some(conn) = &mut self.conn
+            && !self.keep
+        {
+            conn.close_on_drop();
+        }
+    }
+}
+
+/// How a backend runs a transaction with [`transaction`].
+pub(super) struct Transaction<C> {
+    /// What it does, for the log.
+    pub what: &'static str,
+    /// The statement that begins it (`BEGIN`, `BEGIN IMMEDIATE`, …).
+    pub begin: &'static str,
+    /// Keep the connection after a failure (an in-memory SQLite database
+    /// lives in it).
+    pub keep: bool,
+    /// Turns the errors that mean "cannot be used now" into
+    /// [`StorageError::Unavailable`].
+    pub classify: fn(StorageError) -> StorageError,
+    /// Runs just before `COMMIT` and may call it off.
+    pub check: C,
+}
+
+/// Run `work` in one transaction on `conn`, begun and ended by plain
+/// statements (not sqlx's transaction objects, whose count of open
+/// transactions goes wrong when the database rolls back by itself; see the
+/// backends). On any error the transaction is rolled back and, unless only
+/// `Conflict`, `NotFound` or `Exists` was found or the connection is to be
+/// kept, the connection is closed: the next use gets a fresh one.
+pub(super) async fn transaction<DB, T, C, W>(
+    conn: PoolConnection<DB>,
+    how: Transaction<C>,
+    work: W,
+) -> Result<T, StorageError>
+where
+    DB: Database,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    C: FnOnce() -> Result<(), StorageError>,
+    W: for<'c> Work<'c, DB::Connection, T>,
+{
+    let Transaction {
+        what,
+        begin,
+        keep,
+        classify,
+        check,
+    } = how;
+    let mut held = InTransaction {
+        conn: Some(conn),
+        keep,
+    };
+    let result = async {
+        sqlx::raw_sql(begin).execute(&mut *held.conn()).await?;
+        let value = work(held.conn()).await?;
+        check()?;
+        sqlx::raw_sql("COMMIT").execute(&mut *held.conn()).await?;
+        Ok(value)
+    }
+    .await
+    .map_err(classify);
+    let e = match result {
+        Ok(value) => {
+            held.end();
+            return Ok(value);
+        }
+        Err(e) => e,
+    };
+    // Not committed: roll back whatever is left (the database may have
+    // rolled back by itself already; then this fails harmlessly).
+    let rolled_back = sqlx::raw_sql("ROLLBACK").execute(&mut *held.conn()).await;
+    let conn = held.end();
+    if matches!(
+        e,
+        StorageError::Conflict | StorageError::NotFound | StorageError::Exists(_)
+    ) && rolled_back.is_ok()
+    {
+        return Err(e);
+    }
+    if keep {
+        tracing::error!(op = what, error = %e, "database error; rolled back");
+    } else {
+        tracing::error!(op = what, error = %e, "database error; rolled back, connection closed");
+        if let Err(close) = conn.close().await {
+            tracing::warn!(op = what, error = %close, "closing the failed connection failed");
+        }
+    }
+    Err(e)
+}
 
 /// `$from, $from+1, …` for `n` parameters.
 pub(super) fn placeholders(from: usize, n: usize) -> String {
@@ -40,7 +166,7 @@ pub(super) fn placeholders(from: usize, n: usize) -> String {
 /// The values of one `games` row as an insert writes them (the columns of
 /// [`INSERT_COLUMNS`], in order).
 pub(super) struct GameColumns {
-    pub game: String,
+    pub game: Variant,
     pub kind: String,
     pub rules: String,
     pub start_position: String,
@@ -56,7 +182,7 @@ impl GameColumns {
     /// A new game's row.
     pub(super) fn of_new(g: &NewGame) -> GameColumns {
         GameColumns {
-            game: g.game.clone(),
+            game: g.game,
             kind: g.kind.clone(),
             rules: g.rules.clone(),
             start_position: g.start_position.clone(),
@@ -69,28 +195,89 @@ impl GameColumns {
         }
     }
 
-    /// An imported game's row.
-    pub(super) fn of_record(g: &GameRecord) -> GameColumns {
-        GameColumns {
-            game: g.game.clone(),
+    /// An imported game's row: its game and status must be known ones.
+    pub(super) fn of_record(g: &GameRecord) -> Result<GameColumns, StorageError> {
+        Ok(GameColumns {
+            game: stored_game(g.id, &g.game)?,
             kind: g.kind.clone(),
             rules: g.rules.clone(),
             start_position: g.start_position.clone(),
             ply: g.moves.len() as i64,
-            meta: GameMeta {
-                status: g.status.clone(),
-                result: g.result.clone(),
-                reason: g.reason.clone(),
-                draw_offer: g.draw_offer.clone(),
-                pending_huff: g.pending_huff.clone(),
-                updated_at: g.updated_at.clone(),
-            },
+            meta: g.meta()?,
             seats: [Seat::from(&g.white), Seat::from(&g.black)],
             tags: tags_to_text(&g.tags),
             created_at: g.created_at.clone(),
             version: g.version,
-        }
+        })
     }
+}
+
+/// A stored value read back: `parse` must know it, else the stored game
+/// `id` is [`StorageError::Corrupt`] (never a panic).
+fn stored_value<T>(
+    id: i64,
+    what: &str,
+    value: &str,
+    parse: impl FnOnce(&str) -> Option<T>,
+) -> Result<T, StorageError> {
+    parse(value).ok_or_else(|| {
+        let shown: String = value.chars().take(40).collect();
+        StorageError::Corrupt(format!("game {id}: unknown {what} '{shown}'"))
+    })
+}
+
+/// The game of game `id` as stored (`games.game`, an export's `game`).
+pub(super) fn stored_game(id: i64, value: &str) -> Result<Variant, StorageError> {
+    stored_value(id, "game", value, |v| Variant::parse(v).ok())
+}
+
+/// The status of game `id` as stored (`games.status`, an export's
+/// `status`).
+pub(super) fn stored_status(id: i64, value: &str) -> Result<Status, StorageError> {
+    stored_value(id, "status", value, Status::parse)
+}
+
+/// The entry of a pending huff (Dame) in the move list: `H` and the
+/// square (`He5`, `H32`), the form a huff has in front of the move it goes
+/// with (`He5 f6xd4`). A game's move list holds its moves at plies `0..ply`
+/// and, while a piece is huffed before the move not yet made, this entry
+/// at ply `ply`.
+pub(super) fn huff_token(square: &str) -> String {
+    format!("H{square}")
+}
+
+/// The square of a pending huff's entry ([`huff_token`]), if `entry` is
+/// one.
+fn huff_of_token(entry: &str) -> Option<&str> {
+    let square = entry.strip_prefix('H')?;
+    (!square.is_empty() && square.chars().all(|c| c.is_ascii_alphanumeric())).then_some(square)
+}
+
+/// Game `id`'s stored move list split into its `ply` moves and its
+/// pending huff (the one entry after them, if any: [`huff_token`]);
+/// `text` is an entry's move.
+pub(super) fn split_pending_huff<M>(
+    id: i64,
+    ply: i64,
+    mut entries: Vec<M>,
+    text: impl Fn(&M) -> &str,
+) -> Result<(Vec<M>, Option<String>), StorageError> {
+    let huff = match entries.last() {
+        Some(last) if entries.len() as i64 == ply + 1 => {
+            huff_of_token(text(last)).map(str::to_string)
+        }
+        _ => None,
+    };
+    if huff.is_some() {
+        entries.pop();
+    }
+    if entries.len() as i64 != ply {
+        return Err(StorageError::Corrupt(format!(
+            "game {id}: {ply} plies recorded but {} moves stored",
+            entries.len()
+        )));
+    }
+    Ok((entries, huff))
 }
 
 fn seat_from_row<R>(row: &R, color: &str) -> Result<Seat, sqlx::Error>
@@ -122,21 +309,38 @@ where
     Ok([seat_from_row(row, "white")?, seat_from_row(row, "black")?])
 }
 
-/// What a `games` row says of the game's course.
-pub(super) fn meta_from_row<R>(row: &R) -> Result<GameMeta, sqlx::Error>
+/// What a `games` row says of the game's course (the pending huff is in
+/// the move list: [`split_pending_huff`]).
+pub(super) fn meta_from_row<R>(row: &R) -> Result<GameMeta, StorageError>
 where
     R: Row,
     for<'r> String: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> i64: Decode<'r, R::Database> + Type<R::Database>,
     for<'a> &'a str: ColumnIndex<R>,
 {
+    let id: i64 = row.try_get("id")?;
+    let status: String = row.try_get("status")?;
     Ok(GameMeta {
-        status: row.try_get("status")?,
+        status: stored_status(id, &status)?,
         result: row.try_get("result")?,
         reason: row.try_get("reason")?,
         draw_offer: row.try_get("draw_offer")?,
-        pending_huff: row.try_get("pending_huff")?,
+        pending_huff: None,
         updated_at: row.try_get("updated_at")?,
     })
+}
+
+/// The game of a `games` row.
+pub(super) fn game_from_row<R>(row: &R) -> Result<Variant, StorageError>
+where
+    R: Row,
+    for<'r> String: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> i64: Decode<'r, R::Database> + Type<R::Database>,
+    for<'a> &'a str: ColumnIndex<R>,
+{
+    let id: i64 = row.try_get("id")?;
+    let game: String = row.try_get("game")?;
+    stored_game(id, &game)
 }
 
 /// The [`Storage`](super::Storage) methods on games, for a backend module
@@ -152,9 +356,18 @@ macro_rules! storage_methods {
             Box::pin(self.write("create game", move |conn| {
                 Box::pin(async move {
                     let id = insert_game(conn, None, sql::GameColumns::of_new(&g)).await?;
-                    for (ply, mv) in g.moves.iter().enumerate() {
-                        insert_move(conn, id, ply, mv, &g.created_at).await?;
-                    }
+                    let moves = g
+                        .moves
+                        .iter()
+                        .map(|mv| (mv.as_str(), g.created_at.as_str()));
+                    insert_moves(
+                        conn,
+                        id,
+                        moves,
+                        g.meta.pending_huff.as_deref(),
+                        &g.created_at,
+                    )
+                    .await?;
                     Ok(id)
                 })
             }))
@@ -189,24 +402,25 @@ macro_rules! storage_methods {
                     return Ok(None);
                 };
                 let ply: i64 = row.try_get("ply")?;
-                if ply != moves.len() as i64 {
-                    return Err(StorageError::Corrupt(format!(
-                        "game {id}: {ply} plies recorded but {} moves stored",
-                        moves.len()
-                    )));
-                }
+                let (moves, pending_huff) =
+                    sql::split_pending_huff(id, ply, moves, String::as_str)?;
                 Ok(Some(StoredGame {
                     id,
-                    game: row.try_get("game")?,
-                    kind: row.try_get("kind")?,
-                    rules: row.try_get("rules")?,
-                    start_position: row.try_get("start_position")?,
-                    moves,
-                    meta: sql::meta_from_row(&row)?,
-                    seats: sql::seats_from_row(&row)?,
-                    tags: tags_from_text(row.try_get("tags")?)?,
-                    created_at: row.try_get("created_at")?,
                     version: row.try_get("version")?,
+                    stored: NewGame {
+                        game: sql::game_from_row(&row)?,
+                        kind: row.try_get("kind")?,
+                        rules: row.try_get("rules")?,
+                        start_position: row.try_get("start_position")?,
+                        moves,
+                        meta: GameMeta {
+                            pending_huff,
+                            ..sql::meta_from_row(&row)?
+                        },
+                        seats: sql::seats_from_row(&row)?,
+                        tags: tags_from_text(row.try_get("tags")?)?,
+                        created_at: row.try_get("created_at")?,
+                    },
                 }))
             })
         }
@@ -236,17 +450,15 @@ macro_rules! storage_methods {
                         // offer. The ply is checked too (the move list).
                         let version: Option<i64> = sqlx::query_scalar(
                             "UPDATE games SET ply = $1, status = $2, result = $3, reason = $4, \
-                             draw_offer = $5, updated_at = $6, pending_huff = $7, \
-                             version = version + 1 \
-                             WHERE id = $8 AND ply = $9 AND version = $10 RETURNING version",
+                             draw_offer = $5, updated_at = $6, version = version + 1 \
+                             WHERE id = $7 AND ply = $8 AND version = $9 RETURNING version",
                         )
                         .bind(new_ply as i64)
-                        .bind(meta.status.clone())
+                        .bind(meta.status.name())
                         .bind(meta.result.clone())
                         .bind(meta.reason.clone())
                         .bind(meta.draw_offer.clone())
                         .bind(meta.updated_at.clone())
-                        .bind(meta.pending_huff.clone())
                         .bind(id)
                         .bind(expected_ply as i64)
                         .bind(expected.version)
@@ -255,19 +467,23 @@ macro_rules! storage_methods {
                         let Some(version) = version else {
                             return Err(conflict_or_missing(conn, id).await);
                         };
-                        match change {
-                            MoveChange::Keep => {}
-                            MoveChange::Append(mv) => {
-                                insert_move(conn, id, expected_ply, &mv, &meta.updated_at).await?;
-                            }
-                            MoveChange::Truncate(n) => {
-                                sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
-                                    .bind(id)
-                                    .bind(n as i64)
-                                    .execute(&mut *conn)
-                                    .await?;
-                            }
-                        }
+                        // The move list from the first ply that changes:
+                        // the moves taken back, or the pending huff (the
+                        // entry after the moves), written anew.
+                        let (from, appended) = match &change {
+                            MoveChange::Truncate(n) => (*n, None),
+                            MoveChange::Keep => (expected_ply, None),
+                            MoveChange::Append(mv) => (expected_ply, Some(mv.as_str())),
+                        };
+                        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+                            .bind(id)
+                            .bind(from as i64)
+                            .execute(&mut *conn)
+                            .await?;
+                        let at = meta.updated_at.as_str();
+                        let moves = appended.map(|mv| (mv, at)).into_iter();
+                        insert_moves_from(conn, id, from, moves, meta.pending_huff.as_deref(), at)
+                            .await?;
                         announce(conn, &announcer, id, new_ply as i64).await?;
                         Ok(version)
                     })
@@ -276,19 +492,12 @@ macro_rules! storage_methods {
             })
         }
 
-        fn update_seat(
-            &self,
-            id: i64,
-            expected_version: i64,
-            seat: usize,
-            name: Option<String>,
-            joined: bool,
-            updated_at: String,
-        ) -> BoxFuture<'_, Result<i64, StorageError>> {
+        fn update_seat(&self, change: SeatChange) -> BoxFuture<'_, Result<i64, StorageError>> {
             let announcer = self.announcer();
             Box::pin(self.write("update seat", move |conn| {
                 Box::pin(async move {
-                    let sql = match seat {
+                    let id = change.game;
+                    let sql = match change.seat {
                         0 => {
                             "UPDATE games SET white_name = $1, white_joined = $2, \
                              updated_at = $3, version = version + 1 \
@@ -301,11 +510,11 @@ macro_rules! storage_methods {
                         }
                     };
                     let row: Option<(i64, i64)> = sqlx::query_as(sql)
-                        .bind(name)
-                        .bind(joined)
-                        .bind(updated_at)
+                        .bind(change.name)
+                        .bind(change.joined)
+                        .bind(change.updated_at)
                         .bind(id)
-                        .bind(expected_version)
+                        .bind(change.version)
                         .fetch_optional(&mut *conn)
                         .await?;
                     let Some((ply, version)) = row else {
@@ -346,7 +555,7 @@ macro_rules! storage_methods {
                 for row in &rows {
                     out.push(GameSummary {
                         id: row.try_get("id")?,
-                        game: row.try_get("game")?,
+                        game: sql::game_from_row(row)?,
                         kind: row.try_get("kind")?,
                         rules: row.try_get("rules")?,
                         seats: sql::seats_from_row(row)?,
@@ -430,25 +639,21 @@ macro_rules! storage_methods {
                     // Moves missing at the end (a damaged file) are no
                     // game to export either.
                     let ply: i64 = row.try_get("ply")?;
-                    if ply != list.len() as i64 {
-                        return Err(StorageError::Corrupt(format!(
-                            "game {id}: {ply} plies recorded but {} moves stored",
-                            list.len()
-                        )));
-                    }
+                    let (list, pending_huff) =
+                        sql::split_pending_huff(id, ply, list, |m: &RecordMove| m.mv.as_str())?;
                     let [white, black] = sql::seats_from_row(row)?;
                     let meta = sql::meta_from_row(row)?;
                     out.push(GameRecord {
                         id,
-                        game: row.try_get("game")?,
+                        game: sql::game_from_row(row)?.name().to_string(),
                         kind: row.try_get("kind")?,
                         rules: row.try_get("rules")?,
                         start_position: row.try_get("start_position")?,
-                        status: meta.status,
+                        status: meta.status.name().to_string(),
                         result: meta.result,
                         reason: meta.reason,
                         draw_offer: meta.draw_offer,
-                        pending_huff: meta.pending_huff,
+                        pending_huff,
                         white: RecordSeat::from(white),
                         black: RecordSeat::from(black),
                         tags: tags_from_text(row.try_get("tags")?)?,
@@ -477,10 +682,10 @@ macro_rules! storage_methods {
                         if taken.is_some() {
                             return Err(StorageError::Exists(g.id));
                         }
-                        insert_game(conn, Some(g.id), sql::GameColumns::of_record(g)).await?;
-                        for (ply, m) in g.moves.iter().enumerate() {
-                            insert_move(conn, g.id, ply, &m.mv, &m.at).await?;
-                        }
+                        insert_game(conn, Some(g.id), sql::GameColumns::of_record(g)?).await?;
+                        let moves = g.moves.iter().map(|m| (m.mv.as_str(), m.at.as_str()));
+                        insert_moves(conn, g.id, moves, g.pending_huff.as_deref(), &g.updated_at)
+                            .await?;
                     }
                     after_import(conn).await?;
                     Ok(())
@@ -507,12 +712,12 @@ macro_rules! row_writers {
                 Some(_) => format!(
                     "INSERT INTO games (id, {}) VALUES ({}) RETURNING id",
                     sql::INSERT_COLUMNS,
-                    sql::placeholders(1, 23)
+                    sql::placeholders(1, 22)
                 ),
                 None => format!(
                     "INSERT INTO games ({}) VALUES ({}) RETURNING id",
                     sql::INSERT_COLUMNS,
-                    sql::placeholders(1, 22)
+                    sql::placeholders(1, 21)
                 ),
             };
             let mut q = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql));
@@ -520,12 +725,12 @@ macro_rules! row_writers {
                 q = q.bind(id);
             }
             let [w, b] = c.seats;
-            q.bind(c.game)
+            q.bind(c.game.name())
                 .bind(c.kind)
                 .bind(c.rules)
                 .bind(c.start_position)
                 .bind(c.ply)
-                .bind(c.meta.status)
+                .bind(c.meta.status.name())
                 .bind(c.meta.result)
                 .bind(c.meta.reason)
                 .bind(c.meta.draw_offer)
@@ -540,7 +745,6 @@ macro_rules! row_writers {
                 .bind(c.tags)
                 .bind(c.created_at)
                 .bind(c.meta.updated_at)
-                .bind(c.meta.pending_huff)
                 .bind(c.version)
                 .fetch_one(&mut *conn)
                 .await
@@ -561,21 +765,42 @@ macro_rules! row_writers {
             }
         }
 
-        async fn insert_move(
+        /// A game's move list from ply 0: its moves (each with the time
+        /// it was stored), then its pending huff, if any.
+        async fn insert_moves<'m>(
             conn: &mut Conn,
             id: i64,
-            ply: usize,
-            mv: &str,
-            at: &str,
+            moves: impl Iterator<Item = (&'m str, &'m str)>,
+            pending_huff: Option<&str>,
+            huff_at: &str,
         ) -> Result<(), sqlx::Error> {
-            sqlx::query("INSERT INTO moves (game_id, ply, mv, created_at) VALUES ($1, $2, $3, $4)")
+            insert_moves_from(conn, id, 0, moves, pending_huff, huff_at).await
+        }
+
+        /// A game's move list from ply `from` on (nothing stored there
+        /// yet): `moves`, then the pending huff (sql::huff_token).
+        async fn insert_moves_from<'m>(
+            conn: &mut Conn,
+            id: i64,
+            from: usize,
+            moves: impl Iterator<Item = (&'m str, &'m str)>,
+            pending_huff: Option<&str>,
+            huff_at: &str,
+        ) -> Result<(), sqlx::Error> {
+            let huff = pending_huff.map(|sq| (sql::huff_token(sq), huff_at));
+            let entries = moves.map(|(mv, at)| (mv.to_string(), at)).chain(huff);
+            for (ply, (mv, at)) in (from..).zip(entries) {
+                sqlx::query(
+                    "INSERT INTO moves (game_id, ply, mv, created_at) VALUES ($1, $2, $3, $4)",
+                )
                 .bind(id)
                 .bind(ply as i64)
-                .bind(mv.to_string())
+                .bind(mv)
                 .bind(at.to_string())
                 .execute(&mut *conn)
-                .await
-                .map(drop)
+                .await?;
+            }
+            Ok(())
         }
     };
 }
@@ -590,7 +815,7 @@ mod tests {
     fn placeholders_are_numbered() {
         assert_eq!(placeholders(1, 3), "$1, $2, $3");
         assert_eq!(placeholders(2, 1), "$2");
-        assert_eq!(INSERT_COLUMNS.split(", ").count(), 22);
+        assert_eq!(INSERT_COLUMNS.split(", ").count(), 21);
         assert_eq!(
             GAME_COLUMNS.split(", ").count(),
             INSERT_COLUMNS.split(", ").count() + 1

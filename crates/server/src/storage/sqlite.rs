@@ -35,18 +35,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
-use sqlx::pool::PoolConnection;
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
     SqliteSynchronous,
 };
-use sqlx::{ConnectOptions, Connection, Row, Sqlite};
+use sqlx::{ConnectOptions, Connection, Row};
 
 use super::record::tags_from_text;
 use super::sql;
 use super::{
     Expected, GameMeta, GameRecord, GameSummary, MoveChange, NewGame, RecordMove, RecordSeat,
-    Storage, StorageError, StorageOptions, StoredGame,
+    SeatChange, Storage, StorageError, StorageOptions, StoredGame,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -529,15 +528,9 @@ async fn mark(conn: &mut SqliteConnection) -> Result<(), StorageError> {
 }
 
 /// A transaction's work on its connection.
-trait Work<'c, T>:
-    FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Result<T, StorageError>> + Send
-{
-}
+trait Work<'c, T>: sql::Work<'c, SqliteConnection, T> {}
 
-impl<'c, T, F> Work<'c, T> for F where
-    F: FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Result<T, StorageError>> + Send
-{
-}
+impl<'c, T, F: sql::Work<'c, SqliteConnection, T>> Work<'c, T> for F {}
 
 impl Generation {
     /// Connect to the file at `path` (which must exist): the keeper at
@@ -631,92 +624,6 @@ impl Generation {
             classify(first_error.unwrap_or(e).into())
         })
     }
-}
-
-/// A pooled connection in a transaction begun by hand, which the pool does
-/// not know about: if dropped before the transaction ended (a request that
-/// went away), the connection is closed rather than returned in the middle
-/// of it; unless it must be kept (an in-memory database lives in its one
-/// connection; the next `BEGIN` there fails and rolls back).
-struct InTransaction {
-    conn: Option<PoolConnection<Sqlite>>,
-    keep: bool,
-}
-
-impl InTransaction {
-    fn conn(&mut self) -> &mut SqliteConnection {
-        self.conn.as_mut().expect("the connection is held")
-    }
-
-    /// The transaction has ended: the connection may go back to the pool.
-    fn end(mut self) -> PoolConnection<Sqlite> {
-        self.conn.take().expect("the connection is held")
-    }
-}
-
-impl Drop for InTransaction {
-    fn drop(&mut self) {
-        if let Some(conn) = &mut self.conn
-            && !self.keep
-        {
-            conn.close_on_drop();
-        }
-    }
-}
-
-/// Run `work` in one transaction on `conn`, begun with `begin`; `check`
-/// runs just before `COMMIT` and may call it off. On any error the
-/// transaction is rolled back and, unless only `Conflict` or `NotFound`
-/// was found or `keep` is set (an in-memory database lives in its
-/// connection), the connection is closed: the next use gets a fresh one.
-async fn transaction<T, W>(
-    conn: PoolConnection<Sqlite>,
-    what: &'static str,
-    begin: &'static str,
-    keep: bool,
-    check: impl FnOnce() -> Result<(), StorageError>,
-    work: W,
-) -> Result<T, StorageError>
-where
-    W: for<'c> Work<'c, T>,
-{
-    let mut held = InTransaction {
-        conn: Some(conn),
-        keep,
-    };
-    let result = async {
-        sqlx::raw_sql(begin).execute(&mut *held.conn()).await?;
-        let value = work(held.conn()).await?;
-        check()?;
-        sqlx::raw_sql("COMMIT").execute(&mut *held.conn()).await?;
-        Ok(value)
-    }
-    .await
-    .map_err(classify);
-    let e = match result {
-        Ok(value) => {
-            held.end();
-            return Ok(value);
-        }
-        Err(e) => e,
-    };
-    // Not committed: roll back whatever is left (SQLite may have rolled
-    // back by itself already; then this fails harmlessly).
-    let rolled_back = sqlx::raw_sql("ROLLBACK").execute(&mut *held.conn()).await;
-    let conn = held.end();
-    match e {
-        StorageError::Conflict | StorageError::NotFound if rolled_back.is_ok() => return Err(e),
-        _ => {}
-    }
-    if keep {
-        tracing::error!(op = what, error = %e, "database error; rolled back");
-    } else {
-        tracing::error!(op = what, error = %e, "database error; rolled back, connection closed");
-        if let Err(close) = conn.close().await {
-            tracing::warn!(op = what, error = %close, "closing the failed connection failed");
-        }
-    }
-    Err(e)
 }
 
 impl SqliteStorage {
@@ -1100,15 +1007,14 @@ impl SqliteStorage {
                     "the database file was removed or replaced during the write".into(),
                 )),
             };
-            transaction(
-                conn,
+            let how = sql::Transaction {
                 what,
-                "BEGIN IMMEDIATE",
-                self.path.is_none(),
-                moved,
-                work,
-            )
-            .await
+                begin: "BEGIN IMMEDIATE",
+                keep: self.path.is_none(),
+                classify,
+                check: moved,
+            };
+            sql::transaction(conn, how, work).await
         };
         let value = match committed {
             Ok(value) => value,
@@ -1164,7 +1070,14 @@ impl SqliteStorage {
             tracing::error!(op = what, error = %e, "no database connection");
             e
         })?;
-        transaction(conn, what, "BEGIN", self.path.is_none(), || Ok(()), work).await
+        let how = sql::Transaction {
+            what,
+            begin: "BEGIN",
+            keep: self.path.is_none(),
+            classify,
+            check: || Ok(()),
+        };
+        sql::transaction(conn, how, work).await
     }
 }
 

@@ -187,17 +187,21 @@ impl TestServer {
     }
 
     pub async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
-        let r = self
-            .client
-            .post(self.url(path))
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        let status = r.status();
-        let text = r.text().await.unwrap();
-        let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
-        (status, v)
+        let r = self.client.post(self.url(path)).json(&body).send().await;
+        json_answer(r.unwrap()).await
+    }
+
+    /// `POST /api/games/{id}/{action}` (`draw`, `resign`, `takeback`,
+    /// `join`, …) with `body`.
+    pub async fn action(&self, id: i64, action: &str, body: Value) -> (StatusCode, Value) {
+        self.post(&format!("/api/games/{id}/{action}"), body).await
+    }
+
+    /// `POST /api/games/{id}/draw`: `offer`, `accept` or `decline` with
+    /// `token`.
+    pub async fn draw(&self, id: i64, token: &str, what: &str) -> (StatusCode, Value) {
+        let body = json!({"token": token, "action": what});
+        self.action(id, "draw", body).await
     }
 
     pub async fn post_raw(
@@ -213,18 +217,12 @@ impl TestServer {
             .send()
             .await
             .unwrap();
-        let status = r.status();
-        let text = r.text().await.unwrap();
-        let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
-        (status, v)
+        json_answer(r).await
     }
 
     pub async fn get(&self, path: &str) -> (StatusCode, Value) {
         let r = self.client.get(self.url(path)).send().await.unwrap();
-        let status = r.status();
-        let text = r.text().await.unwrap();
-        let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
-        (status, v)
+        json_answer(r).await
     }
 
     pub async fn state(&self, id: i64) -> Value {
@@ -289,6 +287,14 @@ impl Drop for TestServer {
             }
         }
     }
+}
+
+/// An answer's status and its body, which must be JSON.
+pub async fn json_answer(r: reqwest::Response) -> (StatusCode, Value) {
+    let status = r.status();
+    let text = r.text().await.unwrap();
+    let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    (status, v)
 }
 
 /// The next text message of a socket, as JSON (fails after 10 s).
