@@ -174,6 +174,10 @@ mod tests {
         assert_eq!(twelve.matches('\\').count(), 4, "{twelve}");
         assert_eq!(twelve.matches('/').count(), 4, "{twelve}");
         let lines: Vec<&str> = twelve.lines().collect();
-        assert_eq!(lines[1].trim_end(), "     | \\         |         / |", "{twelve}");
+        assert_eq!(
+            lines[1].trim_end(),
+            "     | \\         |         / |",
+            "{twelve}"
+        );
     }
 }
