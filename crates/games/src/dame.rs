@@ -97,12 +97,7 @@ pub(super) fn create(
     options: Option<&Map<String, Value>>,
     position: Option<&str>,
 ) -> Result<Game, GameError> {
-    let mut rs: RuleSet = rules
-        .parse()
-        .map_err(|e: dame::ParseRulesError| GameError::BadRules(e.to_string()))?;
-    if let Some(options) = options {
-        apply_options(&mut rs, options)?;
-    }
+    let rs: RuleSet = super::rules_with_options(rules, options, option_text)?;
     let size = RuleSet::preset(preset).unwrap_or_default().board;
     if rs.board != size {
         return Err(GameError::BadRules(format!(
@@ -113,22 +108,21 @@ pub(super) fn create(
             }
         )));
     }
-    let start = match position {
-        None => Position::new(rs),
-        Some(p) => {
-            Position::from_fen(p, rs).map_err(|e| GameError::BadPosition(Explained::of(&e)))?
-        }
-    };
+    let start = super::start_at(
+        position,
+        || Position::new(rs),
+        |p| Position::from_fen(p, rs),
+    )?;
     Ok(Game::from_position(start))
 }
 
-/// The rule options of the `options` object of a create request for
-/// Dame, applied to `rules`.
-fn apply_options(rules: &mut RuleSet, options: &Map<String, Value>) -> Result<(), GameError> {
+/// One rule option of the `options` object of a create request for Dame
+/// in the rules' text form (`key`, `value`).
+fn option_text(key: &str, value: &Value) -> Result<(String, String), GameError> {
     let bad = |msg: &str| GameError::BadRules(msg.to_string());
     let on_off = |b: bool| if b { "on" } else { "off" }.to_string();
-    for (key, value) in options {
-        let (name, text) = match (key.as_str(), value) {
+    {
+        let (name, text) = match (key, value) {
             ("huffing", Value::Bool(b)) => ("huffing", on_off(*b)),
             ("men_capture_backward" | "men-capture-backward", Value::Bool(b)) => {
                 ("men-capture-backward", on_off(*b))
@@ -194,11 +188,8 @@ fn apply_options(rules: &mut RuleSet, options: &Map<String, Value>) -> Result<()
                 )));
             }
         };
-        rules
-            .set_option(name, &text)
-            .map_err(|e| GameError::BadRules(e.to_string()))?;
+        Ok((name.to_string(), text))
     }
-    Ok(())
 }
 
 impl ServerGame for Game {

@@ -626,6 +626,42 @@ fn rules_or_default(game: Variant, rules: Option<&str>) -> &str {
         .unwrap_or(game.default_rules())
 }
 
+/// A rule set from its text form (a preset, then options) and the
+/// `options` object of a create request, each option put in the text form
+/// by the game's `option_text`.
+pub(crate) fn rules_with_options<R>(
+    text: &str,
+    options: Option<&serde_json::Map<String, serde_json::Value>>,
+    option_text: impl Fn(&str, &serde_json::Value) -> Result<(String, String), GameError>,
+) -> Result<R, GameError>
+where
+    R: boardgame::rules_text::RuleText,
+{
+    let bad = |e: boardgame::rules_text::ParseRulesError<R>| GameError::BadRules(e.to_string());
+    let mut rules: R = boardgame::rules_text::parse(text).map_err(bad)?;
+    for (key, value) in options.into_iter().flatten() {
+        let (key, value) = option_text(key, value)?;
+        rules.set_option(&key, &value).map_err(bad)?;
+    }
+    Ok(rules)
+}
+
+/// The start of a new game: the game's start position, or the position
+/// string `position` read by `read`.
+pub(crate) fn start_at<P, E>(
+    position: Option<&str>,
+    start: impl FnOnce() -> P,
+    read: impl FnOnce(&str) -> Result<P, E>,
+) -> Result<P, GameError>
+where
+    E: std::fmt::Display + Detailed,
+{
+    match position {
+        None => Ok(start()),
+        Some(p) => read(p).map_err(|e| GameError::BadPosition(Explained::of(&e))),
+    }
+}
+
 impl LiveGame {
     /// A new game of `game` under `rules` (a preset, optionally with
     /// options in text form; `None`: the game's default preset) and

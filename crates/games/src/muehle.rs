@@ -21,13 +21,26 @@ pub struct MuehleOptions {
     pub no_mill: Option<u16>,
     /// The occurrence of a position that draws, if the rule is on.
     pub repetition: Option<u8>,
-    /// The board (`nine`, `twelve`, `lasker`; its geometry is in the
-    /// catalogue's `boards`).
+    /// The board (`twelve`, `lasker`; its geometry is in the catalogue's
+    /// `boards`); left out for the standard board (`nine`), so that the
+    /// state of a standard game stays as it always was.
+    #[serde(skip_serializing_if = "is_nine")]
     pub board: &'static str,
-    /// Stones each side brings.
+    /// Stones each side brings; left out when nine.
+    #[serde(skip_serializing_if = "is_nine_stones")]
     pub stones: u8,
-    /// Whether a player with stones in hand may move instead of placing.
+    /// Whether a player with stones in hand may move instead of placing;
+    /// left out when not.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub move_in_placing: bool,
+}
+
+fn is_nine(board: &&str) -> bool {
+    *board == muehle::Board::NINE.name()
+}
+
+fn is_nine_stones(stones: &u8) -> bool {
+    *stones == muehle::Board::NINE.stones()
 }
 
 /// The boards of the mill games for the catalogue (`GET /api/catalogue`):
@@ -97,27 +110,21 @@ pub(super) fn create(
     options: Option<&Map<String, Value>>,
     position: Option<&str>,
 ) -> Result<Game, GameError> {
-    let mut rs: RuleSet = rules
-        .parse()
-        .map_err(|e: muehle::ParseRulesError| GameError::BadRules(e.to_string()))?;
-    if let Some(options) = options {
-        apply_options(&mut rs, options)?;
-    }
-    let start = match position {
-        None => Position::new(rs),
-        Some(p) => {
-            Position::from_fen(p, rs).map_err(|e| GameError::BadPosition(Explained::of(&e)))?
-        }
-    };
+    let rs: RuleSet = super::rules_with_options(rules, options, option_text)?;
+    let start = super::start_at(
+        position,
+        || Position::new(rs),
+        |p| Position::from_fen(p, rs),
+    )?;
     Ok(Game::from_position(start))
 }
 
-/// The rule options of the `options` object of a create request, applied
-/// to `rules`.
-fn apply_options(rules: &mut RuleSet, options: &Map<String, Value>) -> Result<(), GameError> {
+/// One rule option of the `options` object of a create request in the
+/// rules' text form (`key`, `value`).
+fn option_text(key: &str, value: &Value) -> Result<(String, String), GameError> {
     let bad = |msg: &str| GameError::BadRules(msg.to_string());
-    for (key, value) in options {
-        let text = match (key.as_str(), value) {
+    {
+        let text = match (key, value) {
             ("removal", Value::String(s)) => s.clone(),
             ("removal", _) => {
                 return Err(bad("option 'removal' is \"tournament\" or \"strict\""));
@@ -138,16 +145,9 @@ fn apply_options(rules: &mut RuleSet, options: &Map<String, Value>) -> Result<()
                 )));
             }
         };
-        let key = if key == "no_mill" {
-            "no-mill"
-        } else {
-            key.as_str()
-        };
-        rules
-            .set_option(key, &text)
-            .map_err(|e| GameError::BadRules(e.to_string()))?;
+        let key = if key == "no_mill" { "no-mill" } else { key };
+        Ok((key.to_string(), text))
     }
-    Ok(())
 }
 
 impl ServerGame for Game {

@@ -6,9 +6,7 @@
 
 use dame::eval::{self, Weights};
 use dame::{Bitboard, Game as DameGame, Move, MoveList, Position, Square};
-use search::{Game, Status};
-
-use crate::search_status;
+use search::Game;
 
 /// A Dame position as the search sees it: the position, the weights of its
 /// evaluation and whether the search may ask the endgame databases.
@@ -32,28 +30,7 @@ impl DameState {
         }
     }
 
-    /// `pos` evaluated with other `weights` (self-play tuning), without
-    /// the databases.
-    #[inline]
-    pub fn with_weights(pos: Position, weights: &'static Weights) -> DameState {
-        DameState {
-            pos,
-            weights,
-            databases: false,
-        }
-    }
-
-    /// The weights the position is evaluated with.
-    #[inline]
-    pub fn weights(&self) -> &'static Weights {
-        self.weights
-    }
-
-    /// Whether the search asks the endgame databases.
-    #[inline]
-    pub fn databases(&self) -> bool {
-        self.databases
-    }
+    crate::state_weights!(DameState);
 }
 
 fn order_hint(pos: &Position, mv: Move) -> i32 {
@@ -126,26 +103,9 @@ impl Game for DameState {
         next
     }
 
-    #[inline]
-    fn hash(&self) -> u64 {
-        self.pos.hash()
-    }
-
-    /// Every end the position shows by itself, the draws by the
-    /// king-move counter and by the move limits of the king endings
-    /// (FMJD's 16- and 5-move rules, kept by the position's ending
-    /// counter) included.
-    fn status(&self) -> Status {
-        search_status(self.pos.outcome())
-    }
-
-    fn evaluate(&self) -> i32 {
-        eval::evaluate_with(&self.pos, self.weights)
-    }
-
-    fn side_to_move(&self) -> usize {
-        self.pos.turn().index()
-    }
+    // hash, status (FMJD's 16- and 5-move rules are kept by the position's
+    // ending counter), evaluate, side_to_move.
+    crate::state_basics!();
 
     /// The king-move counter: a man's move or a capture resets it,
     /// and only those change the material, so a repetition never

@@ -2,9 +2,7 @@
 
 use muehle::eval::{self, Weights};
 use muehle::{Move, Phase, Position};
-use search::{Game, Status};
-
-use crate::search_status;
+use search::Game;
 
 /// A Mühle position as the search sees it: the position, the weights of
 /// its evaluation and whether the search may ask the perfect-play
@@ -29,28 +27,7 @@ impl MuehleState {
         }
     }
 
-    /// `pos` evaluated with other `weights` (self-play tuning), without
-    /// the databases, the book and the placing solver.
-    #[inline]
-    pub fn with_weights(pos: Position, weights: &'static Weights) -> MuehleState {
-        MuehleState {
-            pos,
-            weights,
-            databases: false,
-        }
-    }
-
-    /// The weights the position is evaluated with.
-    #[inline]
-    pub fn weights(&self) -> &'static Weights {
-        self.weights
-    }
-
-    /// Whether the search asks the databases, the book and the placing solver.
-    #[inline]
-    pub fn databases(&self) -> bool {
-        self.databases
-    }
+    crate::state_weights!(MuehleState);
 }
 
 fn noisy_moves(pos: &Position, moves: &mut Vec<Move>) {
@@ -131,26 +108,11 @@ impl Game for MuehleState {
         next
     }
 
-    #[inline]
-    fn hash(&self) -> u64 {
-        self.pos.hash()
-    }
-
-    fn status(&self) -> Status {
-        search_status(self.pos.outcome())
-    }
-
-    fn evaluate(&self) -> i32 {
-        eval::evaluate_with(&self.pos, self.weights)
-    }
+    crate::state_basics!();
 
     #[inline]
     fn critical(&self) -> bool {
         critical(&self.pos)
-    }
-
-    fn side_to_move(&self) -> usize {
-        self.pos.turn().index()
     }
 
     fn reversible_plies(&self) -> u32 {
