@@ -200,23 +200,8 @@ fn verify(common: &Common, rules: &RuleSet, table: Option<&str>) -> Result<()> {
         );
     }
     let tb = DameTablebase::new(&dir);
-    let mut failed = 0;
-    for m in tables {
-        let t = Instant::now();
+    super::check_each("table", tables, |m| {
         let r = verify_dame(&tb, rules, m)?;
-        println!(
-            "table {m}: {} positions checked, {} wrong ({:.1} s)",
-            r.checked,
-            r.wrong,
-            t.elapsed().as_secs_f64()
-        );
-        if r.wrong > 0 {
-            failed += 1;
-        }
-    }
-    if failed > 0 {
-        bail!("{failed} tables failed the check");
-    }
-    println!("ok");
-    Ok(())
+        Ok((r.checked, r.wrong, Vec::new()))
+    })
 }
