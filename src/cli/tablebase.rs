@@ -159,18 +159,27 @@ pub enum Command {
 /// Run `brett tablebase`; `global_dir` is the global `--tablebase-dir`
 /// (used when the subcommand has no `--dir`).
 pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
-    let common = match &mut args.command {
-        Command::Build { common, .. }
-        | Command::Probe { common, .. }
+    let (common, threads) = match &mut args.command {
+        Command::Build {
+            common, threads, ..
+        }
+        | Command::Verify {
+            common, threads, ..
+        }
+        | Command::Repack {
+            common, threads, ..
+        } => (common, *threads),
+        Command::Probe { common, .. }
         | Command::Stats { common, .. }
-        | Command::Verify { common, .. }
-        | Command::Book { common, .. }
-        | Command::Repack { common, .. } => common,
+        | Command::Book { common, .. } => (common, None),
     };
     if common.dir.is_none() {
         common.dir = global_dir;
     }
-    if let Some(rules) = dame_game(&common.game)? {
+    let dame = dame_game(&common.game)?;
+    // The worker threads of build, verify and repack, for either game.
+    pool(threads)?;
+    if let Some(rules) = dame {
         return dame_cli::run(args.command, rules);
     }
     match args.command {
@@ -178,15 +187,14 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
             common,
             up_to,
             sectors,
-            threads,
             quiet,
             pieces,
             tables,
+            ..
         } => {
             if pieces.is_some() || tables.is_some() {
                 bail!("--pieces and --tables are for the Dame databases (--game dame, …)");
             }
-            pool(threads)?;
             let targets = match sectors {
                 Some(s) => tablebase::parse_sectors(&s)?,
                 None => {
@@ -203,22 +211,8 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
         }
         Command::Probe { common, position } => probe(&common, &position),
         Command::Stats { common, sector } => stats(&common, sector.parse()?),
-        Command::Verify {
-            common,
-            sector,
-            threads,
-        } => {
-            pool(threads)?;
-            verify(&common, sector.as_deref())
-        }
-        Command::Repack {
-            common,
-            sector,
-            threads,
-        } => {
-            pool(threads)?;
-            repack(&common, sector.as_deref())
-        }
+        Command::Verify { common, sector, .. } => verify(&common, sector.as_deref()),
+        Command::Repack { common, sector, .. } => repack(&common, sector.as_deref()),
         Command::Book {
             common,
             out,
