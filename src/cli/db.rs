@@ -15,14 +15,10 @@ const HEADER: &str = r#"{"format":"brett-games","version":1}"#;
 const BATCH: u32 = 500;
 
 /// Arguments of `brett db`.
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    #[command(subcommand)]
-    command: Command,
-}
+pub type Args = super::Subcommands<Command>;
 
 #[derive(clap::Subcommand, Debug)]
-enum Command {
+pub enum Command {
     /// Create the database if needed and bring its tables up to date (what
     /// `brett serve` does at start).
     Migrate(Database),
@@ -51,7 +47,7 @@ enum Command {
 }
 
 #[derive(clap::Args, Debug)]
-struct Database {
+pub struct Database {
     /// The database URL: sqlite:///path/brett.db or
     /// postgres://user[:password]@host[:port]/db (default: the default
     /// SQLite file of `brett serve`).

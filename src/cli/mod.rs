@@ -20,3 +20,12 @@ pub mod tablebase;
 pub mod tune;
 
 pub use game::{RULES_HELP, Variant, parse_rules};
+
+/// The arguments of a command that is a choice of subcommands (`brett db
+/// …`, `brett puzzles …`, `brett tablebase …`).
+#[derive(clap::Args, Debug)]
+pub struct Subcommands<C: clap::Subcommand> {
+    // The chosen one.
+    #[command(subcommand)]
+    pub command: C,
+}

@@ -8,14 +8,10 @@ use tablebase::{Sector, Tablebase, Variant as DbVariant};
 use super::{RULES_HELP, parse_rules};
 
 /// `brett puzzles …`
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    #[command(subcommand)]
-    command: Command,
-}
+pub type Args = super::Subcommands<Command>;
 
 #[derive(clap::Subcommand, Debug)]
-enum Command {
+pub enum Command {
     /// Pick positions with exactly one move that keeps the win (or saves
     /// the draw), graded by the distance; prints them as JSON.
     Generate {

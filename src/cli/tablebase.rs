@@ -16,11 +16,7 @@ use tablebase::{
 use super::{RULES_HELP, Variant, parse_rules};
 
 /// `brett tablebase …`
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    #[command(subcommand)]
-    command: Command,
-}
+pub type Args = super::Subcommands<Command>;
 
 /// Options every subcommand shares.
 #[derive(clap::Args, Debug, Clone)]
@@ -51,7 +47,7 @@ impl Common {
 }
 
 #[derive(clap::Subcommand, Debug)]
-enum Command {
+pub enum Command {
     /// Solve sectors of the moving phase (and the sectors they need first).
     ///
     /// Finished sectors are kept, so an interrupted build resumes.
@@ -163,18 +159,27 @@ enum Command {
 /// Run `brett tablebase`; `global_dir` is the global `--tablebase-dir`
 /// (used when the subcommand has no `--dir`).
 pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
-    let common = match &mut args.command {
-        Command::Build { common, .. }
-        | Command::Probe { common, .. }
+    let (common, threads) = match &mut args.command {
+        Command::Build {
+            common, threads, ..
+        }
+        | Command::Verify {
+            common, threads, ..
+        }
+        | Command::Repack {
+            common, threads, ..
+        } => (common, *threads),
+        Command::Probe { common, .. }
         | Command::Stats { common, .. }
-        | Command::Verify { common, .. }
-        | Command::Book { common, .. }
-        | Command::Repack { common, .. } => common,
+        | Command::Book { common, .. } => (common, None),
     };
     if common.dir.is_none() {
         common.dir = global_dir;
     }
-    if let Some(rules) = dame_game(&common.game)? {
+    let dame = dame_game(&common.game)?;
+    // The worker threads of build, verify and repack, for either game.
+    pool(threads)?;
+    if let Some(rules) = dame {
         return dame_cli::run(args.command, rules);
     }
     match args.command {
@@ -182,15 +187,14 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
             common,
             up_to,
             sectors,
-            threads,
             quiet,
             pieces,
             tables,
+            ..
         } => {
             if pieces.is_some() || tables.is_some() {
                 bail!("--pieces and --tables are for the Dame databases (--game dame, …)");
             }
-            pool(threads)?;
             let targets = match sectors {
                 Some(s) => tablebase::parse_sectors(&s)?,
                 None => {
@@ -207,22 +211,8 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
         }
         Command::Probe { common, position } => probe(&common, &position),
         Command::Stats { common, sector } => stats(&common, sector.parse()?),
-        Command::Verify {
-            common,
-            sector,
-            threads,
-        } => {
-            pool(threads)?;
-            verify(&common, sector.as_deref())
-        }
-        Command::Repack {
-            common,
-            sector,
-            threads,
-        } => {
-            pool(threads)?;
-            repack(&common, sector.as_deref())
-        }
+        Command::Verify { common, sector, .. } => verify(&common, sector.as_deref()),
+        Command::Repack { common, sector, .. } => repack(&common, sector.as_deref()),
         Command::Book {
             common,
             out,
@@ -562,25 +552,38 @@ fn sectors_to_check(
 
 fn verify(common: &Common, sector: Option<&str>) -> Result<()> {
     let (variant, dir, sectors) = sectors_to_check(common, sector)?;
-    let mut failed = 0;
-    for s in sectors {
-        let started = Instant::now();
+    check_each("sector", sectors, |s| {
         let r = tablebase::verify(&dir, variant, s)?;
+        Ok((r.checked, r.errors, r.examples))
+    })
+}
+
+/// Check every one of `items` (sectors or tables, named by `kind`) with
+/// `check` (positions checked, wrong, examples of wrong ones), a line each;
+/// fails if one has wrong positions.
+fn check_each<T: std::fmt::Display>(
+    kind: &str,
+    items: Vec<T>,
+    mut check: impl FnMut(T) -> Result<(u64, u64, Vec<String>)>,
+) -> Result<()> {
+    let mut failed = 0;
+    for item in items {
+        let started = Instant::now();
+        let name = item.to_string();
+        let (checked, wrong, examples) = check(item)?;
         println!(
-            "sector {s}: {} positions checked, {} wrong ({:.1} s)",
-            r.checked,
-            r.errors,
+            "{kind} {name}: {checked} positions checked, {wrong} wrong ({:.1} s)",
             started.elapsed().as_secs_f64()
         );
-        for e in &r.examples {
+        for e in &examples {
             println!("  {e}");
         }
-        if r.errors > 0 {
+        if wrong > 0 {
             failed += 1;
         }
     }
     if failed > 0 {
-        bail!("{failed} sectors failed the check");
+        bail!("{failed} {kind}s failed the check");
     }
     println!("ok");
     Ok(())

@@ -10,7 +10,7 @@ use tablebase::dame::{
     DameBuildEvent, DameTablebase, Material, build_dame, dame_path, rules_tag, verify_dame,
 };
 
-use super::{Command, Common, pool};
+use super::{Command, Common};
 
 pub(super) fn run(command: Command, rules: RuleSet) -> Result<()> {
     if !tablebase::dame::covered(&rules) {
@@ -19,17 +19,16 @@ pub(super) fn run(command: Command, rules: RuleSet) -> Result<()> {
     match command {
         Command::Build {
             common,
-            threads,
             quiet,
             pieces,
             tables,
             up_to,
             sectors,
+            ..
         } => {
             if sectors.is_some() || up_to != 9 {
                 bail!("--up-to and --sectors are for Mühle; Dame takes --pieces or --tables");
             }
-            pool(threads)?;
             let targets = match tables {
                 Some(t) => parse_tables(&t)?,
                 None => {
@@ -48,14 +47,7 @@ pub(super) fn run(command: Command, rules: RuleSet) -> Result<()> {
         }
         Command::Probe { common, position } => probe(&common, &rules, &position),
         Command::Stats { common, sector } => stats(&common, &rules, &sector),
-        Command::Verify {
-            common,
-            sector,
-            threads,
-        } => {
-            pool(threads)?;
-            verify(&common, &rules, sector.as_deref())
-        }
+        Command::Verify { common, sector, .. } => verify(&common, &rules, sector.as_deref()),
         Command::Book { .. } => bail!("the opening book is Mühle's (no --game)"),
         Command::Repack { .. } => {
             bail!(
@@ -200,23 +192,8 @@ fn verify(common: &Common, rules: &RuleSet, table: Option<&str>) -> Result<()> {
         );
     }
     let tb = DameTablebase::new(&dir);
-    let mut failed = 0;
-    for m in tables {
-        let t = Instant::now();
+    super::check_each("table", tables, |m| {
         let r = verify_dame(&tb, rules, m)?;
-        println!(
-            "table {m}: {} positions checked, {} wrong ({:.1} s)",
-            r.checked,
-            r.wrong,
-            t.elapsed().as_secs_f64()
-        );
-        if r.wrong > 0 {
-            failed += 1;
-        }
-    }
-    if failed > 0 {
-        bail!("{failed} tables failed the check");
-    }
-    println!("ok");
-    Ok(())
+        Ok((r.checked, r.wrong, Vec::new()))
+    })
 }

@@ -13,22 +13,14 @@ use common::TestServer;
 use muehle::{Color, Position, RuleSet};
 use reqwest::StatusCode;
 use serde_json::json;
-use tablebase::{BuildOptions, NoProgress, SectorIndex, Tablebase, Value, Variant, position_of};
+use tablebase::{SectorIndex, Tablebase, Value, Variant, position_of};
 
 /// The databases, built once and installed.
 fn databases() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        tablebase::build(
-            &BuildOptions {
-                dir: dir.path().to_path_buf(),
-                variant: Variant::STANDARD,
-            },
-            &["3-4".parse().unwrap()],
-            &NoProgress,
-        )
-        .unwrap();
+        tablebase::build_sectors(dir.path(), Variant::STANDARD, "3-4").unwrap();
         engine::muehle::databases::install(Some(dir.path()));
         dir
     })

@@ -205,6 +205,7 @@ impl NewHeader {
     }
 }
 
+/// Reading or writing `path` failed.
 pub(crate) fn io_err(path: &Path, e: std::io::Error) -> TablebaseError {
     TablebaseError::Io {
         path: path.to_path_buf(),
@@ -221,7 +222,7 @@ pub(crate) fn write(
     codes: &[u16],
     packing: &Packing,
 ) -> Result<u64, TablebaseError> {
-    let blocks: Vec<Vec<u8>> = codes
+    let blocks: Result<Vec<Vec<u8>>, std::io::Error> = codes
         .par_chunks(packing.block_len)
         .map(|chunk| {
             let mut raw = Vec::with_capacity(chunk.len() + chunk.len() / 8);
@@ -234,9 +235,10 @@ pub(crate) fn write(
                 before = c;
                 packing.width.encode(c, &mut raw);
             }
-            zstd::bulk::compress(&raw, packing.level).unwrap_or_default()
+            zstd::bulk::compress(&raw, packing.level)
         })
         .collect();
+    let blocks = blocks.map_err(|e| io_err(path, e))?;
     let mut offsets = Vec::with_capacity(blocks.len() + 1);
     let mut at = (HEADER + 8 * (blocks.len() + 1)) as u64;
     for b in &blocks {
