@@ -708,6 +708,7 @@ pub(crate) fn perft2_quiet<G: Geo>(s: &Sides, rules: &RuleSet, king_moves: u16) 
     if rules.huffing || capture_exists::<G>(s, rules) {
         return None;
     }
+    let empty = s.empty::<G>();
     let them = s.us.other();
     let promo = G::SIZE.promotion_row(s.us).0;
     let opp_is_lone_king =
@@ -728,13 +729,29 @@ pub(crate) fn perft2_quiet<G: Geo>(s: &Sides, rules: &RuleSet, king_moves: u16) 
         count::<G>(&reply, rules)
     };
     let mut total = 0;
+    let men = s.men();
+    for d in forward(s.us) {
+        let back = opposite(d);
+        let mut targets = shift::<G>(men, d) & empty;
+        while targets != 0 {
+            let t = targets & targets.wrapping_neg();
+            targets ^= t;
+            let from = shift::<G>(t, back);
+            total += child(s.own ^ from ^ t, s.kings | (t & promo), 0);
+        }
+    }
+    let mut kings = s.own_kings();
     let next_king_moves = king_moves.saturating_add(1);
-    for_each_quiet::<G>(s, |from, to| {
-        total += if s.kings & from != 0 {
-            child(s.own ^ from ^ to, s.kings ^ from ^ to, next_king_moves)
-        } else {
-            child(s.own ^ from ^ to, s.kings | (to & promo), 0)
-        };
-    });
+    while kings != 0 {
+        let k = kings & kings.wrapping_neg();
+        kings ^= k;
+        for d in ALL_DIRS {
+            let mut x = shift::<G>(k, d) & empty;
+            while x != 0 {
+                total += child(s.own ^ k ^ x, s.kings ^ k ^ x, next_king_moves);
+                x = shift::<G>(x, d) & empty;
+            }
+        }
+    }
     Some(total)
 }

@@ -7,15 +7,13 @@
 
 use crate::{Move, MoveList, Position};
 
-/// Number of legal move sequences of length `depth` from `pos`.
-pub use boardgame::perft::perft;
-/// Perft split by the first move.
-pub use boardgame::perft::perft_divide;
-
+// `perft` and `perft_divide`, and `Perft` for `Position` with the
+// shortcuts below.
 boardgame::perft_by_inherent_methods!(Position, Move, MoveList);
 
 impl Position {
     /// The position after the legal move `m`, its hash not kept up to date.
+    #[inline(always)]
     fn perft_child(&self, m: &Move) -> Position {
         let mut child = *self;
         child.play_unhashed(m);
@@ -24,6 +22,7 @@ impl Position {
 
     /// perft(2) and perft(3) by their shortcuts; the deeper counts go move
     /// by move.
+    #[inline]
     fn perft_shortcut(&self, depth: u32) -> Option<u64> {
         match depth {
             2 => Some(self.perft2()),

@@ -5,15 +5,13 @@
 
 use crate::{Bitboard, Move, MoveList, Position};
 
-/// Number of legal move sequences of length `depth` from `pos`.
-pub use boardgame::perft::perft;
-/// Perft split by the first move.
-pub use boardgame::perft::perft_divide;
-
+// `perft` and `perft_divide`, and `Perft` for `Position` with the
+// shortcuts below.
 boardgame::perft_by_inherent_methods!(Position, Move, MoveList);
 
 impl Position {
     /// The position after the legal move `m`.
+    #[inline(always)]
     fn perft_child(&self, m: &Move) -> Position {
         let mut child = *self;
         child.play_unchecked(*m);
@@ -21,6 +19,7 @@ impl Position {
     }
 
     /// perft(2) by [`perft2`]; the deeper counts go move by move.
+    #[inline]
     fn perft_shortcut(&self, depth: u32) -> Option<u64> {
         (depth == 2).then(|| perft2(self))
     }
