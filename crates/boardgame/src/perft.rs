@@ -14,7 +14,7 @@ use std::str::FromStr;
 
 /// A position perft counts from: its moves, the position after one, and
 /// the game's fast ways of counting.
-pub trait Perft: Sized {
+pub trait Perft: Clone {
     /// A move.
     type Move: Clone;
     /// A list of moves, the game's list type.
@@ -24,9 +24,9 @@ pub trait Perft: Sized {
     /// which is empty.
     fn perft_moves(&self, list: &mut Self::Moves);
 
-    /// The position after the legal move `m`. What counting does not need
-    /// (a hash, say) may be left out.
-    fn perft_child(&self, m: &Self::Move) -> Self;
+    /// Play the legal move `m` on this position (a copy of the parent).
+    /// What counting does not need (a hash, say) may be left out.
+    fn perft_play(&mut self, m: &Self::Move);
 
     /// The number of legal moves, perft(1). By default the moves are
     /// listed and counted; a game can count them without building them.
@@ -46,7 +46,7 @@ pub trait Perft: Sized {
 /// [`Perft`] for a game's position type `$pos` (moves `$mv`, in lists
 /// `$list`) by its inherent methods: `legal_moves_into` for
 /// [`Perft::perft_moves`], `count_legal_moves` for [`Perft::count_moves`],
-/// and `perft_child` and `perft_shortcut`, with the trait's signatures.
+/// and `perft_play` and `perft_shortcut`, with the trait's signatures.
 /// Also the game's own `perft` and `perft_divide` over `$pos`: compiled in
 /// the game's crate, where its move generator can be inlined into them.
 #[macro_export]
@@ -62,8 +62,8 @@ macro_rules! perft_by_inherent_methods {
             }
 
             #[inline(always)]
-            fn perft_child(&self, m: &$mv) -> $pos {
-                <$pos>::perft_child(self, m)
+            fn perft_play(&mut self, m: &$mv) {
+                <$pos>::perft_play(self, m)
             }
 
             #[inline]
@@ -99,7 +99,13 @@ pub fn perft<P: Perft>(pos: &P, depth: u32) -> u64 {
             let mut list = P::Moves::default();
             pos.perft_moves(&mut list);
             list.iter()
-                .map(|m| perft(&pos.perft_child(m), depth - 1))
+                .map(|m| {
+                    // Played in place and lent: a child returned by value
+                    // would be copied once more.
+                    let mut child = pos.clone();
+                    child.perft_play(m);
+                    perft(&child, depth - 1)
+                })
                 .sum()
         }),
     }
@@ -113,7 +119,11 @@ pub fn perft_divide<P: Perft>(pos: &P, depth: u32) -> Vec<(P::Move, u64)> {
     }
     moves(pos)
         .iter()
-        .map(|m| (m.clone(), perft(&pos.perft_child(m), depth - 1)))
+        .map(|m| {
+            let mut child = pos.clone();
+            child.perft_play(m);
+            (m.clone(), perft(&child, depth - 1))
+        })
         .collect()
 }
 
@@ -283,8 +293,8 @@ mod tests {
         fn perft_moves(&self, list: &mut Vec<u32>) {
             list.extend((1..=2).filter(|&m| m <= self.0));
         }
-        fn perft_child(&self, m: &u32) -> Countdown {
-            Countdown(self.0 - m)
+        fn perft_play(&mut self, m: &u32) {
+            self.0 -= m;
         }
     }
 
@@ -299,8 +309,8 @@ mod tests {
         fn perft_moves(&self, list: &mut Vec<u32>) {
             self.0.perft_moves(list);
         }
-        fn perft_child(&self, m: &u32) -> Shortcut {
-            Shortcut(self.0.perft_child(m))
+        fn perft_play(&mut self, m: &u32) {
+            self.0.perft_play(m);
         }
         fn count_moves(&self) -> u64 {
             100
@@ -324,7 +334,7 @@ mod tests {
     #[test]
     fn a_plain_generator_counts_the_same() {
         let moves = |p: &Countdown| super::moves(p);
-        let play = |p: &Countdown, m: &u32| p.perft_child(m);
+        let play = |p: &Countdown, m: &u32| Countdown(p.0 - m);
         for (n, depth) in [(10, 5), (4, 3), (3, 0), (0, 2)] {
             let pos = Countdown(n);
             assert_eq!(perft_by(&pos, depth, &moves, &play), perft(&pos, depth));

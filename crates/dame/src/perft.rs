@@ -12,12 +12,10 @@ use crate::{Move, MoveList, Position};
 boardgame::perft_by_inherent_methods!(Position, Move, MoveList);
 
 impl Position {
-    /// The position after the legal move `m`, its hash not kept up to date.
+    /// Play the legal move `m`, the hash not kept up to date.
     #[inline(always)]
-    fn perft_child(&self, m: &Move) -> Position {
-        let mut child = *self;
-        child.play_unhashed(m);
-        child
+    fn perft_play(&mut self, m: &Move) {
+        self.play_unhashed(m);
     }
 
     /// perft(2) and perft(3) by their shortcuts; the deeper counts go move

@@ -10,12 +10,10 @@ use crate::{Bitboard, Move, MoveList, Position};
 boardgame::perft_by_inherent_methods!(Position, Move, MoveList);
 
 impl Position {
-    /// The position after the legal move `m`.
+    /// Play the legal move `m`.
     #[inline(always)]
-    fn perft_child(&self, m: &Move) -> Position {
-        let mut child = *self;
-        child.play_unchecked(*m);
-        child
+    fn perft_play(&mut self, m: &Move) {
+        self.play_unchecked(*m);
     }
 
     /// perft(2) by [`perft2`]; the deeper counts go move by move.
@@ -83,8 +81,13 @@ fn perft2(pos: &Position) -> u64 {
 }
 
 fn perft_generic2(pos: &Position) -> u64 {
-    pos.legal_moves()
-        .iter()
-        .map(|m| pos.perft_child(m).count_legal_moves())
+    let mut list = MoveList::new();
+    pos.legal_moves_into(&mut list);
+    list.iter()
+        .map(|m| {
+            let mut child = *pos;
+            child.play_unchecked(*m);
+            child.count_legal_moves()
+        })
         .sum()
 }
