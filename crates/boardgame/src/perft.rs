@@ -9,27 +9,29 @@
 //! check against.
 
 use std::fmt;
+use std::ops::Deref;
 use std::str::FromStr;
 
 /// A position perft counts from: its moves, the position after one, and
 /// the game's fast ways of counting.
-pub trait Perft: Sized {
+pub trait Perft: Clone {
     /// A move.
-    type Move;
-    /// The legal moves of a position, in the game's list type.
-    type Moves: IntoIterator<Item = Self::Move>;
+    type Move: Clone;
+    /// A list of moves, the game's list type.
+    type Moves: Default + Deref<Target = [Self::Move]>;
 
-    /// Every legal move (none when the game is over).
-    fn perft_moves(&self) -> Self::Moves;
+    /// Write every legal move (none when the game is over) into `list`,
+    /// which is empty.
+    fn perft_moves(&self, list: &mut Self::Moves);
 
-    /// The position after the legal move `m`. What counting does not need
-    /// (a hash, say) may be left out.
-    fn perft_child(&self, m: &Self::Move) -> Self;
+    /// Play the legal move `m` on this position (a copy of the parent).
+    /// What counting does not need (a hash, say) may be left out.
+    fn perft_play(&mut self, m: &Self::Move);
 
     /// The number of legal moves, perft(1). By default the moves are
     /// listed and counted; a game can count them without building them.
     fn count_moves(&self) -> u64 {
-        self.perft_moves().into_iter().count() as u64
+        moves(self).len() as u64
     }
 
     /// perft(`depth`) by a shortcut of the game for that depth (`depth` is
@@ -42,9 +44,11 @@ pub trait Perft: Sized {
 }
 
 /// [`Perft`] for a game's position type `$pos` (moves `$mv`, in lists
-/// `$list`) by its inherent methods: `legal_moves` for
+/// `$list`) by its inherent methods: `legal_moves_into` for
 /// [`Perft::perft_moves`], `count_legal_moves` for [`Perft::count_moves`],
-/// and `perft_child` and `perft_shortcut`, with the trait's signatures.
+/// and `perft_play` and `perft_shortcut`, with the trait's signatures.
+/// Also the game's own `perft` and `perft_divide` over `$pos`: compiled in
+/// the game's crate, where its move generator can be inlined into them.
 #[macro_export]
 macro_rules! perft_by_inherent_methods {
     ($pos:ty, $mv:ty, $list:ty) => {
@@ -52,21 +56,35 @@ macro_rules! perft_by_inherent_methods {
             type Move = $mv;
             type Moves = $list;
 
-            fn perft_moves(&self) -> $list {
-                <$pos>::legal_moves(self)
+            #[inline]
+            fn perft_moves(&self, list: &mut $list) {
+                <$pos>::legal_moves_into(self, list)
             }
 
-            fn perft_child(&self, m: &$mv) -> $pos {
-                <$pos>::perft_child(self, m)
+            #[inline(always)]
+            fn perft_play(&mut self, m: &$mv) {
+                <$pos>::perft_play(self, m)
             }
 
+            #[inline]
             fn count_moves(&self) -> u64 {
                 <$pos>::count_legal_moves(self)
             }
 
+            #[inline]
             fn perft_shortcut(&self, depth: u32) -> Option<u64> {
                 <$pos>::perft_shortcut(self, depth)
             }
+        }
+
+        /// Number of legal move sequences of length `depth` from `pos`.
+        pub fn perft(pos: &$pos, depth: u32) -> u64 {
+            $crate::perft::perft(pos, depth)
+        }
+
+        /// Perft split by the first move.
+        pub fn perft_divide(pos: &$pos, depth: u32) -> Vec<($mv, u64)> {
+            $crate::perft::perft_divide(pos, depth)
         }
     };
 }
@@ -77,9 +95,17 @@ pub fn perft<P: Perft>(pos: &P, depth: u32) -> u64 {
         0 => 1,
         1 => pos.count_moves(),
         _ => pos.perft_shortcut(depth).unwrap_or_else(|| {
-            pos.perft_moves()
-                .into_iter()
-                .map(|m| perft(&pos.perft_child(&m), depth - 1))
+            // The list lives here: moving it out of a function would copy it.
+            let mut list = P::Moves::default();
+            pos.perft_moves(&mut list);
+            list.iter()
+                .map(|m| {
+                    // Played in place and lent: a child returned by value
+                    // would be copied once more.
+                    let mut child = pos.clone();
+                    child.perft_play(m);
+                    perft(&child, depth - 1)
+                })
                 .sum()
         }),
     }
@@ -91,13 +117,21 @@ pub fn perft_divide<P: Perft>(pos: &P, depth: u32) -> Vec<(P::Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
-    pos.perft_moves()
-        .into_iter()
+    moves(pos)
+        .iter()
         .map(|m| {
-            let n = perft(&pos.perft_child(&m), depth - 1);
-            (m, n)
+            let mut child = pos.clone();
+            child.perft_play(m);
+            (m.clone(), perft(&child, depth - 1))
         })
         .collect()
+}
+
+/// The legal moves of `pos`.
+fn moves<P: Perft>(pos: &P) -> P::Moves {
+    let mut list = P::Moves::default();
+    pos.perft_moves(&mut list);
+    list
 }
 
 /// [`perft`] of a plain move generator given by two functions, `moves`
@@ -256,11 +290,11 @@ mod tests {
     impl Perft for Countdown {
         type Move = u32;
         type Moves = Vec<u32>;
-        fn perft_moves(&self) -> Vec<u32> {
-            (1..=2).filter(|&m| m <= self.0).collect()
+        fn perft_moves(&self, list: &mut Vec<u32>) {
+            list.extend((1..=2).filter(|&m| m <= self.0));
         }
-        fn perft_child(&self, m: &u32) -> Countdown {
-            Countdown(self.0 - m)
+        fn perft_play(&mut self, m: &u32) {
+            self.0 -= m;
         }
     }
 
@@ -272,11 +306,11 @@ mod tests {
     impl Perft for Shortcut {
         type Move = u32;
         type Moves = Vec<u32>;
-        fn perft_moves(&self) -> Vec<u32> {
-            self.0.perft_moves()
+        fn perft_moves(&self, list: &mut Vec<u32>) {
+            self.0.perft_moves(list);
         }
-        fn perft_child(&self, m: &u32) -> Shortcut {
-            Shortcut(self.0.perft_child(m))
+        fn perft_play(&mut self, m: &u32) {
+            self.0.perft_play(m);
         }
         fn count_moves(&self) -> u64 {
             100
@@ -299,8 +333,8 @@ mod tests {
 
     #[test]
     fn a_plain_generator_counts_the_same() {
-        let moves = |p: &Countdown| p.perft_moves();
-        let play = |p: &Countdown, m: &u32| p.perft_child(m);
+        let moves = |p: &Countdown| super::moves(p);
+        let play = |p: &Countdown, m: &u32| Countdown(p.0 - m);
         for (n, depth) in [(10, 5), (4, 3), (3, 0), (0, 2)] {
             let pos = Countdown(n);
             assert_eq!(perft_by(&pos, depth, &moves, &play), perft(&pos, depth));

@@ -56,7 +56,7 @@ pub enum ParseRulesError<R: RuleText> {
     _Rules(Infallible, PhantomData<fn() -> R>),
 }
 
-/// `FromStr` (by [`parse`]), `Display` (by [`write`]) and [`RuleText`]
+/// `FromStr` (by [`parse`]), `Display` (by [`write()`]) and [`RuleText`]
 /// for a game's rule set `$rules` with its inherent `preset(name)`,
 /// `set_option(key, value)` and `differences(other)`; `$default` is the
 /// rule set options alone apply to, `$presets` the names of the presets,

@@ -291,6 +291,13 @@ fn gen_quiet<G: Geo, const W: bool>(s: &Sides, list: &mut MoveList) {
 /// Call `f(from, to)` (single bits) for every move without capture.
 #[inline(always)]
 pub(crate) fn for_each_quiet<G: Geo>(s: &Sides, mut f: impl FnMut(u64, u64)) {
+    for_each_quiet_by_kind::<G>(s, |_, from, to| f(from, to));
+}
+
+/// Call `f(king, from, to)` (single bits) for every move without capture:
+/// the men's moves (`king` false), then the kings' (`king` true).
+#[inline(always)]
+fn for_each_quiet_by_kind<G: Geo>(s: &Sides, mut f: impl FnMut(bool, u64, u64)) {
     let empty = s.empty::<G>();
     let men = s.men();
     for d in forward(s.us) {
@@ -299,7 +306,7 @@ pub(crate) fn for_each_quiet<G: Geo>(s: &Sides, mut f: impl FnMut(u64, u64)) {
         while targets != 0 {
             let t = targets & targets.wrapping_neg();
             targets ^= t;
-            f(shift::<G>(t, back), t);
+            f(false, shift::<G>(t, back), t);
         }
     }
     let mut kings = s.own_kings();
@@ -309,7 +316,7 @@ pub(crate) fn for_each_quiet<G: Geo>(s: &Sides, mut f: impl FnMut(u64, u64)) {
         for d in ALL_DIRS {
             let mut x = shift::<G>(k, d) & empty;
             while x != 0 {
-                f(k, x & x.wrapping_neg());
+                f(true, k, x & x.wrapping_neg());
                 x = shift::<G>(x, d) & empty;
             }
         }
@@ -729,8 +736,8 @@ pub(crate) fn perft2_quiet<G: Geo>(s: &Sides, rules: &RuleSet, king_moves: u16) 
     };
     let mut total = 0;
     let next_king_moves = king_moves.saturating_add(1);
-    for_each_quiet::<G>(s, |from, to| {
-        total += if s.kings & from != 0 {
+    for_each_quiet_by_kind::<G>(s, |king, from, to| {
+        total += if king {
             child(s.own ^ from ^ to, s.kings ^ from ^ to, next_king_moves)
         } else {
             child(s.own ^ from ^ to, s.kings | (to & promo), 0)

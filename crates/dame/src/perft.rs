@@ -7,23 +7,20 @@
 
 use crate::{Move, MoveList, Position};
 
-/// Number of legal move sequences of length `depth` from `pos`.
-pub use boardgame::perft::perft;
-/// Perft split by the first move.
-pub use boardgame::perft::perft_divide;
-
+// `perft` and `perft_divide`, and `Perft` for `Position` with the
+// shortcuts below.
 boardgame::perft_by_inherent_methods!(Position, Move, MoveList);
 
 impl Position {
-    /// The position after the legal move `m`, its hash not kept up to date.
-    fn perft_child(&self, m: &Move) -> Position {
-        let mut child = *self;
-        child.play_unhashed(m);
-        child
+    /// Play the legal move `m`, the hash not kept up to date.
+    #[inline(always)]
+    fn perft_play(&mut self, m: &Move) {
+        self.play_unhashed(m);
     }
 
     /// perft(2) and perft(3) by their shortcuts; the deeper counts go move
     /// by move.
+    #[inline]
     fn perft_shortcut(&self, depth: u32) -> Option<u64> {
         match depth {
             2 => Some(self.perft2()),

@@ -5,51 +5,26 @@
 
 use crate::{Bitboard, Move, MoveList, Position};
 
-/// Number of legal move sequences of length `depth` from `pos`: the
-/// generic [`boardgame::perft::perft`] over this game's [`Perft`] methods,
-/// with the recursion written out here so that it is compiled for Mühle's
-/// position as one loop (the generic recursion through the trait is
-/// measurably slower on perft(7)).
-///
-/// [`Perft`]: boardgame::perft::Perft
-pub fn perft(pos: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_legal_moves(),
-        2 => perft2(pos),
-        _ => {
-            let mut total = 0;
-            for m in pos.legal_moves() {
-                let mut child = *pos;
-                child.play_unchecked(m);
-                total += perft(&child, depth - 1);
-            }
-            total
-        }
-    }
-}
-/// Perft split by the first move.
-pub use boardgame::perft::perft_divide;
-
+// `perft` and `perft_divide`, and `Perft` for `Position` with the
+// shortcuts below.
 boardgame::perft_by_inherent_methods!(Position, Move, MoveList);
 
 impl Position {
-    /// The position after the legal move `m`.
-    fn perft_child(&self, m: &Move) -> Position {
-        let mut child = *self;
-        child.play_unchecked(*m);
-        child
+    /// Play the legal move `m`.
+    #[inline(always)]
+    fn perft_play(&mut self, m: &Move) {
+        self.play_unchecked(*m);
     }
 
     /// perft(2) by [`perft2`]; the deeper counts go move by move.
+    #[inline]
     fn perft_shortcut(&self, depth: u32) -> Option<u64> {
         (depth == 2).then(|| perft2(self))
     }
 }
 
-/// Perft at depth 2. While both sides are placing (and may only place), the
-/// children's move counts follow from the parent's board without playing
-/// the moves; any
+/// Perft at depth 2. While both sides are placing, the children's move
+/// counts follow from the parent's board without playing the moves; any
 /// other position plays each move and bulk-counts the replies.
 fn perft2(pos: &Position) -> u64 {
     let us = pos.turn();
@@ -59,7 +34,6 @@ fn perft2(pos: &Position) -> u64 {
     let no_mill_over =
         |plies: u16| matches!(pos.rules().no_mill_draw, Some(limit) if plies >= limit);
     let placing = pos.phase(us) == crate::Phase::Placing
-        && !pos.rules().move_in_placing
         && pos.in_hand(them) > 0
         && pos.material(us) >= 3
         && !no_mill_over(pos.plies_since_mill())
@@ -70,14 +44,13 @@ fn perft2(pos: &Position) -> u64 {
     let own = pos.stones(us);
     let opp = pos.stones(them);
     let empty = pos.empty();
-    let board = pos.board();
-    let our_closers = board.mill_completions(own) & empty;
+    let our_closers = own.mill_completions() & empty;
     let our_removable = if our_closers.any() {
         pos.removable(us)
     } else {
         Bitboard::EMPTY
     };
-    let their_completions = board.mill_completions(opp);
+    let their_completions = opp.mill_completions();
     let our_hand_after = pos.in_hand(us) - 1;
     let mut total = 0;
     for to in empty {
@@ -108,8 +81,13 @@ fn perft2(pos: &Position) -> u64 {
 }
 
 fn perft_generic2(pos: &Position) -> u64 {
-    pos.legal_moves()
-        .iter()
-        .map(|m| pos.perft_child(m).count_legal_moves())
+    let mut list = MoveList::new();
+    pos.legal_moves_into(&mut list);
+    list.iter()
+        .map(|m| {
+            let mut child = *pos;
+            child.play_unchecked(*m);
+            child.count_legal_moves()
+        })
         .sum()
 }
