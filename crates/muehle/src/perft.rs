@@ -23,9 +23,10 @@ impl Position {
     }
 }
 
-/// Perft at depth 2. While both sides are placing, the children's move
-/// counts follow from the parent's board without playing the moves; any
-/// other position plays each move and bulk-counts the replies.
+/// Perft at depth 2. While both sides are placing (and may only place), the
+/// children's move counts follow from the parent's board without playing
+/// the moves; any other position plays each move and bulk-counts the
+/// replies.
 fn perft2(pos: &Position) -> u64 {
     let us = pos.turn();
     let them = us.other();
@@ -34,6 +35,7 @@ fn perft2(pos: &Position) -> u64 {
     let no_mill_over =
         |plies: u16| matches!(pos.rules().no_mill_draw, Some(limit) if plies >= limit);
     let placing = pos.phase(us) == crate::Phase::Placing
+        && !pos.rules().move_in_placing
         && pos.in_hand(them) > 0
         && pos.material(us) >= 3
         && !no_mill_over(pos.plies_since_mill())
@@ -44,13 +46,14 @@ fn perft2(pos: &Position) -> u64 {
     let own = pos.stones(us);
     let opp = pos.stones(them);
     let empty = pos.empty();
-    let our_closers = own.mill_completions() & empty;
+    let board = pos.board();
+    let our_closers = board.mill_completions(own) & empty;
     let our_removable = if our_closers.any() {
         pos.removable(us)
     } else {
         Bitboard::EMPTY
     };
-    let their_completions = opp.mill_completions();
+    let their_completions = board.mill_completions(opp);
     let our_hand_after = pos.in_hand(us) - 1;
     let mut total = 0;
     for to in empty {
