@@ -173,6 +173,27 @@ where
     }
 }
 
+/// [`Detailed`] for a game's move error: the variants every game has
+/// (`Parse`, `GameOver`, `Illegal { mv, why }`) written once, then the
+/// game's own arms.
+#[macro_export]
+macro_rules! move_error_detail {
+    ($err:ident { $($arm:tt)* }) => {
+        impl $crate::Detailed for $err {
+            fn detail(&self) -> $crate::ErrorDetail {
+                match self {
+                    $err::Parse(e) => $crate::Detailed::detail(e),
+                    $err::GameOver(_) => $crate::ErrorDetail::new("move.game_over"),
+                    $err::Illegal { mv, why } => $crate::ErrorDetail::new("move.illegal")
+                        .with("move", mv)
+                        .with("why", why),
+                    $($arm)*
+                }
+            }
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

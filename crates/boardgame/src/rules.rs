@@ -188,3 +188,66 @@ macro_rules! rules_by_inherent_methods {
         }
     };
 }
+
+/// A game's reasons for the end of a game ([`Reason`]) from one list of
+/// variants with their codes: the enum, `ALL`, `code`, `from_code`,
+/// `all_codes` and the [`Reason`] impl. The game writes its words for the
+/// reasons only it has in an inherent `describe_end(self, winner)`; the
+/// list must have `Blocked`, `Repetition`, `Agreement` and `Resignation`.
+#[macro_export]
+macro_rules! end_reasons {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident => $code:literal, )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )+
+        }
+
+        impl $name {
+            /// All reasons.
+            pub const ALL: [$name; [$(stringify!($variant)),+].len()] = [$($name::$variant),+];
+
+            /// A short machine-readable name (the record's `Termination`,
+            /// the API's `reason`).
+            pub const fn code(self) -> &'static str {
+                match self {
+                    $( $name::$variant => $code, )+
+                }
+            }
+
+            /// Parse [`Self::code`].
+            pub fn from_code(s: &str) -> Option<$name> {
+                $name::ALL.into_iter().find(|r| r.code() == s)
+            }
+
+            /// Every code, separated by commas (for error messages).
+            pub fn all_codes() -> String {
+                $name::ALL.map($name::code).join(", ")
+            }
+        }
+
+        impl $crate::Reason for $name {
+            const BLOCKED: $name = $name::Blocked;
+            const REPETITION: $name = $name::Repetition;
+            const AGREEMENT: $name = $name::Agreement;
+            const RESIGNATION: $name = $name::Resignation;
+
+            fn code(self) -> &'static str {
+                $name::code(self)
+            }
+
+            fn from_code(code: &str) -> Option<$name> {
+                $name::from_code(code)
+            }
+
+            fn describe(self, winner: Option<$crate::Color>) -> Option<String> {
+                $name::describe_end(self, winner)
+            }
+        }
+    };
+}

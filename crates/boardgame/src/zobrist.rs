@@ -36,6 +36,17 @@ impl KeyStream {
         }
         out
     }
+
+    /// `M` tables of the next `N` keys each, one table after the other.
+    pub const fn tables<const N: usize, const M: usize>(&mut self) -> [[u64; N]; M] {
+        let mut out = [[0u64; N]; M];
+        let mut t = 0;
+        while t < M {
+            out[t] = self.keys(0);
+            t += 1;
+        }
+        out
+    }
 }
 
 #[cfg(test)]

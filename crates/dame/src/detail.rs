@@ -84,20 +84,11 @@ impl Detailed for ParseMoveError {
     }
 }
 
-impl Detailed for MoveError {
-    fn detail(&self) -> ErrorDetail {
-        match self {
-            MoveError::Parse(e) => e.detail(),
-            MoveError::GameOver(_) => ErrorDetail::new("move.game_over"),
-            MoveError::Illegal { mv, why } => ErrorDetail::new("move.illegal")
-                .with("move", mv)
-                .with("why", why),
-            MoveError::Ambiguous { mv, candidates } => ErrorDetail::new("move.ambiguous")
-                .with("move", mv)
-                .with("candidates", candidates),
-        }
-    }
-}
+boardgame::move_error_detail!(MoveError {
+    MoveError::Ambiguous { mv, candidates } => ErrorDetail::new("move.ambiguous")
+        .with("move", mv)
+        .with("candidates", candidates),
+});
 
 /// The errors a game shares with Mühle's have the codes of
 /// [`boardgame::GameError`].

@@ -39,91 +39,38 @@ pub struct Piece {
     pub kind: PieceKind,
 }
 
-/// Why a game ended.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum EndReason {
-    /// The loser has no pieces left.
-    NoPieces,
-    /// The loser is to move and has no legal move.
-    Blocked,
-    /// The same position occurred for the n-th time.
-    Repetition,
-    /// N plies in which only kings moved and nothing was captured.
-    KingMoves,
-    /// Each side has exactly one king and nothing else.
-    OneKingEach,
-    /// A lone king held out against three pieces for the plies the rules
-    /// allow (FMJD's 16-move rule, [`RuleSet::king_vs_three_draw`]).
-    KingVsThree,
-    /// A lone king held out against one or two pieces for the plies the
-    /// rules allow (FMJD's 5-move rule, [`RuleSet::king_vs_two_draw`]).
-    KingVsTwo,
-    /// Both players agreed to a draw.
-    Agreement,
-    /// The loser resigned.
-    Resignation,
-}
-
-impl EndReason {
-    /// All reasons.
-    pub const ALL: [EndReason; 9] = [
-        EndReason::NoPieces,
-        EndReason::Blocked,
-        EndReason::Repetition,
-        EndReason::KingMoves,
-        EndReason::OneKingEach,
-        EndReason::KingVsThree,
-        EndReason::KingVsTwo,
-        EndReason::Agreement,
-        EndReason::Resignation,
-    ];
-
-    /// A short machine-readable name: `no-pieces`, `blocked`, `repetition`,
-    /// `king-moves`, `one-king-each`, `king-vs-three`, `king-vs-two`,
-    /// `agreement`, `resignation`.
-    pub const fn code(self) -> &'static str {
-        match self {
-            EndReason::NoPieces => "no-pieces",
-            EndReason::Blocked => "blocked",
-            EndReason::Repetition => "repetition",
-            EndReason::KingMoves => "king-moves",
-            EndReason::OneKingEach => "one-king-each",
-            EndReason::KingVsThree => "king-vs-three",
-            EndReason::KingVsTwo => "king-vs-two",
-            EndReason::Agreement => "agreement",
-            EndReason::Resignation => "resignation",
-        }
-    }
-
-    /// Parse [`EndReason::code`].
-    pub fn from_code(s: &str) -> Option<EndReason> {
-        EndReason::ALL.into_iter().find(|r| r.code() == s)
-    }
-
-    /// Every code, separated by commas (for error messages).
-    pub fn all_codes() -> String {
-        EndReason::ALL.map(EndReason::code).join(", ")
+boardgame::end_reasons! {
+    /// Why a game ended.
+    pub enum EndReason {
+        /// The loser has no pieces left.
+        NoPieces => "no-pieces",
+        /// The loser is to move and has no legal move.
+        Blocked => "blocked",
+        /// The same position occurred for the n-th time.
+        Repetition => "repetition",
+        /// N plies in which only kings moved and nothing was captured.
+        KingMoves => "king-moves",
+        /// Each side has exactly one king and nothing else.
+        OneKingEach => "one-king-each",
+        /// A lone king held out against three pieces for the plies the rules
+        /// allow (FMJD's 16-move rule, [`RuleSet::king_vs_three_draw`]).
+        KingVsThree => "king-vs-three",
+        /// A lone king held out against one or two pieces for the plies the
+        /// rules allow (FMJD's 5-move rule, [`RuleSet::king_vs_two_draw`]).
+        KingVsTwo => "king-vs-two",
+        /// Both players agreed to a draw.
+        Agreement => "agreement",
+        /// The loser resigned.
+        Resignation => "resignation",
     }
 }
 
 /// The end of a game of Dame: the winner (`None` for a draw) and why.
 pub type Outcome = boardgame::Outcome<EndReason>;
 
-impl boardgame::Reason for EndReason {
-    const BLOCKED: EndReason = EndReason::Blocked;
-    const REPETITION: EndReason = EndReason::Repetition;
-    const AGREEMENT: EndReason = EndReason::Agreement;
-    const RESIGNATION: EndReason = EndReason::Resignation;
-
-    fn code(self) -> &'static str {
-        EndReason::code(self)
-    }
-
-    fn from_code(code: &str) -> Option<EndReason> {
-        EndReason::from_code(code)
-    }
-
-    fn describe(self, winner: Option<Color>) -> Option<String> {
+impl EndReason {
+    /// The words for the ends only Dame has ([`boardgame::Reason::describe`]).
+    fn describe_end(self, winner: Option<Color>) -> Option<String> {
         let words = match (winner, self) {
             (Some(w), EndReason::NoPieces) => {
                 return Some(format!(

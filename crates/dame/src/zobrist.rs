@@ -11,12 +11,7 @@ pub(crate) struct Keys {
 
 pub(crate) const KEYS: Keys = {
     let mut keys = KeyStream::new(0x6461_6D65_2120_2021); // "dame !  "
-    let mut piece = [[0u64; 64]; 4];
-    let mut k = 0;
-    while k < 4 {
-        piece[k] = keys.keys(0);
-        k += 1;
-    }
+    let piece = keys.tables();
     Keys {
         piece,
         black_to_move: keys.next_key(),

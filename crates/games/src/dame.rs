@@ -108,11 +108,7 @@ pub(super) fn create(
             }
         )));
     }
-    let start = super::start_at(
-        position,
-        || Position::new(rs),
-        |p| Position::from_fen(p, rs),
-    )?;
+    let start = super::start_at(position, rs, Position::new, Position::from_fen)?;
     Ok(Game::from_position(start))
 }
 

@@ -646,19 +646,20 @@ where
     Ok(rules)
 }
 
-/// The start of a new game: the game's start position, or the position
-/// string `position` read by `read`.
-pub(crate) fn start_at<P, E>(
+/// The start of a new game under `rules`: the game's start position
+/// (`start`), or the position string `position` read by `read`.
+pub(crate) fn start_at<R, P, E>(
     position: Option<&str>,
-    start: impl FnOnce() -> P,
-    read: impl FnOnce(&str) -> Result<P, E>,
+    rules: R,
+    start: impl FnOnce(R) -> P,
+    read: impl FnOnce(&str, R) -> Result<P, E>,
 ) -> Result<P, GameError>
 where
     E: std::fmt::Display + Detailed,
 {
     match position {
-        None => Ok(start()),
-        Some(p) => read(p).map_err(|e| GameError::BadPosition(Explained::of(&e))),
+        None => Ok(start(rules)),
+        Some(p) => read(p, rules).map_err(|e| GameError::BadPosition(Explained::of(&e))),
     }
 }
 

@@ -111,11 +111,7 @@ pub(super) fn create(
     position: Option<&str>,
 ) -> Result<Game, GameError> {
     let rs: RuleSet = super::rules_with_options(rules, options, option_text)?;
-    let start = super::start_at(
-        position,
-        || Position::new(rs),
-        |p| Position::from_fen(p, rs),
-    )?;
+    let start = super::start_at(position, rs, Position::new, Position::from_fen)?;
     Ok(Game::from_position(start))
 }
 

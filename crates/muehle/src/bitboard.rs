@@ -292,41 +292,23 @@ pub const MILLS: [Bitboard; 16] = {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn sets() -> impl Iterator<Item = Bitboard> {
-        let mut x = 0x1234_5678u32;
-        (0..5000).map(move |_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            Bitboard(x & FULL)
-        })
-    }
+    use crate::Board;
+    use crate::board::{check_bit_operations, sample_sets};
 
     #[test]
     fn bit_tricks_agree_with_plain_loops() {
-        for s in sets() {
-            let plain_mills = MILLS.iter().filter(|&&m| s.contains_all(m)).count() as u32;
-            assert_eq!(s.mill_count(), plain_mills);
-            let plain_in_mills = MILLS
-                .iter()
-                .filter(|&&m| s.contains_all(m))
-                .fold(Bitboard::EMPTY, |a, &m| a | m);
-            assert_eq!(s.in_mills(), plain_in_mills);
+        // The standard board's operations against its plain list of
+        // lines, and the set's own shortcuts are the standard board's.
+        check_bit_operations(&Board::NINE);
+        assert_eq!(MILLS.len(), Board::NINE.lines().len());
+        for s in sample_sets() {
             let t = s.complement();
-            let plain_slides: u32 = s.iter().map(|q| (q.neighbours() & t).count()).sum();
-            assert_eq!(s.slides_to(t), plain_slides);
-            let plain_neigh = s.iter().fold(Bitboard::EMPTY, |a, q| a | q.neighbours());
-            assert_eq!(s.neighbours(), plain_neigh);
-            let plain_completions: Bitboard = Square::ALL
-                .into_iter()
-                .filter(|&q| {
-                    MILLS
-                        .iter()
-                        .any(|&m| m.contains(q) && s.contains_all(m - q.bb()))
-                })
-                .collect();
-            assert_eq!(s.mill_completions(), plain_completions);
+            assert_eq!(s.mill_count(), Board::NINE.mill_count(s));
+            assert_eq!(s.in_mills(), Board::NINE.in_mills(s));
+            assert_eq!(s.slides_to(t), Board::NINE.slides_to(s, t));
+            assert_eq!(s.neighbours(), Board::NINE.neighbours(s));
+            assert_eq!(s.mill_completions(), Board::NINE.mill_completions(s));
+            assert!(MILLS.iter().all(|m| Board::NINE.mills().any(|n| n == *m)));
         }
     }
 }

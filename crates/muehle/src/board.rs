@@ -340,57 +340,66 @@ impl fmt::Debug for Board {
     }
 }
 
+/// Random sets of points for the tests of the bit operations.
+#[cfg(test)]
+pub(crate) fn sample_sets() -> impl Iterator<Item = Bitboard> {
+    let mut x = 0x9E37_79B9u32;
+    (0..5000).map(move |_| {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        Bitboard(x & FULL)
+    })
+}
+
+/// Checks that the bit operations of `board` give what its plain list of
+/// lines gives, on [`sample_sets`].
+#[cfg(test)]
+pub(crate) fn check_bit_operations(board: &Board) {
+    let mills: Vec<Bitboard> = board.mills().collect();
+    for s in sample_sets() {
+        let closed: Vec<Bitboard> = mills
+            .iter()
+            .copied()
+            .filter(|&m| s.contains_all(m))
+            .collect();
+        assert_eq!(board.mill_count(s), closed.len() as u32, "{board:?}");
+        let union = closed.iter().fold(Bitboard::EMPTY, |a, &m| a | m);
+        assert_eq!(board.in_mills(s), union, "{board:?}");
+        let t = s.complement();
+        let slides: u32 = s.iter().map(|q| (board.neighbours_of(q) & t).count()).sum();
+        assert_eq!(board.slides_to(s, t), slides, "{board:?}");
+        let neigh = s
+            .iter()
+            .fold(Bitboard::EMPTY, |a, q| a | board.neighbours_of(q));
+        assert_eq!(board.neighbours(s), neigh, "{board:?}");
+        let completions: Bitboard = Square::ALL
+            .into_iter()
+            .filter(|&q| {
+                mills
+                    .iter()
+                    .any(|&m| m.contains(q) && s.contains_all(m - q.bb()))
+            })
+            .collect();
+        assert_eq!(board.mill_completions(s), completions, "{board:?}");
+        for q in Square::ALL {
+            let with = s | q.bb();
+            let plain = mills.iter().any(|&m| m.contains(q) && with.contains_all(m));
+            assert_eq!(board.closes_mill_at(with, q), plain, "{board:?} {q}");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn sets() -> impl Iterator<Item = Bitboard> {
-        let mut x = 0x9E37_79B9u32;
-        (0..5000).map(move |_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            Bitboard(x & FULL)
-        })
-    }
 
     /// The bit operations give what the plain lists of lines give, on every
     /// board.
     #[test]
     fn bit_operations_follow_from_the_lines() {
         for board in Board::ALL {
-            let mills: Vec<Bitboard> = board.mills().collect();
-            for s in sets() {
-                let closed: Vec<Bitboard> = mills
-                    .iter()
-                    .copied()
-                    .filter(|&m| s.contains_all(m))
-                    .collect();
-                assert_eq!(board.mill_count(s), closed.len() as u32, "{board:?}");
-                let union = closed.iter().fold(Bitboard::EMPTY, |a, &m| a | m);
-                assert_eq!(board.in_mills(s), union, "{board:?}");
-                let t = s.complement();
-                let slides: u32 = s.iter().map(|q| (board.neighbours_of(q) & t).count()).sum();
-                assert_eq!(board.slides_to(s, t), slides, "{board:?}");
-                let neigh = s
-                    .iter()
-                    .fold(Bitboard::EMPTY, |a, q| a | board.neighbours_of(q));
-                assert_eq!(board.neighbours(s), neigh, "{board:?}");
-                let completions: Bitboard = Square::ALL
-                    .into_iter()
-                    .filter(|&q| {
-                        mills
-                            .iter()
-                            .any(|&m| m.contains(q) && s.contains_all(m - q.bb()))
-                    })
-                    .collect();
-                assert_eq!(board.mill_completions(s), completions, "{board:?}");
-                for q in Square::ALL {
-                    let with = s | q.bb();
-                    let plain = mills.iter().any(|&m| m.contains(q) && with.contains_all(m));
-                    assert_eq!(board.closes_mill_at(with, q), plain, "{board:?} {q}");
-                }
-            }
+            check_bit_operations(board);
         }
     }
 

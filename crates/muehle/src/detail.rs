@@ -88,25 +88,16 @@ impl Detailed for ParseMoveError {
     }
 }
 
-impl Detailed for MoveError {
-    fn detail(&self) -> ErrorDetail {
-        match self {
-            MoveError::Parse(e) => e.detail(),
-            MoveError::GameOver(_) => ErrorDetail::new("move.game_over"),
-            MoveError::Illegal { mv, why } => ErrorDetail::new("move.illegal")
-                .with("move", mv)
-                .with("why", why),
-            MoveError::RemovalRequired {
-                mv,
-                example,
-                removable,
-            } => ErrorDetail::new("move.removal_required")
-                .with("move", mv)
-                .with("example", example)
-                .with("removable", removable),
-        }
-    }
-}
+boardgame::move_error_detail!(MoveError {
+    MoveError::RemovalRequired {
+        mv,
+        example,
+        removable,
+    } => ErrorDetail::new("move.removal_required")
+        .with("move", mv)
+        .with("example", example)
+        .with("removable", removable),
+});
 
 #[cfg(test)]
 mod tests {

@@ -46,75 +46,33 @@ impl Phase {
     }
 }
 
-/// Why a game ended.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum EndReason {
-    /// The loser has only two stones left, counting stones in hand.
-    TwoStonesLeft,
-    /// The loser is to move and has no legal move.
-    Blocked,
-    /// The same position occurred for the n-th time (RuleSet::repetition_draw).
-    Repetition,
-    /// The no-mill rule: N plies of moving without a mill.
-    NoMill,
-    /// Both players agreed to a draw.
-    Agreement,
-    /// The loser resigned.
-    Resignation,
-    /// The board filled while placing and nobody can move: a draw
-    /// (Twelve Men's Morris; docs/RULES.md).
-    BoardFull,
-}
-
-impl EndReason {
-    /// A short machine-readable name (`two-stones`, `blocked`, `repetition`,
-    /// `no-mill`, `agreement`, `resignation`, `board-full`).
-    pub const fn code(self) -> &'static str {
-        match self {
-            EndReason::TwoStonesLeft => "two-stones",
-            EndReason::Blocked => "blocked",
-            EndReason::Repetition => "repetition",
-            EndReason::NoMill => "no-mill",
-            EndReason::Agreement => "agreement",
-            EndReason::Resignation => "resignation",
-            EndReason::BoardFull => "board-full",
-        }
-    }
-
-    /// Parse [`EndReason::code`].
-    pub fn from_code(s: &str) -> Option<EndReason> {
-        [
-            EndReason::TwoStonesLeft,
-            EndReason::Blocked,
-            EndReason::Repetition,
-            EndReason::NoMill,
-            EndReason::Agreement,
-            EndReason::Resignation,
-            EndReason::BoardFull,
-        ]
-        .into_iter()
-        .find(|r| r.code() == s)
+boardgame::end_reasons! {
+    /// Why a game ended.
+    pub enum EndReason {
+        /// The loser has only two stones left, counting stones in hand.
+        TwoStonesLeft => "two-stones",
+        /// The loser is to move and has no legal move.
+        Blocked => "blocked",
+        /// The same position occurred for the n-th time (RuleSet::repetition_draw).
+        Repetition => "repetition",
+        /// The no-mill rule: N plies of moving without a mill.
+        NoMill => "no-mill",
+        /// Both players agreed to a draw.
+        Agreement => "agreement",
+        /// The loser resigned.
+        Resignation => "resignation",
+        /// The board filled while placing and nobody can move: a draw
+        /// (Twelve Men's Morris; docs/RULES.md).
+        BoardFull => "board-full",
     }
 }
 
 /// The end of a game of Mühle: the winner (`None` for a draw) and why.
 pub type Outcome = boardgame::Outcome<EndReason>;
 
-impl boardgame::Reason for EndReason {
-    const BLOCKED: EndReason = EndReason::Blocked;
-    const REPETITION: EndReason = EndReason::Repetition;
-    const AGREEMENT: EndReason = EndReason::Agreement;
-    const RESIGNATION: EndReason = EndReason::Resignation;
-
-    fn code(self) -> &'static str {
-        EndReason::code(self)
-    }
-
-    fn from_code(code: &str) -> Option<EndReason> {
-        EndReason::from_code(code)
-    }
-
-    fn describe(self, winner: Option<Color>) -> Option<String> {
+impl EndReason {
+    /// The words for the ends only Mühle has ([`boardgame::Reason::describe`]).
+    fn describe_end(self, winner: Option<Color>) -> Option<String> {
         match (winner, self) {
             (Some(w), EndReason::TwoStonesLeft) => Some(format!(
                 "{} has only two stones left: {} wins",

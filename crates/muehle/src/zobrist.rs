@@ -24,12 +24,7 @@ pub(crate) const KEYS: Keys = {
         c += 1;
     }
     let black_to_move = keys.next_key();
-    let mut in_hand_more = [[0u64; 3]; 2];
-    let mut c = 0;
-    while c < 2 {
-        in_hand_more[c] = keys.keys(0);
-        c += 1;
-    }
+    let in_hand_more = keys.tables();
     Keys {
         stone,
         in_hand,
