@@ -15,7 +15,7 @@
 use std::io::{BufRead, BufWriter, Write};
 use std::path::Path;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, Result, bail};
 use dame::eval::{self, FEATURES, WEIGHT_NAMES, Weights};
@@ -95,7 +95,6 @@ fn one_game(rules: RuleSet, limits: &MakeOptions, i: usize) -> (Vec<Position>, f
 /// games with one thread), so a long run can be used while it goes on.
 pub fn make(rules: RuleSet, rules_name: &str, path: &Path, limits: &MakeOptions) -> Result<()> {
     let options = &limits.common;
-    let next = AtomicUsize::new(0);
     let file =
         std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
     let mut w = BufWriter::new(file);
@@ -118,45 +117,35 @@ pub fn make(rules: RuleSet, rules_name: &str, path: &Path, limits: &MakeOptions)
         error: None,
     });
     let started = std::time::Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..options.threads.max(1) {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= options.games {
-                        break;
-                    }
-                    let (positions, white) = one_game(rules, limits, i);
-                    let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
-                    let mut text = String::new();
-                    for pos in &positions {
-                        let result = match pos.turn() {
-                            Color::White => white,
-                            Color::Black => 1.0 - white,
-                        };
-                        text.push_str(&format!("{}\t{result}\n", pos.fen()));
-                    }
-                    if let Err(e) = t.w.write_all(text.as_bytes()).and_then(|_| t.w.flush()) {
-                        t.error.get_or_insert(e);
-                    }
-                    t.games += 1;
-                    t.positions += positions.len();
-                    if white == 1.0 {
-                        t.white_wins += 1;
-                    } else if white == 0.5 {
-                        t.draws += 1;
-                    }
-                    if t.games.is_multiple_of(200) {
-                        eprintln!(
-                            "{} of {} games, {} positions ({:.0} s)",
-                            t.games,
-                            options.games,
-                            t.positions,
-                            started.elapsed().as_secs_f64()
-                        );
-                    }
-                }
-            });
+    super::labels::for_each_game(options.threads, options.games, |i| {
+        let (positions, white) = one_game(rules, limits, i);
+        let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
+        let mut text = String::new();
+        for pos in &positions {
+            let result = match pos.turn() {
+                Color::White => white,
+                Color::Black => 1.0 - white,
+            };
+            text.push_str(&format!("{}\t{result}\n", pos.fen()));
+        }
+        if let Err(e) = t.w.write_all(text.as_bytes()).and_then(|_| t.w.flush()) {
+            t.error.get_or_insert(e);
+        }
+        t.games += 1;
+        t.positions += positions.len();
+        if white == 1.0 {
+            t.white_wins += 1;
+        } else if white == 0.5 {
+            t.draws += 1;
+        }
+        if t.games.is_multiple_of(200) {
+            eprintln!(
+                "{} of {} games, {} positions ({:.0} s)",
+                t.games,
+                options.games,
+                t.positions,
+                started.elapsed().as_secs_f64()
+            );
         }
     });
     let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());

@@ -22,6 +22,10 @@
 
 mod message;
 
+// The Hub position string of the tests writes its letters the same way.
+#[cfg(test)]
+pub(crate) use message::piece_letter;
+
 use std::io::BufReader;
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};

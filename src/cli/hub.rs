@@ -69,25 +69,10 @@ pub fn hub_position(pos: &Position) -> String {
     s.push(if pos.turn() == Color::White { 'W' } else { 'B' });
     for n in 1..=50 {
         let sq = Square::from_number(BoardSize::Ten, n).expect("10×10 has 50 squares");
-        s.push(match pos.piece_at(sq) {
-            Some(Piece {
-                color: Color::White,
-                kind: PieceKind::Man,
-            }) => 'w',
-            Some(Piece {
-                color: Color::White,
-                kind: PieceKind::King,
-            }) => 'W',
-            Some(Piece {
-                color: Color::Black,
-                kind: PieceKind::Man,
-            }) => 'b',
-            Some(Piece {
-                color: Color::Black,
-                kind: PieceKind::King,
-            }) => 'B',
-            None => 'e',
-        });
+        s.push(super::dxp::piece_letter(
+            pos.piece_at(sq),
+            ['w', 'W', 'b', 'B', 'e'],
+        ));
     }
     s
 }

@@ -81,32 +81,40 @@ fn one_game(tb: &Tablebase, options: &MakeOptions, i: usize) -> Labelled {
     out
 }
 
-/// Play the games and write `FEN<TAB>value` lines to `path`.
-pub fn make(tb: &Tablebase, path: &Path, options: &MakeOptions) -> Result<()> {
+/// Run `work(i)` for every game `i` below `games` on `threads` threads
+/// (each takes the next game when it is done with one).
+pub(crate) fn for_each_game(threads: usize, games: usize, work: impl Fn(usize) + Sync) {
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<(usize, Labelled)>> = Mutex::new(Vec::new());
-    let started = std::time::Instant::now();
     std::thread::scope(|scope| {
-        for _ in 0..options.threads.max(1) {
+        for _ in 0..threads.max(1) {
             scope.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= options.games {
+                    if i >= games {
                         break;
                     }
-                    let labelled = one_game(tb, options, i);
-                    let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
-                    r.push((i, labelled));
-                    if r.len().is_multiple_of(500) {
-                        eprintln!(
-                            "{} of {} games ({:.0} s)",
-                            r.len(),
-                            options.games,
-                            started.elapsed().as_secs_f64()
-                        );
-                    }
+                    work(i);
                 }
             });
+        }
+    });
+}
+
+/// Play the games and write `FEN<TAB>value` lines to `path`.
+pub fn make(tb: &Tablebase, path: &Path, options: &MakeOptions) -> Result<()> {
+    let results: Mutex<Vec<(usize, Labelled)>> = Mutex::new(Vec::new());
+    let started = std::time::Instant::now();
+    super::labels::for_each_game(options.threads, options.games, |i| {
+        let labelled = one_game(tb, options, i);
+        let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
+        r.push((i, labelled));
+        if r.len().is_multiple_of(500) {
+            eprintln!(
+                "{} of {} games ({:.0} s)",
+                r.len(),
+                options.games,
+                started.elapsed().as_secs_f64()
+            );
         }
     });
     let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());

@@ -203,27 +203,22 @@ fn color_char(c: Color) -> char {
     }
 }
 
+/// The letter of a square's content in a protocol's position string:
+/// `letters` for a white man, white king, black man, black king and an
+/// empty square.
+pub(crate) fn piece_letter(p: Option<Piece>, letters: [char; 5]) -> char {
+    match p {
+        Some(Piece { color, kind }) => {
+            let king = usize::from(kind == PieceKind::King);
+            letters[2 * color.index() + king]
+        }
+        None => letters[4],
+    }
+}
+
 /// The character of a square in a GAMEREQ position.
 fn square_char(p: Option<Piece>) -> char {
-    match p {
-        None => 'e',
-        Some(Piece {
-            color: Color::White,
-            kind: PieceKind::Man,
-        }) => 'w',
-        Some(Piece {
-            color: Color::Black,
-            kind: PieceKind::Man,
-        }) => 'z',
-        Some(Piece {
-            color: Color::White,
-            kind: PieceKind::King,
-        }) => 'W',
-        Some(Piece {
-            color: Color::Black,
-            kind: PieceKind::King,
-        }) => 'Z',
-    }
+    piece_letter(p, ['w', 'W', 'z', 'Z', 'e'])
 }
 
 /// Square `n` (1–50) of the 10×10 board.
