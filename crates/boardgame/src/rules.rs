@@ -191,9 +191,10 @@ macro_rules! rules_by_inherent_methods {
 
 /// A game's reasons for the end of a game ([`Reason`]) from one list of
 /// variants with their codes: the enum, `ALL`, `code`, `from_code`,
-/// `all_codes` and the [`Reason`] impl. The game writes its words for the
-/// reasons only it has in an inherent `describe_end(self, winner)`; the
-/// list must have `Blocked`, `Repetition`, `Agreement` and `Resignation`.
+/// `all_codes`, the [`Reason`] impl and the game's `Outcome` type. The game
+/// writes its words for the reasons only it has in an inherent
+/// `describe_end(self, winner)`; its list must have `Blocked` and
+/// `Repetition`, and the macro adds `Agreement` and `Resignation` last.
 #[macro_export]
 macro_rules! end_reasons {
     (
@@ -206,17 +207,27 @@ macro_rules! end_reasons {
         #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
         pub enum $name {
             $( $(#[$vmeta])* $variant, )+
+            /// Both players agreed to a draw.
+            Agreement,
+            /// The loser resigned.
+            Resignation,
         }
+
+        /// The end of a game: the winner (`None` for a draw) and why.
+        pub type Outcome = $crate::Outcome<$name>;
 
         impl $name {
             /// All reasons.
-            pub const ALL: [$name; [$(stringify!($variant)),+].len()] = [$($name::$variant),+];
+            pub const ALL: [$name; [$(stringify!($variant)),+].len() + 2] =
+                [$($name::$variant,)+ $name::Agreement, $name::Resignation];
 
             /// A short machine-readable name (the record's `Termination`,
             /// the API's `reason`).
             pub const fn code(self) -> &'static str {
                 match self {
                     $( $name::$variant => $code, )+
+                    $name::Agreement => "agreement",
+                    $name::Resignation => "resignation",
                 }
             }
 
@@ -248,6 +259,27 @@ macro_rules! end_reasons {
             fn describe(self, winner: Option<$crate::Color>) -> Option<String> {
                 $name::describe_end(self, winner)
             }
+        }
+    };
+}
+
+/// The accessors every game's position has for its fields `move_number`
+/// and `hash`, written once (in the position's inherent impl).
+#[macro_export]
+macro_rules! position_counters {
+    () => {
+        /// Full-move number.
+        #[inline]
+        pub fn move_number(&self) -> u16 {
+            self.move_number
+        }
+
+        /// Zobrist hash of what makes positions "the same" for the
+        /// repetition rule (the board, for Mühle the stones in hand, and
+        /// the side to move).
+        #[inline]
+        pub fn hash(&self) -> u64 {
+            self.hash
         }
     };
 }

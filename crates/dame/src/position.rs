@@ -58,15 +58,8 @@ boardgame::end_reasons! {
         /// A lone king held out against one or two pieces for the plies the
         /// rules allow (FMJD's 5-move rule, [`RuleSet::king_vs_two_draw`]).
         KingVsTwo => "king-vs-two",
-        /// Both players agreed to a draw.
-        Agreement => "agreement",
-        /// The loser resigned.
-        Resignation => "resignation",
     }
 }
-
-/// The end of a game of Dame: the winner (`None` for a draw) and why.
-pub type Outcome = boardgame::Outcome<EndReason>;
 
 impl EndReason {
     /// The words for the ends only Dame has ([`boardgame::Reason::describe`]).
@@ -707,18 +700,7 @@ impl Position {
         self.ending_plies
     }
 
-    /// Full-move number.
-    #[inline]
-    pub fn move_number(&self) -> u16 {
-        self.move_number
-    }
-
-    /// Zobrist hash of the pieces and the side to move (what makes positions
-    /// "the same" for the repetition rule).
-    #[inline]
-    pub fn hash(&self) -> u64 {
-        self.hash
-    }
+    boardgame::position_counters!();
 
     /// The hash computed from scratch (equals [`Position::hash`]).
     pub fn compute_hash(&self) -> u64 {

@@ -57,18 +57,11 @@ boardgame::end_reasons! {
         Repetition => "repetition",
         /// The no-mill rule: N plies of moving without a mill.
         NoMill => "no-mill",
-        /// Both players agreed to a draw.
-        Agreement => "agreement",
-        /// The loser resigned.
-        Resignation => "resignation",
         /// The board filled while placing and nobody can move: a draw
         /// (Twelve Men's Morris; docs/RULES.md).
         BoardFull => "board-full",
     }
 }
-
-/// The end of a game of Mühle: the winner (`None` for a draw) and why.
-pub type Outcome = boardgame::Outcome<EndReason>;
 
 impl EndReason {
     /// The words for the ends only Mühle has ([`boardgame::Reason::describe`]).
@@ -535,18 +528,7 @@ impl Position {
         self.plies_since_mill
     }
 
-    /// Full-move number.
-    #[inline]
-    pub fn move_number(&self) -> u16 {
-        self.move_number
-    }
-
-    /// Zobrist hash of the stones, the stones in hand and the side to move
-    /// (the things that make positions "the same" for repetition).
-    #[inline]
-    pub fn hash(&self) -> u64 {
-        self.hash
-    }
+    boardgame::position_counters!();
 
     /// The hash computed from scratch (equals [`Position::hash`]).
     pub fn compute_hash(&self) -> u64 {
