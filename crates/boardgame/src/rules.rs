@@ -283,3 +283,49 @@ macro_rules! position_counters {
         }
     };
 }
+
+/// A game's move error: the variants every game has (`Parse` from the
+/// game's move-text error, `GameOver`, `Illegal { mv, why }`) written once,
+/// then the game's own. Derives `thiserror::Error` (the game depends on
+/// thiserror) and the usual traits.
+#[macro_export]
+macro_rules! move_errors {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident from $parse:ty {
+            $($own:tt)*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+        pub enum $name {
+            /// The move text cannot be read.
+            #[error(transparent)]
+            Parse(#[from] $parse),
+            /// The position ends the game (the outcome in words).
+            #[error("the game is over: {0}")]
+            GameOver(String),
+            /// The move breaks the rules here.
+            #[error("{mv} is not legal here: {why}")]
+            Illegal {
+                /// The move.
+                mv: String,
+                /// Which rule it breaks.
+                why: String,
+            },
+            $($own)*
+        }
+    };
+}
+
+/// `Display` of a game's position through its setup (the position string).
+#[macro_export]
+macro_rules! display_via_setup {
+    ($pos:ty) => {
+        impl ::std::fmt::Display for $pos {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                ::std::fmt::Display::fmt(&self.to_setup(), f)
+            }
+        }
+    };
+}

@@ -521,31 +521,18 @@ pub enum PositionError {
     },
 }
 
-/// Error for a move that cannot be played in a position.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum MoveError {
-    /// The move text cannot be read.
-    #[error(transparent)]
-    Parse(#[from] ParseMoveError),
-    /// The position ends the game (the outcome in words).
-    #[error("the game is over: {0}")]
-    GameOver(String),
-    /// The move breaks the rules here.
-    #[error("{mv} is not legal here: {why}")]
-    Illegal {
-        /// The move.
-        mv: String,
-        /// Which rule it breaks.
-        why: String,
-    },
-    /// The text fits more than one legal move.
-    #[error("{mv} is ambiguous: it could be {candidates}; give every landing square")]
-    Ambiguous {
-        /// The move as written.
-        mv: String,
-        /// The moves it could be.
-        candidates: String,
-    },
+boardgame::move_errors! {
+    /// Error for a move that cannot be played in a position.
+    pub enum MoveError from ParseMoveError {
+        /// The text fits more than one legal move.
+        #[error("{mv} is ambiguous: it could be {candidates}; give every landing square")]
+        Ambiguous {
+            /// The move as written.
+            mv: String,
+            /// The moves it could be.
+            candidates: String,
+        },
+    }
 }
 
 /// A legal position under a [`RuleSet`]: the pieces, whose turn it is and
@@ -1317,11 +1304,7 @@ fn is_subsequence(needle: &[Square], hay: &[Square]) -> bool {
     needle.iter().all(|n| it.any(|h| h == n))
 }
 
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.to_setup().fmt(f)
-    }
-}
+boardgame::display_via_setup!(Position);
 
 /// Reads a FEN under the board's default preset: `dame` for algebraic
 /// squares, `dame-100` for square numbers.

@@ -371,35 +371,22 @@ impl Setup {
     }
 }
 
-/// Error for a move that cannot be played in a position.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum MoveError {
-    /// The move text cannot be read.
-    #[error(transparent)]
-    Parse(#[from] crate::ParseMoveError),
-    /// The position ends the game (the outcome in words).
-    #[error("the game is over: {0}")]
-    GameOver(String),
-    /// The move breaks the rules here.
-    #[error("{mv} is not legal here: {why}")]
-    Illegal {
-        /// The move.
-        mv: String,
-        /// Which rule it breaks.
-        why: String,
-    },
-    /// The move closes a mill but names no stone to remove.
-    #[error(
-        "{mv} closes a mill: say which stone to remove, e.g. {example} (removable: {removable})"
-    )]
-    RemovalRequired {
-        /// The move.
-        mv: String,
-        /// The move with a stone to remove, as an example.
-        example: String,
-        /// The stones that may be removed.
-        removable: String,
-    },
+boardgame::move_errors! {
+    /// Error for a move that cannot be played in a position.
+    pub enum MoveError from crate::ParseMoveError {
+        /// The move closes a mill but names no stone to remove.
+        #[error(
+            "{mv} closes a mill: say which stone to remove, e.g. {example} (removable: {removable})"
+        )]
+        RemovalRequired {
+            /// The move.
+            mv: String,
+            /// The move with a stone to remove, as an example.
+            example: String,
+            /// The stones that may be removed.
+            removable: String,
+        },
+    }
 }
 
 /// A legal position under a [`RuleSet`]: the board, whose turn it is, the
@@ -934,11 +921,7 @@ fn list_squares(bb: Bitboard) -> String {
     bb.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
 }
 
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.to_setup().fmt(f)
-    }
-}
+boardgame::display_via_setup!(Position);
 
 impl FromStr for Position {
     type Err = ParsePositionError;
