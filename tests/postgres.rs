@@ -61,7 +61,6 @@ fn brett(args: &[&str]) -> (bool, String) {
     )
 }
 
-
 #[tokio::test]
 async fn db_export_and_import_move_games_between_sqlite_and_postgres() {
     let test = "db_export_and_import_move_games_between_sqlite_and_postgres";
@@ -78,7 +77,11 @@ async fn db_export_and_import_move_games_between_sqlite_and_postgres() {
     {
         let id = db
             .create_game(NewGame {
-                game: if i == 2 { Variant::Dame } else { Variant::Muehle },
+                game: if i == 2 {
+                    Variant::Dame
+                } else {
+                    Variant::Muehle
+                },
                 kind: kind.to_string(),
                 rules: "standard".into(),
                 start_position: "start".into(),
