@@ -639,11 +639,8 @@ async fn archive_record_and_import() {
 
     // The name comes back verbatim, as valid JSON.
     let raw = s
-        .client
-        .get(s.url(&format!("/api/games/{id}")))
-        .send()
+        .get_raw(&format!("/api/games/{id}"))
         .await
-        .unwrap()
         .text()
         .await
         .unwrap();
@@ -671,12 +668,7 @@ async fn archive_record_and_import() {
     assert_eq!(a["games"][0]["id"], id);
 
     // Record export.
-    let r = s
-        .client
-        .get(s.url(&format!("/api/games/{id}/record")))
-        .send()
-        .await
-        .unwrap();
+    let r = s.get_raw(&format!("/api/games/{id}/record")).await;
     assert_eq!(r.status(), 200);
     assert!(
         r.headers()["content-type"]
@@ -705,11 +697,8 @@ async fn archive_record_and_import() {
         "<script>alert('x')</script>"
     );
     let again = s
-        .client
-        .get(s.url(&format!("/api/games/{imported}/record")))
-        .send()
+        .get_raw(&format!("/api/games/{imported}/record"))
         .await
-        .unwrap()
         .text()
         .await
         .unwrap();
@@ -876,7 +865,7 @@ async fn st_legal(s: &TestServer, id: i64) -> String {
 async fn pages_and_assets() {
     let s = TestServer::start().await;
     for path in ["/", "/game/12", "/archive", "/analysis", "/index.html"] {
-        let r = s.client.get(s.url(path)).send().await.unwrap();
+        let r = s.get_raw(path).await;
         assert_eq!(r.status(), 200, "{path}");
         assert!(
             r.headers()["content-type"]
@@ -888,22 +877,13 @@ async fn pages_and_assets() {
         assert!(r.headers().contains_key("etag"));
         assert_eq!(r.headers()["cache-control"], "no-cache");
     }
-    let r = s.client.get(s.url("/")).send().await.unwrap();
+    let r = s.get_raw("/").await;
     let etag = r.headers()["etag"].clone();
     let r = s
-        .client
-        .get(s.url("/"))
-        .header("if-none-match", etag)
-        .send()
-        .await
-        .unwrap();
+        .get_with("/", "if-none-match", etag.to_str().unwrap())
+        .await;
     assert_eq!(r.status(), 304);
-    let r = s
-        .client
-        .get(s.url("/no/such/file.js"))
-        .send()
-        .await
-        .unwrap();
+    let r = s.get_raw("/no/such/file.js").await;
     assert_eq!(r.status(), 404);
 }
 

@@ -193,7 +193,7 @@ async fn every_answer_carries_the_browsers_protections() {
         "/api/nothing".into(),
         "/no/such/page".into(),
     ] {
-        let r = s.client.get(s.url(&path)).send().await.unwrap();
+        let r = s.get_raw(&path).await;
         let h = r.headers();
         let csp = h["content-security-policy"].to_str().unwrap();
         for part in [
@@ -235,13 +235,7 @@ async fn hosts_other_than_the_servers_names_are_refused() {
     let get = |host: String| {
         let s = &s;
         async move {
-            let r = s
-                .client
-                .get(s.url("/api/games"))
-                .header("host", host)
-                .send()
-                .await
-                .unwrap();
+            let r = s.get_with("/api/games", "host", &host).await;
             let status = r.status();
             (status, r.json::<Value>().await.unwrap())
         }
@@ -504,12 +498,7 @@ async fn stored_game(s: &TestServer, rules: &str, moves: Vec<String>) -> (i64, S
 }
 
 async fn export(s: &TestServer, id: i64) -> String {
-    let r = s
-        .client
-        .get(s.url(&format!("/api/games/{id}/record")))
-        .send()
-        .await
-        .unwrap();
+    let r = s.get_raw(&format!("/api/games/{id}/record")).await;
     assert_eq!(r.status(), StatusCode::OK);
     r.text().await.unwrap()
 }

@@ -54,7 +54,7 @@ async fn server_on(url: &str) -> TestServer {
 }
 
 async fn text(s: &TestServer, path: &str) -> String {
-    let r = s.client.get(s.url(path)).send().await.unwrap();
+    let r = s.get_raw(path).await;
     assert_eq!(r.status(), StatusCode::OK, "{path}");
     r.text().await.unwrap()
 }

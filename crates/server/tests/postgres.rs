@@ -27,6 +27,28 @@ async fn instance(url: &str, f: impl FnOnce(&mut ServerConfig)) -> TestServer {
     TestServer::with_config("unused".into(), c).await
 }
 
+/// Instances A (on the database at `a_url`, thinking `a_movetime_ms`) and
+/// B (at `url`, thinking 30 ms) with computer leases of `lease`, and a Dame
+/// game against the computer at level 10 created on A, the computer to
+/// move; the answer of its creation.
+async fn computer_game_on_a(
+    url: &str,
+    a_url: &str,
+    lease: Duration,
+    a_movetime_ms: u64,
+) -> (TestServer, TestServer, Value) {
+    let a = instance(a_url, |c| {
+        c.computer_lease = lease;
+        c.computer_movetime_ms = Some(a_movetime_ms);
+    })
+    .await;
+    let b = instance(url, |c| c.computer_lease = lease).await;
+    let v = a
+        .create(json!({"game": "dame", "kind": "computer", "color": "black", "level": 10}))
+        .await;
+    (a, b, v)
+}
+
 /// Two instances A and B on one fresh database.
 async fn two_instances(test: &str) -> Option<(TestServer, TestServer, String)> {
     let base = postgres_url(test)?;
@@ -139,15 +161,7 @@ async fn the_computer_moves_on_one_instance_and_another_takes_over() {
     let lease = Duration::from_millis(2000);
     // A thinks a minute (Dame, level 10: by time only); B would answer at
     // once.
-    let mut a = instance(&url, |c| {
-        c.computer_lease = lease;
-        c.computer_movetime_ms = Some(60_000);
-    })
-    .await;
-    let b = instance(&url, |c| c.computer_lease = lease).await;
-    let v = a
-        .create(json!({"game": "dame", "kind": "computer", "color": "black", "level": 10}))
-        .await;
+    let (mut a, b, v) = computer_game_on_a(&url, &url, lease, 60_000).await;
     let id = id_of(&v);
     assert_eq!(v["state"]["thinking"], true);
     // A takes the lease right after answering; until then B could take it
@@ -157,13 +171,7 @@ async fn the_computer_moves_on_one_instance_and_another_takes_over() {
         .await
         .unwrap();
     loop {
-        let held: Option<String> =
-            sqlx::query_scalar("SELECT instance FROM computer_leases WHERE game_id = $1")
-                .bind(id)
-                .fetch_optional(&mut conn)
-                .await
-                .unwrap();
-        if let Some(holder) = held {
+        if let Some(holder) = lease_holder(&mut conn, id).await {
             let hub = &a.server.as_ref().unwrap().state.registry;
             assert_eq!(holder, hub.storage().cluster().unwrap().instance());
             break;
@@ -334,36 +342,24 @@ async fn an_instance_cut_off_from_the_database_loses_its_computer_lease() {
     let lease = Duration::from_millis(1000);
     // A reaches the database through the proxy and thinks 5 s; B thinks
     // 30 ms.
-    let a = instance(&through, |c| {
-        c.computer_lease = lease;
-        c.computer_movetime_ms = Some(5000);
-    })
-    .await;
-    let b = instance(&url, |c| c.computer_lease = lease).await;
-    let v = a
-        .create(json!({"game": "dame", "kind": "computer", "color": "black", "level": 10}))
-        .await;
+    let (a, b, v) = computer_game_on_a(&url, &through, lease, 5000).await;
     let id = id_of(&v);
     let started = Instant::now();
     let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
         .await
         .unwrap();
-    let holder = || {
-        sqlx::query_scalar::<_, String>("SELECT instance FROM computer_leases WHERE game_id = $1")
-            .bind(id)
-    };
     let a_instance = {
         let hub = &a.server.as_ref().unwrap().state.registry;
         hub.storage().cluster().unwrap().instance().to_string()
     };
-    while holder().fetch_optional(&mut conn).await.unwrap().is_none() {
+    while lease_holder(&mut conn, id).await.is_none() {
         assert!(
             started.elapsed() < Duration::from_secs(5),
             "A takes no lease"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert_eq!(holder().fetch_one(&mut conn).await.unwrap(), a_instance);
+    assert_eq!(lease_holder(&mut conn, id).await.unwrap(), a_instance);
 
     // A loses the database while it searches: its lease expires, B takes
     // the game over and plays.

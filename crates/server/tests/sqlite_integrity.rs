@@ -10,20 +10,16 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+#[path = "common/stored.rs"]
+mod stored;
+
 use server::storage::{
-    self, APPLICATION_ID, Expected, GameMeta, Integrity, MoveChange, NewGame, Seat, SqliteStorage,
-    Status, Storage, StorageError, StorageOptions, Variant,
+    self, APPLICATION_ID, Expected, Integrity, MoveChange, NewGame, SqliteStorage, Storage,
+    StorageError, StorageOptions, Variant,
 };
 use sqlx::Connection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
-
-fn meta(status: &str, at: &str) -> GameMeta {
-    GameMeta {
-        status: Status::parse(status).expect("a status"),
-        updated_at: at.to_string(),
-        ..GameMeta::default()
-    }
-}
+use stored::{meta, person};
 
 /// Game `i`, its moves played already (as an imported record).
 fn new_game(i: usize, moves: usize) -> NewGame {
@@ -38,18 +34,8 @@ fn new_game(i: usize, moves: usize) -> NewGame {
             .collect(),
         meta: meta("ongoing", "2026-11-26T10:00:00Z"),
         seats: [
-            Seat {
-                token_hash: Some(format!("{i:064}")),
-                name: Some("Anna".into()),
-                joined: true,
-                level: None,
-            },
-            Seat {
-                token_hash: Some(format!("{:064}", i + 100_000)),
-                name: Some("Bert".into()),
-                joined: true,
-                level: None,
-            },
+            person(format!("{i:064}"), "Anna"),
+            person(format!("{:064}", i + 100_000), "Bert"),
         ],
         tags: Vec::new(),
         created_at: "2026-11-26T10:00:00Z".into(),

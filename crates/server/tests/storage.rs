@@ -7,8 +7,9 @@ mod common;
 
 use std::sync::Arc;
 
+use common::{meta, person};
 use server::storage::{
-    self, Expected, GameMeta, GameRecord, MoveChange, NewGame, Seat, SeatChange, Status, Storage,
+    self, Expected, GameRecord, MoveChange, NewGame, Seat, SeatChange, Status, Storage,
     StorageError, Variant,
 };
 
@@ -21,14 +22,6 @@ async fn backends(test: &str) -> Vec<(&'static str, String, Option<tempfile::Tem
         out.push(("postgres", common::new_pg_database(&base).await, None));
     }
     out
-}
-
-fn meta(status: &str, at: &str) -> GameMeta {
-    GameMeta {
-        status: Status::parse(status).expect("a status"),
-        updated_at: at.to_string(),
-        ..GameMeta::default()
-    }
 }
 
 /// Black joins game `game` at `version`, with `name`.
@@ -52,17 +45,11 @@ fn new_game(kind: &str, moves: &[&str]) -> NewGame {
         moves: moves.iter().map(|m| m.to_string()).collect(),
         meta: meta("ongoing", "2026-11-26T10:00:00Z"),
         seats: [
+            person("aa".repeat(32), "Anna"),
             Seat {
-                token_hash: Some("aa".repeat(32)),
-                name: Some("Anna".into()),
-                joined: true,
-                level: None,
-            },
-            Seat {
-                token_hash: None,
-                name: None,
                 joined: true,
                 level: if kind == "computer" { Some(3) } else { None },
+                ..Seat::default()
             },
         ],
         tags: if kind == "imported" {

@@ -234,12 +234,7 @@ async fn review_marks_the_move_that_threw_the_win_away() {
 
     // An imported record of the blunder is reviewed alike.
     let (_, record) = {
-        let r = s
-            .client
-            .get(s.url(&format!("/api/games/{blundered}/record")))
-            .send()
-            .await
-            .unwrap();
+        let r = s.get_raw(&format!("/api/games/{blundered}/record")).await;
         (r.status(), r.text().await.unwrap())
     };
     let (status, v) = s.post("/api/games/import", json!({"record": record})).await;

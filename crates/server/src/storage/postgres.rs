@@ -66,39 +66,23 @@ impl std::fmt::Debug for PgStorage {
     }
 }
 
-/// Whether an error means the database cannot be used right now (it is
-/// unreachable, shutting down, out of space, read-only, the connection
-/// broke) rather than a fault of the statement.
-fn is_unavailable(e: &sqlx::Error) -> bool {
-    match e {
-        sqlx::Error::Database(d) => {
-            let code = d.code().unwrap_or_default();
-            // SQLSTATE classes: 08 connection exception, 53 insufficient
-            // resources (disk full, out of memory, too many connections),
-            // 57 operator intervention (shutdown, cannot connect now), 58
-            // system error (I/O), 40 transaction rollback (serialization,
-            // deadlock); 25006 read-only transaction; 55P03 lock not
-            // available.
-            matches!(code.get(..2), Some("08" | "53" | "57" | "58" | "40"))
-                || code == "25006"
-                || code == "55P03"
-        }
-        sqlx::Error::Io(_)
-        | sqlx::Error::Tls(_)
-        | sqlx::Error::Protocol(_)
-        | sqlx::Error::PoolTimedOut
-        | sqlx::Error::PoolClosed
-        | sqlx::Error::WorkerCrashed => true,
-        _ => false,
-    }
+/// Whether PostgreSQL's error `code` (SQLSTATE) means the database cannot
+/// be used right now (it is unreachable, shutting down, out of space,
+/// read-only) rather than a fault of the statement.
+fn unavailable_code(code: &str) -> bool {
+    // SQLSTATE classes: 08 connection exception, 53 insufficient resources
+    // (disk full, out of memory, too many connections), 57 operator
+    // intervention (shutdown, cannot connect now), 58 system error (I/O),
+    // 40 transaction rollback (serialization, deadlock); 25006 read-only
+    // transaction; 55P03 lock not available.
+    matches!(code.get(..2), Some("08" | "53" | "57" | "58" | "40"))
+        || code == "25006"
+        || code == "55P03"
 }
 
+/// The storage error for `e` (sql::classify).
 fn classify(e: StorageError) -> StorageError {
-    match e {
-        StorageError::Database(d) if is_unavailable(&d) => StorageError::Unavailable(d.to_string()),
-        StorageError::Io(e) => StorageError::Unavailable(e.to_string()),
-        other => other,
-    }
+    sql::classify(e, unavailable_code)
 }
 
 /// A transaction's work on its connection.

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{GameMeta, Seat, StorageError};
+use super::{GameMeta, Seat, Status, StorageError, Variant};
 
 /// One game of an export.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -97,7 +97,7 @@ impl GameRecord {
     /// The stored outcome fields; the status must be a known one.
     pub fn meta(&self) -> Result<GameMeta, StorageError> {
         Ok(GameMeta {
-            status: super::sql::stored_status(self.id, &self.status)?,
+            status: stored_status(self.id, &self.status)?,
             result: self.result.clone(),
             reason: self.reason.clone(),
             draw_offer: self.draw_offer.clone(),
@@ -137,4 +137,29 @@ pub(super) fn tags_from_text(text: Option<String>) -> Result<Vec<(String, String
             serde_json::from_str(&t).map_err(|e| StorageError::Corrupt(format!("tags: {e}")))
         }
     }
+}
+
+/// A stored value read back: `parse` must know it, else the stored game
+/// `id` is [`StorageError::Corrupt`] (never a panic).
+fn stored_value<T>(
+    id: i64,
+    what: &str,
+    value: &str,
+    parse: impl FnOnce(&str) -> Option<T>,
+) -> Result<T, StorageError> {
+    parse(value).ok_or_else(|| {
+        let shown: String = value.chars().take(40).collect();
+        StorageError::Corrupt(format!("game {id}: unknown {what} '{shown}'"))
+    })
+}
+
+/// The game of game `id` as stored (`games.game`, an export's `game`).
+pub(super) fn stored_game(id: i64, value: &str) -> Result<Variant, StorageError> {
+    stored_value(id, "game", value, |v| Variant::parse(v).ok())
+}
+
+/// The status of game `id` as stored (`games.status`, an export's
+/// `status`).
+pub(super) fn stored_status(id: i64, value: &str) -> Result<Status, StorageError> {
+    stored_value(id, "status", value, Status::parse)
 }

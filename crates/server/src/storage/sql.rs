@@ -15,8 +15,8 @@ use futures_util::future::BoxFuture;
 use sqlx::pool::PoolConnection;
 use sqlx::{ColumnIndex, Database, Decode, Executor, Row, Type};
 
-use super::record::tags_to_text;
-use super::{GameMeta, GameRecord, NewGame, Seat, Seats, Status, StorageError, Variant};
+use super::record::{stored_game, stored_status, tags_to_text};
+use super::{GameMeta, GameRecord, NewGame, Seat, Seats, StorageError, Variant};
 
 /// The columns of `games`, in the order the queries read them.
 pub(super) const GAME_COLUMNS: &str = "id, game, kind, rules, start_position, ply, status, \
@@ -30,6 +30,28 @@ pub(super) const INSERT_COLUMNS: &str = "game, kind, rules, start_position, ply,
      result, reason, draw_offer, white_token_hash, black_token_hash, white_name, black_name, \
      white_joined, black_joined, white_level, black_level, tags, created_at, updated_at, \
      version";
+
+/// The storage error for `e`: [`StorageError::Unavailable`] when the
+/// database cannot be used right now (the connection, the pool or the file
+/// failed, or the database's error code says so: `unavailable_code`)
+/// rather than for a fault of the statement.
+pub(super) fn classify(e: StorageError, unavailable_code: fn(&str) -> bool) -> StorageError {
+    let unavailable = |d: &sqlx::Error| match d {
+        sqlx::Error::Database(d) => d.code().is_some_and(|c| unavailable_code(&c)),
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        _ => false,
+    };
+    match e {
+        StorageError::Database(d) if unavailable(&d) => StorageError::Unavailable(d.to_string()),
+        StorageError::Io(e) => StorageError::Unavailable(e.to_string()),
+        other => other,
+    }
+}
 
 /// A transaction's work on its connection (of type `C`).
 pub(super) trait Work<'c, C: 'c, T>:
@@ -212,31 +234,6 @@ impl GameColumns {
     }
 }
 
-/// A stored value read back: `parse` must know it, else the stored game
-/// `id` is [`StorageError::Corrupt`] (never a panic).
-fn stored_value<T>(
-    id: i64,
-    what: &str,
-    value: &str,
-    parse: impl FnOnce(&str) -> Option<T>,
-) -> Result<T, StorageError> {
-    parse(value).ok_or_else(|| {
-        let shown: String = value.chars().take(40).collect();
-        StorageError::Corrupt(format!("game {id}: unknown {what} '{shown}'"))
-    })
-}
-
-/// The game of game `id` as stored (`games.game`, an export's `game`).
-pub(super) fn stored_game(id: i64, value: &str) -> Result<Variant, StorageError> {
-    stored_value(id, "game", value, |v| Variant::parse(v).ok())
-}
-
-/// The status of game `id` as stored (`games.status`, an export's
-/// `status`).
-pub(super) fn stored_status(id: i64, value: &str) -> Result<Status, StorageError> {
-    stored_value(id, "status", value, Status::parse)
-}
-
 /// The entry of a pending huff (Dame) in the move list: `H` and the
 /// square (`He5`, `H32`), the form a huff has in front of the move it goes
 /// with (`He5 f6xd4`). A game's move list holds its moves at plies `0..ply`
@@ -280,7 +277,9 @@ pub(super) fn split_pending_huff<M>(
     Ok((entries, huff))
 }
 
-fn seat_from_row<R>(row: &R, color: &str) -> Result<Seat, sqlx::Error>
+/// What a `games` row says of the game, its course and its seats (the
+/// pending huff is in the move list: [`split_pending_huff`]).
+pub(super) fn game_of_row<R>(row: &R) -> Result<(Variant, GameMeta, Seats), StorageError>
 where
     R: Row,
     for<'r> String: Decode<'r, R::Database> + Type<R::Database>,
@@ -288,59 +287,30 @@ where
     for<'r> bool: Decode<'r, R::Database> + Type<R::Database>,
     for<'a> &'a str: ColumnIndex<R>,
 {
-    let level: Option<i64> = row.try_get(format!("{color}_level").as_str())?;
-    Ok(Seat {
-        token_hash: row.try_get(format!("{color}_token_hash").as_str())?,
-        name: row.try_get(format!("{color}_name").as_str())?,
-        joined: row.try_get(format!("{color}_joined").as_str())?,
-        level: level.and_then(|l| u8::try_from(l).ok()),
-    })
-}
-
-/// Both seats of a `games` row.
-pub(super) fn seats_from_row<R>(row: &R) -> Result<Seats, sqlx::Error>
-where
-    R: Row,
-    for<'r> String: Decode<'r, R::Database> + Type<R::Database>,
-    for<'r> i64: Decode<'r, R::Database> + Type<R::Database>,
-    for<'r> bool: Decode<'r, R::Database> + Type<R::Database>,
-    for<'a> &'a str: ColumnIndex<R>,
-{
-    Ok([seat_from_row(row, "white")?, seat_from_row(row, "black")?])
-}
-
-/// What a `games` row says of the game's course (the pending huff is in
-/// the move list: [`split_pending_huff`]).
-pub(super) fn meta_from_row<R>(row: &R) -> Result<GameMeta, StorageError>
-where
-    R: Row,
-    for<'r> String: Decode<'r, R::Database> + Type<R::Database>,
-    for<'r> i64: Decode<'r, R::Database> + Type<R::Database>,
-    for<'a> &'a str: ColumnIndex<R>,
-{
+    let seat = |color: &str| -> Result<Seat, sqlx::Error> {
+        let level: Option<i64> = row.try_get(format!("{color}_level").as_str())?;
+        Ok(Seat {
+            token_hash: row.try_get(format!("{color}_token_hash").as_str())?,
+            name: row.try_get(format!("{color}_name").as_str())?,
+            joined: row.try_get(format!("{color}_joined").as_str())?,
+            level: level.and_then(|l| u8::try_from(l).ok()),
+        })
+    };
     let id: i64 = row.try_get("id")?;
-    let status: String = row.try_get("status")?;
-    Ok(GameMeta {
+    let (game, status): (String, String) = (row.try_get("game")?, row.try_get("status")?);
+    let meta = GameMeta {
         status: stored_status(id, &status)?,
         result: row.try_get("result")?,
         reason: row.try_get("reason")?,
         draw_offer: row.try_get("draw_offer")?,
         pending_huff: None,
         updated_at: row.try_get("updated_at")?,
-    })
-}
-
-/// The game of a `games` row.
-pub(super) fn game_from_row<R>(row: &R) -> Result<Variant, StorageError>
-where
-    R: Row,
-    for<'r> String: Decode<'r, R::Database> + Type<R::Database>,
-    for<'r> i64: Decode<'r, R::Database> + Type<R::Database>,
-    for<'a> &'a str: ColumnIndex<R>,
-{
-    let id: i64 = row.try_get("id")?;
-    let game: String = row.try_get("game")?;
-    stored_game(id, &game)
+    };
+    Ok((
+        stored_game(id, &game)?,
+        meta,
+        [seat("white")?, seat("black")?],
+    ))
 }
 
 /// The [`Storage`](super::Storage) methods on games, for a backend module
@@ -404,20 +374,21 @@ macro_rules! storage_methods {
                 let ply: i64 = row.try_get("ply")?;
                 let (moves, pending_huff) =
                     sql::split_pending_huff(id, ply, moves, String::as_str)?;
+                let (game, meta, seats) = sql::game_of_row(&row)?;
                 Ok(Some(StoredGame {
                     id,
                     version: row.try_get("version")?,
                     stored: NewGame {
-                        game: sql::game_from_row(&row)?,
+                        game,
                         kind: row.try_get("kind")?,
                         rules: row.try_get("rules")?,
                         start_position: row.try_get("start_position")?,
                         moves,
                         meta: GameMeta {
                             pending_huff,
-                            ..sql::meta_from_row(&row)?
+                            ..meta
                         },
-                        seats: sql::seats_from_row(&row)?,
+                        seats,
                         tags: tags_from_text(row.try_get("tags")?)?,
                         created_at: row.try_get("created_at")?,
                     },
@@ -553,14 +524,15 @@ macro_rules! storage_methods {
                     .await?;
                 let mut out = Vec::with_capacity(rows.len());
                 for row in &rows {
+                    let (game, meta, seats) = sql::game_of_row(row)?;
                     out.push(GameSummary {
                         id: row.try_get("id")?,
-                        game: sql::game_from_row(row)?,
+                        game,
                         kind: row.try_get("kind")?,
                         rules: row.try_get("rules")?,
-                        seats: sql::seats_from_row(row)?,
+                        seats,
                         ply: usize::try_from(row.try_get::<i64, _>("ply")?).unwrap_or(0),
-                        meta: sql::meta_from_row(row)?,
+                        meta,
                         created_at: row.try_get("created_at")?,
                     });
                 }
@@ -641,11 +613,10 @@ macro_rules! storage_methods {
                     let ply: i64 = row.try_get("ply")?;
                     let (list, pending_huff) =
                         sql::split_pending_huff(id, ply, list, |m: &RecordMove| m.mv.as_str())?;
-                    let [white, black] = sql::seats_from_row(row)?;
-                    let meta = sql::meta_from_row(row)?;
+                    let (game, meta, [white, black]) = sql::game_of_row(row)?;
                     out.push(GameRecord {
                         id,
-                        game: sql::game_from_row(row)?.name().to_string(),
+                        game: game.name().to_string(),
                         kind: row.try_get("kind")?,
                         rules: row.try_get("rules")?,
                         start_position: row.try_get("start_position")?,

@@ -158,33 +158,19 @@ enum FileCheck {
     Replaced,
 }
 
-/// Whether an SQLite error means the database cannot be used right now
-/// (disk full, read-only, I/O error, locked, cannot open) rather than a
+/// Whether SQLite's error `code` means the database cannot be used right
+/// now (disk full, read-only, I/O error, locked, cannot open) rather than a
 /// fault of the statement.
-fn is_unavailable(e: &sqlx::Error) -> bool {
-    match e {
-        sqlx::Error::Database(d) => {
-            let code = d.code().and_then(|c| c.parse::<i32>().ok()).unwrap_or(0);
-            // Primary result codes: PERM, BUSY, LOCKED, NOMEM, READONLY,
-            // IOERR, CORRUPT, FULL, CANTOPEN, PROTOCOL, NOTADB.
-            matches!(code & 0xff, 3 | 5 | 6 | 7 | 8 | 10 | 11 | 13 | 14 | 15 | 26)
-        }
-        sqlx::Error::Io(_)
-        | sqlx::Error::PoolTimedOut
-        | sqlx::Error::PoolClosed
-        | sqlx::Error::WorkerCrashed => true,
-        _ => false,
-    }
+fn unavailable_code(code: &str) -> bool {
+    let code = code.parse::<i32>().unwrap_or(0);
+    // Primary result codes: PERM, BUSY, LOCKED, NOMEM, READONLY, IOERR,
+    // CORRUPT, FULL, CANTOPEN, PROTOCOL, NOTADB.
+    matches!(code & 0xff, 3 | 5 | 6 | 7 | 8 | 10 | 11 | 13 | 14 | 15 | 26)
 }
 
-/// The storage error for `e`: [`StorageError::Unavailable`] when the
-/// database cannot be used right now.
+/// The storage error for `e` (sql::classify).
 fn classify(e: StorageError) -> StorageError {
-    match e {
-        StorageError::Database(d) if is_unavailable(&d) => StorageError::Unavailable(d.to_string()),
-        StorageError::Io(e) => StorageError::Unavailable(e.to_string()),
-        other => other,
-    }
+    sql::classify(e, unavailable_code)
 }
 
 fn unavailable(what: &str, e: impl std::fmt::Display) -> StorageError {

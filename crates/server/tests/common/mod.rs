@@ -10,6 +10,8 @@
 //! database: restarts find their games).
 #![allow(dead_code)]
 
+mod stored;
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -18,6 +20,8 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use server::{RunningServer, ServerConfig};
 use tokio_tungstenite::tungstenite::Message;
+
+pub use stored::*;
 
 pub type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -28,25 +32,6 @@ pub struct TestServer {
     pub client: reqwest::Client,
     pub db: PathBuf,
     pub dir: Option<tempfile::TempDir>,
-}
-
-/// The PostgreSQL server of the tests, or `None` after saying that `test`
-/// is skipped (a failure when `BRETT_REQUIRE_POSTGRES=1`).
-pub fn postgres_url(test: &str) -> Option<String> {
-    match std::env::var("BRETT_TEST_POSTGRES") {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ => {
-            assert!(
-                std::env::var("BRETT_REQUIRE_POSTGRES").as_deref() != Ok("1"),
-                "{test}: BRETT_REQUIRE_POSTGRES=1 but BRETT_TEST_POSTGRES is not set"
-            );
-            eprintln!(
-                "skipped: {test}: no PostgreSQL server (set BRETT_TEST_POSTGRES=postgres://…; \
-                 ./test.sh starts one)"
-            );
-            None
-        }
-    }
 }
 
 /// The URL of database `name` on the server of `base`.
@@ -220,9 +205,19 @@ impl TestServer {
         json_answer(r).await
     }
 
+    /// `GET path`, the answer as it comes.
+    pub async fn get_raw(&self, path: &str) -> reqwest::Response {
+        self.client.get(self.url(path)).send().await.unwrap()
+    }
+
+    /// `GET path` with the header `name: value`.
+    pub async fn get_with(&self, path: &str, name: &str, value: &str) -> reqwest::Response {
+        let r = self.client.get(self.url(path)).header(name, value);
+        r.send().await.unwrap()
+    }
+
     pub async fn get(&self, path: &str) -> (StatusCode, Value) {
-        let r = self.client.get(self.url(path)).send().await.unwrap();
-        json_answer(r).await
+        json_answer(self.get_raw(path).await).await
     }
 
     pub async fn state(&self, id: i64) -> Value {
