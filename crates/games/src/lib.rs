@@ -598,6 +598,17 @@ pub enum LiveGame {
     Dame(::dame::Game),
 }
 
+impl LiveGame {
+    /// The game of Mühle, if it is one (for what only Mühle has, like its
+    /// databases of the moving phase).
+    pub fn as_muehle(&self) -> Option<&::muehle::Game> {
+        match self {
+            LiveGame::Muehle(g) => Some(g),
+            LiveGame::Dame(_) => None,
+        }
+    }
+}
+
 impl Deref for LiveGame {
     type Target = dyn ServerGame;
 

@@ -108,9 +108,7 @@ pub fn status(rules: &RuleSet) -> Json {
 /// databases, game over). Blocking: the first probe of a sector opens and
 /// checks its file.
 pub fn analysis(game: &LiveGame) -> Option<Json> {
-    let LiveGame::Muehle(g) = game else {
-        return None;
-    };
+    let g = game.as_muehle()?;
     if g.is_over() {
         return None;
     }
@@ -156,7 +154,7 @@ fn known(p: &Position) -> bool {
 /// `GET /api/games/{id}/review`: the moves that threw away a win or a draw,
 /// by the databases. Blocking (probes).
 pub fn review(game: &LiveGame) -> Json {
-    let LiveGame::Muehle(g) = game else {
+    let Some(g) = game.as_muehle() else {
         return json!({"database": false, "judged": 0, "changes": []});
     };
     let status = status(g.rules());
