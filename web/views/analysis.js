@@ -38,7 +38,9 @@ export class AnalysisView extends AnalysisBase {
     const status = await tablebaseStatus(rules);
     if (this.dead || rules !== this.rules) return;
     this.tbStatus = status;
-    this.update();
+    // Only the databases' card: the rest of the side panel (a position
+    // being typed, say) stays as it is.
+    this.renderDatabase();
   }
 
   /** The databases' card: their verdict on the analysed position and each move's value, and their status. */
