@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 mod bitboard;
+pub mod clock;
 mod color;
 mod detail;
 pub mod perft;
@@ -24,6 +25,7 @@ pub mod rules_text;
 mod session;
 pub mod zobrist;
 
+pub use clock::{Clock, TimeControl};
 pub use color::Color;
 pub use detail::{Detailed, ErrorDetail, color_param};
 pub use rules::{Outcome, Reason, Rules};
