@@ -146,7 +146,7 @@ impl TimeControl {
                 return Err(bad());
             }
             let secs: u64 = secs.parse().map_err(|_| bad())?;
-            if secs % (DAY_MS / 1000) != 0 {
+            if !secs.is_multiple_of(DAY_MS / 1000) {
                 return Err(TimeControlError::Days);
             }
             return days_control(secs / (DAY_MS / 1000));
@@ -157,7 +157,7 @@ impl TimeControl {
         let (a, b) = t.split_once('+').ok_or_else(bad)?;
         let secs: u64 = a.parse().map_err(|_| bad())?;
         let inc: u64 = b.parse().map_err(|_| TimeControlError::Increment)?;
-        if secs % 15 != 0 || (secs > 60 && secs % 60 != 0) {
+        if !secs.is_multiple_of(15) || (secs > 60 && !secs.is_multiple_of(60)) {
             return Err(TimeControlError::Minutes);
         }
         live_control(secs.saturating_mul(1000), inc)
@@ -165,7 +165,7 @@ impl TimeControl {
 
     /// Live controls in minutes (as people say them): `5+3`, `0.5+0`.
     fn minutes_text(initial_ms: u64) -> String {
-        if initial_ms % MINUTE == 0 {
+        if initial_ms.is_multiple_of(MINUTE) {
             (initial_ms / MINUTE).to_string()
         } else {
             let q = initial_ms as f64 / MINUTE as f64;
