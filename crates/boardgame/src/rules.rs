@@ -17,6 +17,13 @@ pub trait Reason: Copy + Eq + fmt::Debug {
     const AGREEMENT: Self;
     /// The loser resigned.
     const RESIGNATION: Self;
+    /// The loser ran out of time.
+    const TIME: Self;
+    /// The opponent left a timed game, and the winner (or both, for a
+    /// draw) claimed it.
+    const CLAIMED: Self;
+    /// The game ended without a result before both sides had moved.
+    const ABORTED: Self;
 
     /// A short machine-readable name, as in a record's `Termination` tag.
     fn code(self) -> &'static str;
@@ -39,8 +46,11 @@ pub struct Outcome<R> {
 }
 
 impl<R: Reason> Outcome<R> {
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub const fn result_str(&self) -> &'static str {
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` for an aborted game.
+    pub fn result_str(&self) -> &'static str {
+        if self.reason == R::ABORTED {
+            return "*";
+        }
         match self.winner {
             Some(Color::White) => "1-0",
             Some(Color::Black) => "0-1",
@@ -61,6 +71,18 @@ impl<R: Reason> Outcome<R> {
             Some(w) if r == R::RESIGNATION => {
                 format!("{} resigns: {} wins", (!w).title(), w.title())
             }
+            Some(w) if r == R::TIME => {
+                format!("{} ran out of time: {} wins", (!w).title(), w.title())
+            }
+            Some(w) if r == R::CLAIMED => {
+                format!(
+                    "{} left the game: {} claims the win",
+                    (!w).title(),
+                    w.title()
+                )
+            }
+            None if r == R::ABORTED => "The game was aborted: no result".to_string(),
+            None if r == R::CLAIMED => "The opponent left the game: draw claimed".to_string(),
             Some(w) => format!("{} wins ({})", w.title(), r.code()),
             None if r == R::REPETITION => "Draw by repetition of the position".to_string(),
             None if r == R::AGREEMENT => "Draw by agreement".to_string(),
@@ -194,7 +216,8 @@ macro_rules! rules_by_inherent_methods {
 /// `all_codes`, the [`Reason`] impl and the game's `Outcome` type. The game
 /// writes its words for the reasons only it has in an inherent
 /// `describe_end(self, winner)`; its list must have `Blocked` and
-/// `Repetition`, and the macro adds `Agreement` and `Resignation` last.
+/// `Repetition`, and the macro adds the ends every game has last:
+/// `Agreement`, `Resignation`, `Time`, `Claimed` and `Aborted`.
 #[macro_export]
 macro_rules! end_reasons {
     (
@@ -211,6 +234,13 @@ macro_rules! end_reasons {
             Agreement,
             /// The loser resigned.
             Resignation,
+            /// The loser ran out of time.
+            Time,
+            /// The opponent left a timed game; the win or a draw was
+            /// claimed.
+            Claimed,
+            /// Ended without a result before both sides had moved.
+            Aborted,
         }
 
         /// The end of a game: the winner (`None` for a draw) and why.
@@ -218,8 +248,14 @@ macro_rules! end_reasons {
 
         impl $name {
             /// All reasons.
-            pub const ALL: [$name; [$(stringify!($variant)),+].len() + 2] =
-                [$($name::$variant,)+ $name::Agreement, $name::Resignation];
+            pub const ALL: [$name; [$(stringify!($variant)),+].len() + 5] = [
+                $($name::$variant,)+
+                $name::Agreement,
+                $name::Resignation,
+                $name::Time,
+                $name::Claimed,
+                $name::Aborted,
+            ];
 
             /// A short machine-readable name (the record's `Termination`,
             /// the API's `reason`).
@@ -228,6 +264,9 @@ macro_rules! end_reasons {
                     $( $name::$variant => $code, )+
                     $name::Agreement => "agreement",
                     $name::Resignation => "resignation",
+                    $name::Time => "time",
+                    $name::Claimed => "claimed",
+                    $name::Aborted => "aborted",
                 }
             }
 
@@ -247,6 +286,9 @@ macro_rules! end_reasons {
             const REPETITION: $name = $name::Repetition;
             const AGREEMENT: $name = $name::Agreement;
             const RESIGNATION: $name = $name::Resignation;
+            const TIME: $name = $name::Time;
+            const CLAIMED: $name = $name::Claimed;
+            const ABORTED: $name = $name::Aborted;
 
             fn code(self) -> &'static str {
                 $name::code(self)

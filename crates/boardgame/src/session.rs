@@ -246,6 +246,28 @@ impl<P: Rules> Session<P> {
         Ok(())
     }
 
+    /// `loser`'s time ran out: the opponent wins.
+    pub fn flag<E>(&mut self, loser: Color) -> Result<(), GameError<E>> {
+        self.ensure_running()?;
+        self.declare(Some(loser.other()), P::Reason::TIME);
+        Ok(())
+    }
+
+    /// `by` claims the game after the opponent left: the win (`win`) or
+    /// a draw.
+    pub fn claim<E>(&mut self, by: Color, win: bool) -> Result<(), GameError<E>> {
+        self.ensure_running()?;
+        self.declare(win.then_some(by), P::Reason::CLAIMED);
+        Ok(())
+    }
+
+    /// End the game without a result (it was aborted).
+    pub fn abort<E>(&mut self) -> Result<(), GameError<E>> {
+        self.ensure_running()?;
+        self.declare(None, P::Reason::ABORTED);
+        Ok(())
+    }
+
     fn declare(&mut self, winner: Option<Color>, reason: P::Reason) {
         self.outcome = Some(Outcome { winner, reason });
         self.draw_offer = None;
@@ -272,13 +294,22 @@ impl<P: Rules> Session<P> {
             None => None,
         };
         let Some(winner) = winner else {
+            if reason == Some(P::Reason::ABORTED) {
+                self.declare(None, P::Reason::ABORTED);
+            }
             return Ok(());
         };
         let reason = match (winner, reason) {
             (None, None) => P::Reason::AGREEMENT,
-            (None, Some(r)) if r == P::Reason::AGREEMENT => r,
+            (None, Some(r)) if r == P::Reason::AGREEMENT || r == P::Reason::CLAIMED => r,
             (Some(_), None) => P::Reason::RESIGNATION,
-            (Some(_), Some(r)) if r == P::Reason::RESIGNATION => r,
+            (Some(_), Some(r))
+                if r == P::Reason::RESIGNATION
+                    || r == P::Reason::TIME
+                    || r == P::Reason::CLAIMED =>
+            {
+                r
+            }
             (_, Some(r)) => {
                 return Err(DeclaredError::Mismatch {
                     claimed: format!("{} by {}", claimed.unwrap_or_default(), r.code()),
@@ -426,6 +457,26 @@ macro_rules! session_methods {
                     .resign::<<$pos as $crate::Rules>::MoveError>(by)?)
             }
 
+            /// `loser`'s time ran out: the opponent wins.
+            pub fn flag(&mut self, loser: $crate::Color) -> Result<(), $err> {
+                Ok(self
+                    .$field
+                    .flag::<<$pos as $crate::Rules>::MoveError>(loser)?)
+            }
+
+            /// `by` claims the game after the opponent left: the win
+            /// (`win`) or a draw.
+            pub fn claim(&mut self, by: $crate::Color, win: bool) -> Result<(), $err> {
+                Ok(self
+                    .$field
+                    .claim::<<$pos as $crate::Rules>::MoveError>(by, win)?)
+            }
+
+            /// End the game without a result (aborted).
+            pub fn abort(&mut self) -> Result<(), $err> {
+                Ok(self.$field.abort::<<$pos as $crate::Rules>::MoveError>()?)
+            }
+
             /// The header tags of the game record, in order.
             pub fn tags(&self) -> &[(String, String)] {
                 self.$field.tags()
@@ -480,41 +531,15 @@ mod tests {
     #[error("no such move")]
     struct Illegal;
 
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    enum Why {
-        Blocked,
-        Repetition,
-        Agreement,
-        Resignation,
+    crate::end_reasons! {
+        pub enum Why {
+            Blocked => "blocked",
+            Repetition => "repetition",
+        }
     }
 
-    impl Reason for Why {
-        const BLOCKED: Why = Why::Blocked;
-        const REPETITION: Why = Why::Repetition;
-        const AGREEMENT: Why = Why::Agreement;
-        const RESIGNATION: Why = Why::Resignation;
-
-        fn code(self) -> &'static str {
-            match self {
-                Why::Blocked => "blocked",
-                Why::Repetition => "repetition",
-                Why::Agreement => "agreement",
-                Why::Resignation => "resignation",
-            }
-        }
-
-        fn from_code(code: &str) -> Option<Why> {
-            [
-                Why::Blocked,
-                Why::Repetition,
-                Why::Agreement,
-                Why::Resignation,
-            ]
-            .into_iter()
-            .find(|w| w.code() == code)
-        }
-
-        fn describe(self, _: Option<Color>) -> Option<String> {
+    impl Why {
+        fn describe_end(self, _: Option<Color>) -> Option<String> {
             None
         }
     }
@@ -561,8 +586,8 @@ mod tests {
             })
         }
 
-        fn outcome(&self) -> Option<Outcome<Why>> {
-            (self.tokens == 0).then_some(Outcome {
+        fn outcome(&self) -> Option<crate::Outcome<Why>> {
+            (self.tokens == 0).then_some(crate::Outcome {
                 winner: Some(!self.turn),
                 reason: Why::Blocked,
             })
@@ -677,6 +702,42 @@ mod tests {
         s.offer_draw::<Illegal>(Color::Black).unwrap();
         s.accept_draw::<Illegal>(Color::White).unwrap();
         assert_eq!(s.outcome().map(|o| o.result_str()), Some("1/2-1/2"));
+    }
+
+    #[test]
+    fn time_claims_and_aborts_end_the_game() {
+        let mut s = heap(5);
+        s.play(Step::Take).unwrap();
+        s.flag::<Illegal>(Color::Black).unwrap();
+        let o = s.outcome().unwrap();
+        assert_eq!((o.winner, o.reason), (Some(Color::White), Why::Time));
+        assert_eq!(o.describe(), "Black ran out of time: White wins");
+        assert_eq!(o.result_str(), "1-0");
+        assert!(s.flag::<Illegal>(Color::White).is_err());
+        assert!(Why::all_codes().ends_with("resignation, time, claimed, aborted"));
+
+        let mut s = heap(5);
+        s.claim::<Illegal>(Color::White, false).unwrap();
+        let o = s.outcome().unwrap();
+        assert_eq!((o.winner, o.reason), (None, Why::Claimed));
+        assert_eq!(o.result_str(), "1/2-1/2");
+
+        let mut s = heap(5);
+        s.abort::<Illegal>().unwrap();
+        let o = s.outcome().unwrap();
+        assert_eq!(
+            (o.winner, o.reason, o.result_str()),
+            (None, Why::Aborted, "*")
+        );
+
+        let mut s = heap(5);
+        s.declare_from_record(Some("*"), None, Some("aborted"))
+            .unwrap();
+        assert_eq!(s.outcome().map(|o| o.reason), Some(Why::Aborted));
+        let mut s = heap(5);
+        s.declare_from_record(Some("0-1"), Some(Some(Color::Black)), Some("time"))
+            .unwrap();
+        assert_eq!(s.outcome().map(|o| o.reason), Some(Why::Time));
     }
 
     #[test]

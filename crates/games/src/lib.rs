@@ -75,10 +75,10 @@ impl Status {
 pub struct Ending {
     /// The winner; `None` for a draw.
     pub winner: Option<Color>,
-    /// Mühle: `two-stones`, `blocked`, `repetition`, `no-mill`, `agreement`,
-    /// `resignation`; Dame: `no-pieces`, `blocked`, `repetition`,
-    /// `king-moves`, `one-king-each`, `king-vs-three`, `king-vs-two`,
-    /// `agreement`, `resignation`.
+    /// Mühle: `two-stones`, `blocked`, `repetition`, `no-mill`,
+    /// `board-full`; Dame: `no-pieces`, `blocked`, `repetition`,
+    /// `king-moves`, `one-king-each`, `king-vs-three`, `king-vs-two`; every
+    /// game: `agreement`, `resignation`, `time`, `claimed`, `aborted`.
     pub reason: &'static str,
     /// The ending in English words.
     pub text: String,
@@ -94,8 +94,11 @@ impl Ending {
         }
     }
 
-    /// `1-0`, `0-1` or `1/2-1/2`.
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` for an aborted game.
     pub fn result(&self) -> &'static str {
+        if self.reason == "aborted" {
+            return "*";
+        }
         match self.winner {
             Some(Color::White) => "1-0",
             Some(Color::Black) => "0-1",
@@ -419,6 +422,16 @@ pub trait ServerGame: Send + Sync {
     /// `side` resigns.
     fn resign(&mut self, side: Color) -> Result<(), GameError>;
 
+    /// `loser`'s time ran out: the opponent wins.
+    fn flag(&mut self, loser: Color) -> Result<(), GameError>;
+
+    /// `by` claims the game after the opponent left: the win (`win`) or a
+    /// draw.
+    fn claim(&mut self, by: Color, win: bool) -> Result<(), GameError>;
+
+    /// End the game without a result.
+    fn abort(&mut self) -> Result<(), GameError>;
+
     /// Take back the last action (a move, or a huff made this turn);
     /// `false` when there is none.
     fn undo_one(&mut self) -> bool;
@@ -563,6 +576,18 @@ macro_rules! session_actions {
 
         fn resign(&mut self, side: $crate::Color) -> Result<(), $crate::GameError> {
             Ok(<$game>::resign(self, side)?)
+        }
+
+        fn flag(&mut self, loser: $crate::Color) -> Result<(), $crate::GameError> {
+            Ok(<$game>::flag(self, loser)?)
+        }
+
+        fn claim(&mut self, by: $crate::Color, win: bool) -> Result<(), $crate::GameError> {
+            Ok(<$game>::claim(self, by, win)?)
+        }
+
+        fn abort(&mut self) -> Result<(), $crate::GameError> {
+            Ok(<$game>::abort(self)?)
         }
 
         fn record(&self, tags: &[(String, String)]) -> String {
@@ -733,6 +758,12 @@ impl LiveGame {
                 }
                 (Some("resignation"), Some("1-0")) => live.resign(Color::Black)?,
                 (Some("resignation"), Some("0-1")) => live.resign(Color::White)?,
+                (Some("time"), Some("1-0")) => live.flag(Color::Black)?,
+                (Some("time"), Some("0-1")) => live.flag(Color::White)?,
+                (Some("claimed"), Some("1-0")) => live.claim(Color::White, true)?,
+                (Some("claimed"), Some("0-1")) => live.claim(Color::Black, true)?,
+                (Some("claimed"), Some("1/2-1/2")) => live.claim(Color::White, false)?,
+                (Some("aborted"), None | Some("*")) => live.abort()?,
                 (reason, result) => {
                     return Err(RestoreError::Outcome {
                         result: result.map(str::to_string),
@@ -908,6 +939,18 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(b.ending().unwrap().reason, "agreement");
+        for (result, reason, winner) in [
+            (Some("0-1"), "time", Some(Color::Black)),
+            (Some("1-0"), "claimed", Some(Color::White)),
+            (Some("1/2-1/2"), "claimed", None),
+            (None, "aborted", None),
+        ] {
+            let b = LiveGame::restore(&saved(&start, &moves, true, result, Some(reason), None))
+                .unwrap();
+            let ending = b.ending().unwrap();
+            assert_eq!((ending.reason, ending.winner), (reason, winner));
+            assert_eq!(ending.result(), result.unwrap_or("*"));
+        }
         let b = LiveGame::restore(&saved(
             &start,
             &moves,
