@@ -77,8 +77,8 @@ pub enum TimeControlError {
     /// Seconds per move out of bounds.
     #[error("the seconds per move must be a whole number from 0 to {MAX_INCREMENT_SECONDS}")]
     Increment,
-    /// Both zero.
-    #[error("a live game needs some time: minutes or seconds per move above 0")]
+    /// No minutes.
+    #[error("a live game needs some time to start with: at least a quarter minute (0.25)")]
     NoTime,
     /// Days not among [`CORRESPONDENCE_DAYS`].
     #[error("the days per move must be 1, 2, 3, 5, 7 or 14")]
@@ -188,7 +188,7 @@ fn live_control(initial_ms: u64, increment_s: u64) -> Result<TimeControl, TimeCo
     if increment_s > MAX_INCREMENT_SECONDS {
         return Err(TimeControlError::Increment);
     }
-    if initial_ms == 0 && increment_s == 0 {
+    if initial_ms == 0 {
         return Err(TimeControlError::NoTime);
     }
     Ok(TimeControl::Live {
@@ -396,13 +396,6 @@ mod tests {
                     increment_ms: 0,
                 },
             ),
-            (
-                "0+1",
-                TimeControl::Live {
-                    initial_ms: 0,
-                    increment_ms: 1000,
-                },
-            ),
         ] {
             assert_eq!(text.parse::<TimeControl>().unwrap(), tc, "{text}");
             assert_eq!(tc.to_string(), text);
@@ -424,6 +417,7 @@ mod tests {
     #[test]
     fn out_of_bounds_and_nonsense_are_refused() {
         assert_eq!("0+0".parse::<TimeControl>(), Err(TimeControlError::NoTime));
+        assert_eq!("0+5".parse::<TimeControl>(), Err(TimeControlError::NoTime));
         assert_eq!(
             "181+0".parse::<TimeControl>(),
             Err(TimeControlError::Minutes)

@@ -30,6 +30,7 @@ use boardgame::{Detailed, ErrorDetail, Outcome, Reason, Rules, Session};
 use serde::Serialize;
 
 pub use boardgame::Color;
+pub use boardgame::clock::{self, Clock, TimeControl};
 pub use catalogue::{Family, LANGUAGES, Preset, Variant, catalogue_json};
 
 pub use dame::{DameDetails, DameOptions};

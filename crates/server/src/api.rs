@@ -12,7 +12,8 @@ use serde_json::{Map, Value, json};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiJson, ApiQuery, GameId, TokenHeldNoSeat};
-use crate::game::{Color, LiveGame, Variant};
+use crate::game::clock::TimeControlError;
+use crate::game::{Color, LiveGame, TimeControl, Variant};
 use crate::game_state::{GameState, Kind, StateForSeat};
 use crate::guard::Requester;
 use crate::registry::{Action, CreateGame, DrawAction};
@@ -33,6 +34,9 @@ pub fn routes() -> Router<AppState> {
         .route("/games/{id}/resign", post(resign))
         .route("/games/{id}/takeback", post(takeback))
         .route("/games/{id}/join", post(join))
+        .route("/games/{id}/abort", post(abort))
+        .route("/games/{id}/claim", post(claim))
+        .route("/games/{id}/give-time", post(give_time))
         .route("/games/{id}/record", get(record))
         .route("/games/{id}/review", get(review))
         .route("/games/{id}/ws", get(crate::ws::handler))
@@ -78,9 +82,24 @@ async fn act(
     token: Option<String>,
     action: Action,
 ) -> Result<Json<StateForSeat>, ApiError> {
+    act_with_lag(app, id, token, action, 0).await
+}
+
+/// [`act`] for a move whose client measured `lag_ms` of network delay.
+async fn act_with_lag(
+    app: &AppState,
+    id: i64,
+    token: Option<String>,
+    action: Action,
+    lag_ms: u64,
+) -> Result<Json<StateForSeat>, ApiError> {
     let registry = app.registry.clone();
-    let (side, state) =
-        detached(async move { registry.apply(id, token.as_deref(), action).await }).await?;
+    let (side, state) = detached(async move {
+        registry
+            .apply_with_lag(id, token.as_deref(), action, lag_ms)
+            .await
+    })
+    .await?;
     Ok(with_you(state, Some(side)))
 }
 
@@ -101,6 +120,8 @@ struct CreateRequest {
     name: Option<String>,
     #[serde(default)]
     position: Option<String>,
+    #[serde(default)]
+    time_control: Option<String>,
 }
 
 fn default_game() -> String {
@@ -142,6 +163,12 @@ async fn create(
         }
     };
     let name = clean_name(req.name.as_deref()).map_err(ApiError::BadRequest)?;
+    let control: TimeControl = match req.time_control.as_deref() {
+        None => TimeControl::Untimed,
+        Some(text) => text
+            .parse()
+            .map_err(|e: TimeControlError| ApiError::BadRequest(format!("time_control: {e}")))?,
+    };
     let game = LiveGame::create(
         game,
         req.rules.as_deref(),
@@ -157,6 +184,7 @@ async fn create(
                 level,
                 color,
                 name,
+                control,
             })
             .await
     })
@@ -208,6 +236,10 @@ struct MoveRequest {
     #[serde(default)]
     token: Option<String>,
     ply: u64,
+    /// The network delay the client measured (its WebSocket's round trip
+    /// halved), credited to its clock up to a cap.
+    #[serde(default)]
+    lag_ms: Option<u64>,
 }
 
 async fn play(
@@ -222,7 +254,7 @@ async fn play(
         ply: req.ply,
         text: req.mv,
     };
-    act(&app, id, req.token, action).await
+    act_with_lag(&app, id, req.token, action, req.lag_ms.unwrap_or(0)).await
 }
 
 #[derive(Deserialize)]
@@ -288,6 +320,46 @@ async fn resign(
     ApiJson(req): ApiJson<TokenRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
     act(&app, id, req.token, Action::Resign).await
+}
+
+async fn abort(
+    State(app): State<AppState>,
+    GameId(id): GameId,
+    ApiJson(req): ApiJson<TokenRequest>,
+) -> Result<Json<StateForSeat>, ApiError> {
+    act(&app, id, req.token, Action::Abort).await
+}
+
+#[derive(Deserialize)]
+struct ClaimRequest {
+    #[serde(default)]
+    token: Option<String>,
+    result: String,
+}
+
+async fn claim(
+    State(app): State<AppState>,
+    GameId(id): GameId,
+    ApiJson(req): ApiJson<ClaimRequest>,
+) -> Result<Json<StateForSeat>, ApiError> {
+    let win = match req.result.as_str() {
+        "win" => true,
+        "draw" => false,
+        other => {
+            return Err(ApiError::BadRequest(format!(
+                "unknown claim '{other}' (win or draw)"
+            )));
+        }
+    };
+    act(&app, id, req.token, Action::Claim { win }).await
+}
+
+async fn give_time(
+    State(app): State<AppState>,
+    GameId(id): GameId,
+    ApiJson(req): ApiJson<TokenRequest>,
+) -> Result<Json<StateForSeat>, ApiError> {
+    act(&app, id, req.token, Action::GiveTime).await
 }
 
 async fn takeback(

@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::cluster::{Lease, Leases};
 use crate::fair::Scheduler;
 use crate::game::LiveGame;
-use crate::registry::{ComputerSeat, Entry, GameRegistry, Live, MAX_GAME_PLIES};
+use crate::registry::{ComputerSeat, Entry, GameRegistry, Live, MAX_GAME_PLIES, Step};
 use crate::storage::MoveChange;
 
 /// How long the computer waits before trying again when its move could not
@@ -61,7 +61,21 @@ impl ComputerSeat for ComputerService {
         live.thinking = Some(stop.clone());
         let version = live.version;
         let game = live.game.clone();
-        let movetime = self.movetime.unwrap_or_else(|| level_movetime(level));
+        let mut movetime = self.movetime.unwrap_or_else(|| level_movetime(level));
+        if let Some(c) = live.clock {
+            // On the clock: a share of its time left, counted from the start
+            // of its turn (crate::clocks::computer_movetime).
+            let left = c
+                .clock
+                .left_after(side, c.elapsed(self.registry.time().now_ms()));
+            let control = c.clock.control;
+            movetime = crate::clocks::computer_movetime(
+                movetime,
+                left,
+                control.initial_ms().unwrap_or(0),
+                control.increment_ms(),
+            );
+        }
         let entry = entry.clone();
         tokio::spawn(async move {
             // Several instances on one database: only the holder of the
@@ -175,7 +189,11 @@ impl ComputerService {
                 return;
             }
         };
-        match self.registry.commit(entry, live, next, change).await {
+        match self
+            .registry
+            .commit(entry, live, Step::new(next, change))
+            .await
+        {
             Ok(_) => tracing::debug!(game = entry.id, %mv, "computer move"),
             Err(e) => {
                 // Not stored, so not played, kept or broadcast: the game is

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::clocks::ClockState;
 pub use crate::game::Status;
 use crate::game::{Color, GameDetails, LiveGame, PerSide, RuleOptions};
 
@@ -56,6 +57,12 @@ pub struct Player {
     pub level: Option<u8>,
     /// Whether a person holds the seat.
     pub joined: bool,
+    /// Online games: whether the player has a connection to the game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub online: Option<bool>,
+    /// Online games: how long the player has had no connection.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub away_ms: Option<u64>,
 }
 
 /// A game's state.
@@ -104,6 +111,9 @@ pub struct GameState {
     pub created_at: String,
     /// When the game last changed (RFC 3339).
     pub updated_at: String,
+    /// A timed game's clock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockState>,
 }
 
 /// What the state says beyond the game itself.
@@ -120,6 +130,8 @@ pub struct Seating {
     pub created_at: String,
     /// When the game last changed.
     pub updated_at: String,
+    /// A timed game's clock.
+    pub clock: Option<ClockState>,
 }
 
 impl GameState {
@@ -148,6 +160,7 @@ impl GameState {
             thinking: seating.thinking,
             created_at: seating.created_at,
             updated_at: seating.updated_at,
+            clock: seating.clock,
         }
     }
 }
@@ -209,6 +222,8 @@ mod tests {
             },
             level,
             joined,
+            online: None,
+            away_ms: None,
         }
     }
 
@@ -229,6 +244,7 @@ mod tests {
                 thinking,
                 created_at: "2026-11-22T10:15:00Z".into(),
                 updated_at: "2026-11-22T10:15:09Z".into(),
+                clock: None,
             },
         )
     }

@@ -12,10 +12,11 @@
 //!   protections, origins and rate limits, the connection loop and its
 //!   check of request heads; [`AppState`] is what the handlers share,
 //!   [`error`] the API's error answers.
-//! - `computer`, `analysis`, [`cluster`]: the services beside the
-//!   registry, each with its own state and handles: the computer player
-//!   (told of the games by the registry), the analyses, and this instance
-//!   among others on a shared database. Computer moves and analyses share
+//! - `computer`, `analysis`, [`clocks`], [`cluster`]: the services beside
+//!   the registry, each with its own state and handles: the computer player
+//!   (told of the games by the registry), the analyses, the clocks (which
+//!   end games whose time ran out), and this instance among others on a
+//!   shared database. Computer moves and analyses share
 //!   the engine slots ([`fair`]).
 //! - [`registry`]: the live games ([`GameRegistry`]), each changed on a copy,
 //!   stored, then broadcast; [`game_state`] is the state the API sends.
@@ -29,6 +30,7 @@
 mod analysis;
 mod api;
 mod assets;
+pub mod clocks;
 pub mod cluster;
 mod computer;
 mod conn;
@@ -150,6 +152,9 @@ pub struct ServerConfig {
     /// The longest an analysis (`POST /api/analyze`) may think, whatever
     /// the request asks; `None`: as asked.
     pub max_analysis_time: Option<Duration>,
+    /// The time the clocks go by (the system's; tests and benchmarks give
+    /// their own).
+    pub time: clocks::Time,
 }
 
 impl Default for ServerConfig {
@@ -185,6 +190,7 @@ impl Default for ServerConfig {
             ws_ping_interval: Duration::from_secs(30),
             ws_idle_timeout: Duration::from_secs(90),
             max_analysis_time: None,
+            time: clocks::Time::default(),
         }
     }
 }
@@ -254,7 +260,14 @@ impl RunningServer {
             let _ = tx.send(());
         }
         let served = (&mut self.task).await;
-        self.state.registry.storage().close().await;
+        // The last word that a server ran: the time from here to the next
+        // start is given back to the clocks (crate::clocks).
+        let storage = self.state.registry.storage();
+        let now = self.state.registry.time().now_ms();
+        if let Err(e) = storage.clocks_alive(now, i64::MAX).await {
+            tracing::warn!(error = %e, "saying when the server stopped failed");
+        }
+        storage.close().await;
         served.context("the server task")?.context("serving")?;
         Ok(())
     }

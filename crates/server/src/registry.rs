@@ -17,13 +17,16 @@ use axum::extract::ws::Utf8Bytes;
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, watch};
 
+use crate::clocks::{
+    self, ABANDON_MS, ClockService, ClockState, ClockView, EXTRA_TIME_MS, GameClock, Presence, Time,
+};
 use crate::error::ApiError;
 use crate::fair::AnalysisLimits;
-use crate::game::{Color, GameError, LiveGame, PerSide, SavedGame, Variant};
+use crate::game::{Color, GameError, LiveGame, PerSide, SavedGame, TimeControl, Variant};
 use crate::game_state::{GameState, Kind, Player, Seating, StateMessage, Status, computer_name};
 use crate::storage::{
-    Expected, GameMeta, GameSummary, MoveChange, NewGame, Seat, SeatChange, Seats, Storage,
-    StorageError, StoredGame,
+    ClockMeta, Expected, GameMeta, GameSummary, MoveChange, NewGame, Seat, SeatChange, Seats,
+    Storage, StorageError, StoredGame,
 };
 use crate::util::{self, constant_time_eq, now_rfc3339, token_hash};
 
@@ -91,6 +94,15 @@ pub(crate) struct Live {
     pub(crate) thinking: Option<Arc<AtomicBool>>,
     /// The stored game changed behind our back (another writer): reload.
     pub(crate) stale: bool,
+    /// A timed game's clock.
+    pub(crate) clock: Option<GameClock>,
+    /// Both times left after each move (timed games; `None` where not
+    /// stored).
+    move_clocks: Vec<Option<[i64; 2]>>,
+    /// Who of the players is connected (the entry's).
+    presence: Arc<Presence>,
+    /// The server's time.
+    time: Time,
 }
 
 impl Live {
@@ -121,9 +133,85 @@ impl Live {
         }
     }
 
-    /// The stored outcome, draw offer and pending huff of `game`.
-    pub(crate) fn meta(&self, game: &LiveGame, updated_at: &str) -> GameMeta {
-        meta_of(game, updated_at)
+    /// The stored outcome, draw offer, pending huff and clock of `game`
+    /// with `clock`.
+    fn meta(&self, game: &LiveGame, clock: Option<&GameClock>, updated_at: &str) -> GameMeta {
+        GameMeta {
+            clock: clock.map(|c| c.to_meta(self.clock_view(game))),
+            ..meta_of(game, updated_at)
+        }
+    }
+
+    /// Where `game` stands with its clock.
+    fn clock_view(&self, game: &LiveGame) -> ClockView {
+        ClockView {
+            turn: game.turn(),
+            first_moves: game.ply() < 2,
+            online: self.kind == Kind::Online,
+            over: game.ending().is_some(),
+        }
+    }
+
+    /// The clock's deadline now.
+    pub(crate) fn deadline(&self) -> Option<i64> {
+        self.clock?.deadline(self.clock_view(&self.game))
+    }
+
+    /// What the clock makes of `step` at `now`: the clock after it, or
+    /// the game ended by the clock instead (`true`: the step itself was
+    /// not made, the time had run out first).
+    fn clock_step(&self, step: &mut Step, now: i64) -> (Option<GameClock>, bool) {
+        let Some(mut c) = self.clock else {
+            return (None, false);
+        };
+        if self.game.ending().is_some() {
+            return (Some(c), false);
+        }
+        let view = self.clock_view(&self.game);
+        if let Some((side, ms)) = step.give {
+            c.clock.give(side, ms);
+        }
+        let turn = view.turn;
+        let overdue = c.deadline(view).is_some_and(|d| now >= d);
+        let timed_out = match &step.moves {
+            MoveChange::Append(_) if !view.first_moves => c
+                .clock
+                .charge(turn, c.elapsed(now), step.credit_ms)
+                .is_err(),
+            _ => overdue,
+        };
+        if timed_out {
+            let mut next = self.game.clone();
+            let ended = if view.first_moves {
+                next.abort()
+            } else {
+                c.clock.remaining_ms[turn.index()] = 0;
+                next.flag(turn)
+            };
+            if ended.is_ok() {
+                step.next = next;
+                step.moves = MoveChange::Keep;
+                c.turn_started_at = None;
+                return (Some(c), true);
+            }
+        }
+        match &step.moves {
+            MoveChange::Append(_) | MoveChange::Truncate(_) => {
+                if c.turn_started_at.is_some() {
+                    c.turn_started_at = Some(now);
+                }
+            }
+            MoveChange::Keep => {}
+        }
+        if step.next.ending().is_some() && c.turn_started_at.is_some() {
+            // The clock stops: the side to move's time as it stood.
+            if !view.first_moves && !matches!(step.moves, MoveChange::Append(_)) {
+                let i = turn.index();
+                c.clock.remaining_ms[i] = c.clock.left_after(turn, c.elapsed(now));
+            }
+            c.turn_started_at = None;
+        }
+        (Some(c), false)
     }
 
     /// The seat `token` holds.
@@ -170,9 +258,14 @@ impl Live {
     }
 
     pub(crate) fn state(&self, id: i64) -> GameState {
+        let now = self.time.now_ms();
+        let online = self.kind == Kind::Online;
         let players = PerSide::new(|side| {
             let seat = &self.seats[side.index()];
+            let away_ms = online.then(|| self.presence.away_ms(side, now)).flatten();
             Player {
+                online: online.then_some(away_ms.is_none()),
+                away_ms,
                 kind: if seat.level.is_some() {
                     "computer"
                 } else {
@@ -192,8 +285,26 @@ impl Live {
                 thinking: self.thinking.is_some(),
                 created_at: self.created_at.clone(),
                 updated_at: self.updated_at.clone(),
+                clock: self
+                    .clock
+                    .map(|c| ClockState::new(&c, now, self.clock_view(&self.game))),
             },
         )
+    }
+
+    /// The time control and each move's clock, for the record.
+    fn record_clock(&self) -> Option<(TimeControl, Vec<Option<u64>>)> {
+        let c = self.clock?;
+        let mover_after = self
+            .move_clocks
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let side = self.game.mover_of(i)?;
+                m.and_then(|m| u64::try_from(m[side.index()]).ok())
+            })
+            .collect();
+        Some((c.clock.control, mover_after))
     }
 
     fn record_tags(&self) -> Vec<(String, String)> {
@@ -227,6 +338,7 @@ fn meta_of(game: &LiveGame, updated_at: &str) -> GameMeta {
         draw_offer: game.draw_offer().map(|s| s.name().to_string()),
         pending_huff: game.pending_huff(),
         updated_at: updated_at.to_string(),
+        clock: None,
     }
 }
 
@@ -249,6 +361,8 @@ type Entries = Arc<Mutex<HashMap<i64, Weak<Entry>>>>;
 pub struct Entry {
     pub(crate) id: i64,
     pub(crate) state: tokio::sync::Mutex<Option<Live>>,
+    /// Who of the players is connected to it here.
+    pub(crate) presence: Arc<Presence>,
     tx: broadcast::Sender<Utf8Bytes>,
     entries: Entries,
 }
@@ -281,6 +395,8 @@ pub struct CreateGame {
     pub color: Color,
     /// The creator's name.
     pub name: Option<String>,
+    /// The time control.
+    pub control: TimeControl,
 }
 
 /// What creating a game gives.
@@ -336,6 +452,15 @@ pub enum Action {
         /// The player's name (`None`: the seat keeps its name).
         name: Option<String>,
     },
+    /// End an online game without a result before both sides have moved.
+    Abort,
+    /// Claim the win (`win`) or a draw after the opponent left a live game.
+    Claim {
+        /// The win, or a draw.
+        win: bool,
+    },
+    /// Give the opponent more time.
+    GiveTime,
 }
 
 impl Action {
@@ -348,22 +473,52 @@ impl Action {
     }
 }
 
+/// A change of the game itself, prepared and checked, not yet stored:
+/// the game after it, what happens to the stored moves, and for the
+/// clock, the lag credited to a move and the time given to a side.
+pub(crate) struct Step {
+    /// The game after the change.
+    pub(crate) next: LiveGame,
+    /// What happens to the stored moves.
+    pub(crate) moves: MoveChange,
+    /// The network lag credited to a move.
+    pub(crate) credit_ms: u64,
+    /// Time given to a side.
+    pub(crate) give: Option<(Color, u64)>,
+}
+
+impl Step {
+    /// A change of `next` with `moves`, nothing for the clock.
+    pub(crate) fn new(next: LiveGame, moves: MoveChange) -> Step {
+        Step {
+            next,
+            moves,
+            credit_ms: 0,
+            give: None,
+        }
+    }
+}
+
 /// What an action changes, prepared and checked, not yet stored.
 enum Change {
-    /// The game itself: the game after the action and what happens to the
-    /// stored moves.
-    Game { next: LiveGame, moves: MoveChange },
+    /// The game itself.
+    Game(Step),
     /// The player's seat: joined, with this name.
     Seat { name: Option<String> },
 }
 
 /// Check `action` of `side` against the game and prepare its change on a
 /// copy; nothing is changed here.
-fn prepare(live: &Live, side: Color, action: Action) -> Result<Change, ApiError> {
-    if !matches!(action, Action::Takeback | Action::Join { .. }) {
+fn prepare(live: &Live, side: Color, action: Action, lag_ms: u64) -> Result<Change, ApiError> {
+    if !matches!(
+        action,
+        Action::Takeback | Action::Join { .. } | Action::Abort
+    ) {
         live.check_both_joined()?;
     }
     let mut next = live.game.clone();
+    let mut give = None;
+    let credit_ms = lag_ms.min(clocks::LAG_CREDIT_CAP_MS);
     let moves = match action {
         Action::Move { ply, text } => {
             check_turn(live, side, ply)?;
@@ -439,8 +594,66 @@ fn prepare(live: &Live, side: Color, action: Action) -> Result<Change, ApiError>
             let name = name.or_else(|| live.seats[side.index()].name.clone());
             return Ok(Change::Seat { name });
         }
+        Action::Abort => {
+            if let Some(e) = live.game.ending() {
+                return Err(GameError::GameOver(e.text).into());
+            }
+            if live.kind != Kind::Online || live.game.ply() >= 2 {
+                return Err(ApiError::NotAllowed(
+                    "an online game can be aborted only before both players have moved".into(),
+                ));
+            }
+            next.abort()?;
+            MoveChange::Keep
+        }
+        Action::Claim { win } => {
+            if let Some(e) = live.game.ending() {
+                return Err(GameError::GameOver(e.text).into());
+            }
+            let live_clock = live.clock.is_some_and(|c| c.clock.control.is_live());
+            if live.kind != Kind::Online || !live_clock {
+                return Err(ApiError::NotAllowed(
+                    "a game can be claimed only in online games with a live clock".into(),
+                ));
+            }
+            let now = live.time.now_ms();
+            let away = live.presence.away_ms(side.other(), now);
+            if away.is_none_or(|ms| ms < ABANDON_MS as u64) {
+                return Err(ApiError::NotAllowed(format!(
+                    "your opponent is still here: a game can be claimed when the opponent has \
+                     had no connection for {} seconds",
+                    ABANDON_MS / 1000
+                )));
+            }
+            next.claim(side, win)?;
+            MoveChange::Keep
+        }
+        Action::GiveTime => {
+            if let Some(e) = live.game.ending() {
+                return Err(GameError::GameOver(e.text).into());
+            }
+            let Some(c) = live.clock else {
+                return Err(ApiError::NotAllowed("this game has no clock".into()));
+            };
+            if live.kind != Kind::Online {
+                return Err(ApiError::NotAllowed(
+                    "time is given to the opponent in online games".into(),
+                ));
+            }
+            let ms = match c.clock.control {
+                TimeControl::Correspondence { .. } => crate::game::clock::DAY_MS,
+                _ => EXTRA_TIME_MS,
+            };
+            give = Some((side.other(), ms));
+            MoveChange::Keep
+        }
     };
-    Ok(Change::Game { next, moves })
+    Ok(Change::Game(Step {
+        next,
+        moves,
+        credit_ms,
+        give,
+    }))
 }
 
 /// The checks of a move or huff before the rules, in the order of
@@ -489,18 +702,48 @@ pub struct GameRegistry {
     closing: watch::Sender<bool>,
     /// Who moves for the computer seats, once there is one.
     computer: OnceLock<Weak<dyn ComputerSeat>>,
+    /// What ends games by the clock, once there is one.
+    clocks: OnceLock<Weak<ClockService>>,
+    /// The server's time.
+    time: Time,
+    /// When the registry started: a player with no connection since counts
+    /// as away since then.
+    started_at: i64,
 }
 
 impl GameRegistry {
     /// The registry of the games in `storage`.
     pub fn new(storage: Arc<dyn Storage>) -> Arc<GameRegistry> {
+        GameRegistry::with_time(storage, Time::default())
+    }
+
+    /// The registry of the games in `storage`, going by `time`.
+    pub fn with_time(storage: Arc<dyn Storage>, time: Time) -> Arc<GameRegistry> {
         Arc::new(GameRegistry {
             storage,
             entries: Arc::new(Mutex::new(HashMap::new())),
             versions: AtomicU64::new(1),
             closing: watch::channel(false).0,
             computer: OnceLock::new(),
+            clocks: OnceLock::new(),
+            started_at: time.now_ms(),
+            time,
         })
+    }
+
+    /// Let `clocks` end the games by the clock (once).
+    pub(crate) fn set_clocks(&self, clocks: Weak<ClockService>) {
+        let _ = self.clocks.set(clocks);
+    }
+
+    /// The server's time.
+    pub fn time(&self) -> &Time {
+        &self.time
+    }
+
+    /// Tell the clock service of `live`'s deadline.
+    fn schedule(&self, id: i64, live: &Live) {
+        clocks::schedule(self.clocks.get(), id, live.deadline());
     }
 
     /// Let `computer` move for the computer seats (once).
@@ -596,6 +839,7 @@ impl GameRegistry {
         let entry = Arc::new(Entry {
             id,
             state: tokio::sync::Mutex::new(None),
+            presence: Arc::new(Presence::new(self.started_at)),
             tx: broadcast::channel(CHANNEL_CAPACITY).0,
             entries: self.entries.clone(),
         });
@@ -603,7 +847,7 @@ impl GameRegistry {
         entry
     }
 
-    fn live_from_stored(&self, stored: StoredGame) -> Result<Live, ApiError> {
+    fn live_from_stored(&self, stored: StoredGame, entry: &Entry) -> Result<Live, ApiError> {
         let (id, stored_version, g) = (stored.id, stored.version, stored.stored);
         let meta = &g.meta;
         let saved = SavedGame {
@@ -621,7 +865,17 @@ impl GameRegistry {
             LiveGame::restore(&saved).map_err(|e| ApiError::Internal(format!("game {id}: {e}")))?;
         let kind = Kind::parse(&g.kind)
             .ok_or_else(|| ApiError::Internal(format!("game {id}: unknown kind '{}'", g.kind)))?;
+        let clock = match &g.meta.clock {
+            None => None,
+            Some(c) => Some(GameClock::from_meta(c).ok_or_else(|| {
+                ApiError::Internal(format!("game {id}: unknown time control '{}'", c.control))
+            })?),
+        };
         Ok(Live {
+            clock,
+            move_clocks: g.move_clocks,
+            presence: entry.presence.clone(),
+            time: self.time.clone(),
             game,
             kind,
             seats: g.seats,
@@ -654,7 +908,9 @@ impl GameRegistry {
                 .load_game(entry.id)
                 .await?
                 .ok_or_else(|| ApiError::not_found_game(entry.id))?;
-            *guard = Some(self.live_from_stored(stored)?);
+            let live = self.live_from_stored(stored, entry)?;
+            self.schedule(entry.id, &live);
+            *guard = Some(live);
         }
         let live = guard.as_mut().expect("loaded just now");
         self.start_computer(entry, live);
@@ -680,23 +936,49 @@ impl GameRegistry {
     /// and let the computer move if it is its turn. Returns the new state.
     /// A change that was not stored is not taken over: the game is read
     /// anew before the next one.
+    ///
+    /// The clock goes first: a move is charged to the mover's clock, and a
+    /// change that comes when the side to move's time has run out ends the
+    /// game on time (or aborts it) instead; that is stored and broadcast,
+    /// and the answer is `game_over`.
     pub(crate) async fn commit(
         self: &Arc<Self>,
         entry: &Arc<Entry>,
         live: &mut Live,
-        next: LiveGame,
-        change: MoveChange,
+        mut step: Step,
     ) -> Result<GameState, ApiError> {
         let now = now_rfc3339();
-        let meta = live.meta(&next, &now);
+        let (clock, timed_out) = live.clock_step(&mut step, self.time.now_ms());
+        let Step {
+            next,
+            moves: change,
+            ..
+        } = step;
+        let meta = live.meta(&next, clock.as_ref(), &now);
         let moves_change = change != MoveChange::Keep;
+        let after_move = meta.clock.as_ref().map(|c: &ClockMeta| c.remaining_ms);
+        let appended = matches!(change, MoveChange::Append(_));
+        let truncated = match change {
+            MoveChange::Truncate(n) => Some(n),
+            _ => None,
+        };
         let stored = self
             .storage
             .update_game(entry.id, live.expected(), change, meta)
             .await;
         live.take_stored(stored)?;
         live.game = next;
+        live.clock = clock;
+        if appended {
+            let ply = live.game.ply();
+            live.move_clocks.resize(ply.saturating_sub(1), None);
+            live.move_clocks.push(after_move);
+        }
+        if let Some(n) = truncated {
+            live.move_clocks.truncate(n);
+        }
         live.updated_at = now;
+        self.schedule(entry.id, live);
         if moves_change || live.game.ending().is_some() {
             // The computer's search in progress (if any) is void.
             if moves_change {
@@ -709,7 +991,63 @@ impl GameRegistry {
         self.start_computer(entry, live);
         let state = live.state(entry.id);
         Self::broadcast_state(entry, &state);
+        if timed_out && let Some(e) = live.game.ending() {
+            return Err(GameError::GameOver(e.text).into());
+        }
         Ok(state)
+    }
+
+    /// Game `id`'s clock deadline has come: end it on time (or abort it)
+    /// if it still stands; else tell the clock service the new one.
+    pub(crate) async fn expire(self: &Arc<Self>, id: i64) {
+        for _ in 0..3 {
+            let entry = self.entry(id);
+            let mut guard = entry.state.lock().await;
+            let live = match self.load(&entry, &mut guard).await {
+                Ok(live) => live,
+                Err(e) => {
+                    tracing::warn!(game = id, error = %e, "reading a game whose time ran out failed");
+                    return;
+                }
+            };
+            match live.deadline() {
+                Some(d) if d <= self.time.now_ms() => {}
+                _ => {
+                    self.schedule(id, live);
+                    return;
+                }
+            }
+            let step = Step::new(live.game.clone(), MoveChange::Keep);
+            match self.commit(&entry, live, step).await {
+                Ok(_) | Err(ApiError::GameOver(_)) => return,
+                // Another instance or a request came first: read it anew.
+                Err(e) => tracing::debug!(game = id, error = %e, "ending on time: retrying"),
+            }
+        }
+    }
+
+    /// A socket of the seat `token` holds in game `id` opened: the seat is
+    /// present until the returned guard is dropped. The players are sent
+    /// the news.
+    pub async fn present(
+        self: &Arc<Self>,
+        id: i64,
+        token: &str,
+    ) -> Result<Option<PresenceGuard>, ApiError> {
+        let entry = self.entry(id);
+        let mut guard = entry.state.lock().await;
+        let live = self.load(&entry, &mut guard).await?;
+        let Ok(side) = live.seat_of(Some(token)) else {
+            return Ok(None);
+        };
+        entry.presence.connect(side);
+        Self::broadcast(&entry, live);
+        drop(guard);
+        Ok(Some(PresenceGuard {
+            registry: self.clone(),
+            entry,
+            side,
+        }))
     }
 
     /// Create a game.
@@ -756,6 +1094,8 @@ impl GameRegistry {
             };
         }
         let now = now_rfc3339();
+        // Online games' clocks start when both players are there.
+        let started = (req.kind != Kind::Online).then(|| self.time.now_ms());
         let mut live = Live {
             game: req.game,
             kind: req.kind,
@@ -767,8 +1107,12 @@ impl GameRegistry {
             stored_version: 0,
             stale: false,
             thinking: None,
+            clock: GameClock::new(req.control, started),
+            move_clocks: Vec::new(),
+            presence: Arc::new(Presence::new(self.started_at)),
+            time: self.time.clone(),
         };
-        let meta = live.meta(&live.game, &now);
+        let meta = live.meta(&live.game, live.clock.as_ref(), &now);
         let id = self
             .storage
             .create_game(NewGame {
@@ -777,6 +1121,7 @@ impl GameRegistry {
                 rules: live.game.rules_text(),
                 start_position: live.game.start_position(),
                 moves: live.game.stored_moves(),
+                move_clocks: Vec::new(),
                 meta,
                 seats: live.seats.clone(),
                 tags: Vec::new(),
@@ -786,6 +1131,8 @@ impl GameRegistry {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         if guard.is_none() {
+            live.presence = entry.presence.clone();
+            self.schedule(id, &live);
             self.start_computer(&entry, &mut live);
             *guard = Some(live);
         }
@@ -834,6 +1181,7 @@ impl GameRegistry {
                 rules: game.rules_text(),
                 start_position: game.start_position(),
                 moves: game.stored_moves(),
+                move_clocks: Vec::new(),
                 meta: meta_of(&game, &now),
                 seats,
                 tags,
@@ -905,6 +1253,19 @@ impl GameRegistry {
         token: Option<&str>,
         action: Action,
     ) -> Result<(Color, GameState), ApiError> {
+        self.apply_with_lag(id, token, action, 0).await
+    }
+
+    /// [`GameRegistry::apply`] for a move whose client measured `lag_ms`
+    /// of network delay (credited to its clock up to
+    /// [`clocks::LAG_CREDIT_CAP_MS`]).
+    pub async fn apply_with_lag(
+        self: &Arc<Self>,
+        id: i64,
+        token: Option<&str>,
+        action: Action,
+        lag_ms: u64,
+    ) -> Result<(Color, GameState), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
@@ -917,9 +1278,9 @@ impl GameRegistry {
         }
         let live = self.load(&entry, &mut guard).await?;
         let side = live.seat_of(token)?;
-        let change = prepare(live, side, action)?;
+        let change = prepare(live, side, action, lag_ms)?;
         let state = match change {
-            Change::Game { next, moves } => self.commit(&entry, live, next, moves).await?,
+            Change::Game(step) => self.commit(&entry, live, step).await?,
             Change::Seat { name } => self.commit_seat(&entry, live, side, name).await?,
         };
         Ok((side, state))
@@ -935,6 +1296,14 @@ impl GameRegistry {
         name: Option<String>,
     ) -> Result<GameState, ApiError> {
         let now = now_rfc3339();
+        // The clock starts when both players are there.
+        let mut clock = live.clock;
+        if let Some(c) = &mut clock
+            && c.turn_started_at.is_none()
+            && live.game.ending().is_none()
+        {
+            c.turn_started_at = Some(self.time.now_ms());
+        }
         let stored = self
             .storage
             .update_seat(SeatChange {
@@ -944,13 +1313,16 @@ impl GameRegistry {
                 name: name.clone(),
                 joined: true,
                 updated_at: now.clone(),
+                clock: clock.map(|c| c.to_meta(live.clock_view(&live.game))),
             })
             .await;
         live.take_stored(stored)?;
         let seat = &mut live.seats[side.index()];
         seat.name = name;
         seat.joined = true;
+        live.clock = clock;
         live.updated_at = now;
+        self.schedule(entry.id, live);
         let state = live.state(entry.id);
         Self::broadcast_state(entry, &state);
         Ok(state)
@@ -961,7 +1333,14 @@ impl GameRegistry {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
-        Ok((live.game.record(&live.record_tags()), live.game.game_type()))
+        let record = match live.record_clock() {
+            Some((control, clocks)) => {
+                let _ = (control, clocks);
+                live.game.record(&live.record_tags())
+            }
+            None => live.game.record(&live.record_tags()),
+        };
+        Ok((record, live.game.game_type()))
     }
 
     /// The archive, newest first.
@@ -1002,10 +1381,35 @@ fn summary_json(g: &GameSummary) -> Value {
         "white": name(0),
         "black": name(1),
         "status": g.meta.status,
+        "time_control": g.meta.clock.as_ref().map(|c| c.control.clone()),
         "result": g.meta.result,
         "reason": g.meta.reason,
         "ply": g.ply,
         "created_at": g.created_at,
         "updated_at": g.meta.updated_at,
     })
+}
+
+/// A seat's socket is open (crate::ws): dropped when it closes, which the
+/// players are sent.
+pub struct PresenceGuard {
+    registry: Arc<GameRegistry>,
+    entry: Arc<Entry>,
+    side: Color,
+}
+
+impl Drop for PresenceGuard {
+    fn drop(&mut self) {
+        let now = self.registry.time.now_ms();
+        self.entry.presence.disconnect(self.side, now);
+        let entry = self.entry.clone();
+        if tokio::runtime::Handle::try_current().is_ok() && !self.registry.is_closing() {
+            tokio::spawn(async move {
+                let guard = entry.state.lock().await;
+                if let Some(live) = guard.as_ref() {
+                    GameRegistry::broadcast(&entry, live);
+                }
+            });
+        }
+    }
 }

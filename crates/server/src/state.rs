@@ -8,6 +8,7 @@ use std::time::Duration;
 use anyhow::Context;
 
 use crate::analysis::AnalysisService;
+use crate::clocks::{self, ClockService};
 use crate::cluster::{ClusterService, Leases};
 use crate::computer::ComputerService;
 use crate::fair::Scheduler;
@@ -24,6 +25,10 @@ pub struct AppState {
     /// the games, holds it weakly.
     #[allow(dead_code)]
     computer: Arc<ComputerService>,
+    /// The clocks, owned here: the registry, which tells them of the
+    /// deadlines, holds them weakly.
+    #[allow(dead_code)]
+    clocks: Arc<ClockService>,
     /// The analyses (`POST /api/analyze`).
     pub(crate) analysis: Arc<AnalysisService>,
     /// This instance among others on a shared database, if it is shared.
@@ -59,7 +64,20 @@ impl AppState {
             .await
             .with_context(|| format!("opening the database {}", storage::redact_url(&url)))?;
         let settings = config.registry_config();
-        let registry = GameRegistry::new(storage.clone());
+        // Every server was down: the time since is given back to the
+        // clocks before any game is read (crate::clocks).
+        let given = storage
+            .clocks_alive(config.time.now_ms(), clocks::DOWN_AFTER_MS)
+            .await
+            .context("restoring the clocks")?;
+        if given > 0 {
+            tracing::info!(
+                "the clocks of running games get back the {:.1} s no server ran",
+                given as f64 / 1000.0
+            );
+        }
+        let registry = GameRegistry::with_time(storage.clone(), config.time.clone());
+        let clocks = ClockService::start(&registry, config.time.clone());
         let engine = Scheduler::new(settings.engine_slots, settings.analysis.clone());
         let computer = ComputerService::start(
             registry.clone(),
@@ -74,6 +92,7 @@ impl AppState {
             )),
             cluster: ClusterService::of(&registry).map(Arc::new),
             computer,
+            clocks,
             engine,
             registry,
             guard: Arc::new(guard),

@@ -1,5 +1,8 @@
 //! `GET /api/games/{id}/ws`: the game's state on connect and after every
-//! change; `{"type":"ping"}` is answered `{"type":"pong"}`; a message over
+//! change; `{"type":"ping"}` is answered `{"type":"pong"}`;
+//! `{"type":"hello","token":…}` makes the socket the presence of the
+//! token's seat (the players see who is connected; a live game whose
+//! player has been gone a while can be claimed); a message over
 //! 4 KiB (close code 1009, however large) or one that is not such a ping
 //! closes the socket, a text message that is not UTF-8 too (1007). The
 //! server pings every socket; one whose client sends nothing (not even a
@@ -131,6 +134,15 @@ pub fn answer_text(text: &str) -> ClientAnswer {
     }
 }
 
+/// The token of a `{"type":"hello","token":…}` message.
+fn hello_token(text: &str) -> Option<String> {
+    let v: Value = serde_json::from_str(text).ok()?;
+    if v.get("type").and_then(Value::as_str) != Some("hello") {
+        return None;
+    }
+    v.get("token").and_then(Value::as_str).map(str::to_string)
+}
+
 /// The server's answer to a client's binary message of `len` bytes: the
 /// socket closes (1009 over [`MAX_CLIENT_MESSAGE`], else 1003).
 pub fn answer_binary(len: usize) -> ClientAnswer {
@@ -191,6 +203,8 @@ async fn run(
     if !send_by(&mut socket, state_message(&state), deadline(heard)).await {
         return;
     }
+    // The seat this socket is the presence of, after a hello.
+    let mut present = None;
     let mut pings =
         tokio::time::interval_at(heard + keepalive.ping_interval, keepalive.ping_interval);
     pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -224,6 +238,13 @@ async fn run(
                     heard = Instant::now();
                 }
                 match incoming {
+                    Some(Ok(Message::Text(text))) if text.len() <= MAX_CLIENT_MESSAGE
+                        && present.is_none()
+                        && hello_token(&text).is_some() =>
+                    {
+                        let token = hello_token(&text).unwrap_or_default();
+                        present = registry.present(entry.id, &token).await.ok().flatten();
+                    }
                     Some(Ok(Message::Text(text))) => {
                         if !carry_out(&mut socket, answer_text(&text), deadline(heard)).await {
                             return;

@@ -482,6 +482,7 @@ async fn stored_game(s: &TestServer, rules: &str, moves: Vec<String>) -> (i64, S
             rules: rules.into(),
             start_position: ".../.../.../....../.../.../... w 9 9 0 1".into(),
             moves,
+            move_clocks: Vec::new(),
             meta: GameMeta {
                 status: storage::Status::Ongoing,
                 updated_at: "2026-11-27T10:00:00Z".into(),

@@ -32,6 +32,7 @@ fn new_game(i: usize, moves: usize) -> NewGame {
         moves: (0..moves)
             .map(|k| cycle[k % cycle.len()].to_string())
             .collect(),
+        move_clocks: Vec::new(),
         meta: meta("ongoing", "2026-11-26T10:00:00Z"),
         seats: [
             person(format!("{i:064}"), "Anna"),

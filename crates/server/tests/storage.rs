@@ -33,6 +33,7 @@ fn seat_change(game: i64, version: i64, name: Option<&str>, at: &str) -> SeatCha
         name: name.map(str::to_string),
         joined: true,
         updated_at: at.to_string(),
+        clock: None,
     }
 }
 
@@ -43,6 +44,7 @@ fn new_game(kind: &str, moves: &[&str]) -> NewGame {
         rules: "standard".into(),
         start_position: ".../.../.../....../.../.../... w 9 9 0 1".into(),
         moves: moves.iter().map(|m| m.to_string()).collect(),
+        move_clocks: Vec::new(),
         meta: meta("ongoing", "2026-11-26T10:00:00Z"),
         seats: [
             person("aa".repeat(32), "Anna"),

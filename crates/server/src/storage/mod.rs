@@ -18,7 +18,7 @@ use futures_util::future::BoxFuture;
 
 pub use crate::game::{Status, Variant};
 pub use postgres::PgStorage;
-pub use record::{GameRecord, RecordMove, RecordSeat};
+pub use record::{GameRecord, RecordClock, RecordMove, RecordSeat};
 pub use sqlite::{APPLICATION_ID, Integrity, SqliteStorage};
 
 /// A storage failure.
@@ -123,6 +123,25 @@ pub struct GameMeta {
     pub pending_huff: Option<String>,
     /// When the game last changed (RFC 3339, UTC).
     pub updated_at: String,
+    /// A timed game's clock (`None`: untimed).
+    pub clock: Option<ClockMeta>,
+}
+
+/// A timed game's clock as stored (crate::clocks).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClockMeta {
+    /// The time control's text form (`5+3`, `3d`).
+    pub control: String,
+    /// White's and Black's time left in milliseconds, as of the start of
+    /// the turn being played.
+    pub remaining_ms: [i64; 2],
+    /// When the turn being played started (milliseconds since the Unix
+    /// epoch); `None` while no clock runs (the game has not begun, or is
+    /// over).
+    pub turn_started_at: Option<i64>,
+    /// When the side to move runs out of time, or an online game's first
+    /// move is overdue (it is aborted then); `None`: no deadline.
+    pub deadline: Option<i64>,
 }
 
 /// A game as stored: its id and version, and what was stored of it (its
@@ -173,6 +192,10 @@ pub struct NewGame {
     /// The moves in order, in the game's notation (a new game: those
     /// already played, of an imported record; often none).
     pub moves: Vec<String>,
+    /// A timed game: White's and Black's time left after each move (in
+    /// milliseconds; `None` for moves stored without; shorter than
+    /// `moves` when the last moves have none).
+    pub move_clocks: Vec<Option<[i64; 2]>>,
     /// Its course: status, result, draw offer, last change.
     pub meta: GameMeta,
     /// White's and Black's seat.
@@ -198,6 +221,8 @@ pub struct SeatChange {
     pub joined: bool,
     /// When the change is made (RFC 3339, UTC).
     pub updated_at: String,
+    /// The game's clock after the change (`None`: untimed, unchanged).
+    pub clock: Option<ClockMeta>,
 }
 
 /// What a change does to the move list.
@@ -288,6 +313,21 @@ pub trait Storage: Send + Sync + 'static {
     fn cluster(&self) -> Option<&dyn Cluster> {
         None
     }
+
+    /// The ongoing games with a clock deadline (crate::clocks): their ids
+    /// and deadlines (milliseconds since the Unix epoch), all of them or
+    /// those due by `due_by`.
+    fn clock_deadlines(
+        &self,
+        due_by: Option<i64>,
+    ) -> BoxFuture<'_, Result<Vec<(i64, i64)>, StorageError>>;
+
+    /// A server says it is running at `now` (milliseconds since the Unix
+    /// epoch). If no server has said so since before `now - stale_ms`
+    /// (every server was down), the time since the last word is given
+    /// back to every running clock: their turns and deadlines move on by
+    /// it. One transaction; returns the time given back.
+    fn clocks_alive(&self, now: i64, stale_ms: i64) -> BoxFuture<'_, Result<i64, StorageError>>;
 
     /// Close the connections (waits for writes in progress).
     fn close(&self) -> BoxFuture<'_, ()>;

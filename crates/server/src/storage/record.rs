@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{GameMeta, Seat, Status, StorageError, Variant};
+use super::{ClockMeta, GameMeta, Seat, Status, StorageError, Variant};
 
 /// One game of an export.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,6 +46,44 @@ pub struct GameRecord {
     /// exports written before versions were stored).
     #[serde(default)]
     pub version: i64,
+    /// As [`GameMeta::clock`] (absent: untimed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<RecordClock>,
+}
+
+/// The clock of an exported game, as [`ClockMeta`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordClock {
+    /// As [`ClockMeta::control`].
+    pub control: String,
+    /// As [`ClockMeta::remaining_ms`].
+    pub remaining_ms: [i64; 2],
+    /// As [`ClockMeta::turn_started_at`].
+    pub turn_started_at: Option<i64>,
+    /// As [`ClockMeta::deadline`].
+    pub deadline: Option<i64>,
+}
+
+impl From<ClockMeta> for RecordClock {
+    fn from(c: ClockMeta) -> RecordClock {
+        RecordClock {
+            control: c.control,
+            remaining_ms: c.remaining_ms,
+            turn_started_at: c.turn_started_at,
+            deadline: c.deadline,
+        }
+    }
+}
+
+impl From<&RecordClock> for ClockMeta {
+    fn from(c: &RecordClock) -> ClockMeta {
+        ClockMeta {
+            control: c.control.clone(),
+            remaining_ms: c.remaining_ms,
+            turn_started_at: c.turn_started_at,
+            deadline: c.deadline,
+        }
+    }
 }
 
 /// One seat of an exported game.
@@ -69,6 +107,9 @@ pub struct RecordMove {
     pub mv: String,
     /// When it was stored (RFC 3339, UTC).
     pub at: String,
+    /// A timed game: White's and Black's time left after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<[i64; 2]>,
 }
 
 impl From<&RecordSeat> for Seat {
@@ -103,6 +144,7 @@ impl GameRecord {
             draw_offer: self.draw_offer.clone(),
             pending_huff: self.pending_huff.clone(),
             updated_at: self.updated_at.clone(),
+            clock: self.clock.as_ref().map(ClockMeta::from),
         })
     }
 

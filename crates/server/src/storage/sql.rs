@@ -16,20 +16,23 @@ use sqlx::pool::PoolConnection;
 use sqlx::{ColumnIndex, Database, Decode, Executor, Row, Type};
 
 use super::record::{stored_game, stored_status, tags_to_text};
-use super::{GameMeta, GameRecord, NewGame, Seat, Seats, StorageError, Variant};
+use super::{ClockMeta, GameMeta, GameRecord, NewGame, Seat, Seats, StorageError, Variant};
 
 /// The columns of `games`, in the order the queries read them.
 pub(super) const GAME_COLUMNS: &str = "id, game, kind, rules, start_position, ply, status, \
      result, reason, draw_offer, white_token_hash, black_token_hash, white_name, black_name, \
      white_joined, black_joined, white_level, black_level, tags, created_at, updated_at, \
-     version";
+     version, time_control, white_ms, black_ms, turn_started_at, deadline";
 
 /// The columns an insert into `games` writes: `$1` is `id` when the id is
 /// given (an import), the rest follow.
 pub(super) const INSERT_COLUMNS: &str = "game, kind, rules, start_position, ply, status, \
      result, reason, draw_offer, white_token_hash, black_token_hash, white_name, black_name, \
      white_joined, black_joined, white_level, black_level, tags, created_at, updated_at, \
-     version";
+     version, time_control, white_ms, black_ms, turn_started_at, deadline";
+
+/// The number of [`INSERT_COLUMNS`].
+pub(super) const INSERT_COUNT: usize = 26;
 
 /// The storage error for `e`: [`StorageError::Unavailable`] when the
 /// database cannot be used right now (the connection, the pool or the file
@@ -298,6 +301,21 @@ where
     };
     let id: i64 = row.try_get("id")?;
     let (game, status): (String, String) = (row.try_get("game")?, row.try_get("status")?);
+    let control: Option<String> = row.try_get("time_control")?;
+    let clock = match control {
+        None => None,
+        Some(control) => {
+            let ms = |c: &str| -> Result<i64, sqlx::Error> {
+                Ok(row.try_get::<Option<i64>, _>(c)?.unwrap_or(0))
+            };
+            Some(ClockMeta {
+                control,
+                remaining_ms: [ms("white_ms")?, ms("black_ms")?],
+                turn_started_at: row.try_get("turn_started_at")?,
+                deadline: row.try_get("deadline")?,
+            })
+        }
+    };
     let meta = GameMeta {
         status: stored_status(id, &status)?,
         result: row.try_get("result")?,
@@ -305,12 +323,18 @@ where
         draw_offer: row.try_get("draw_offer")?,
         pending_huff: None,
         updated_at: row.try_get("updated_at")?,
+        clock,
     };
     Ok((
         stored_game(id, &game)?,
         meta,
         [seat("white")?, seat("black")?],
     ))
+}
+
+/// A move's stored clock: both times, or none.
+pub(super) fn move_clock(white: Option<i64>, black: Option<i64>) -> Option<[i64; 2]> {
+    Some([white?, black?])
 }
 
 /// The [`Storage`](super::Storage) methods on games, for a backend module
@@ -326,10 +350,10 @@ macro_rules! storage_methods {
             Box::pin(self.write("create game", move |conn| {
                 Box::pin(async move {
                     let id = insert_game(conn, None, sql::GameColumns::of_new(&g)).await?;
-                    let moves = g
-                        .moves
-                        .iter()
-                        .map(|mv| (mv.as_str(), g.created_at.as_str()));
+                    let moves = g.moves.iter().enumerate().map(|(i, mv)| {
+                        let clock = g.move_clocks.get(i).copied().flatten();
+                        (mv.as_str(), g.created_at.as_str(), clock)
+                    });
                     insert_moves(
                         conn,
                         id,
@@ -358,8 +382,9 @@ macro_rules! storage_methods {
                             else {
                                 return Ok(None);
                             };
-                            let moves: Vec<String> = sqlx::query_scalar(
-                                "SELECT mv FROM moves WHERE game_id = $1 ORDER BY ply",
+                            let moves: Vec<(String, Option<i64>, Option<i64>)> = sqlx::query_as(
+                                "SELECT mv, white_ms, black_ms FROM moves WHERE game_id = $1 \
+                                 ORDER BY ply",
                             )
                             .bind(id)
                             .fetch_all(&mut *conn)
@@ -373,7 +398,9 @@ macro_rules! storage_methods {
                 };
                 let ply: i64 = row.try_get("ply")?;
                 let (moves, pending_huff) =
-                    sql::split_pending_huff(id, ply, moves, String::as_str)?;
+                    sql::split_pending_huff(id, ply, moves, |m| m.0.as_str())?;
+                let move_clocks = moves.iter().map(|m| sql::move_clock(m.1, m.2)).collect();
+                let moves = moves.into_iter().map(|m| m.0).collect();
                 let (game, meta, seats) = sql::game_of_row(&row)?;
                 Ok(Some(StoredGame {
                     id,
@@ -384,6 +411,7 @@ macro_rules! storage_methods {
                         rules: row.try_get("rules")?,
                         start_position: row.try_get("start_position")?,
                         moves,
+                        move_clocks,
                         meta: GameMeta {
                             pending_huff,
                             ..meta
@@ -419,9 +447,13 @@ macro_rules! storage_methods {
                         // game the second finds it changed, whether the
                         // first stored a move, a resignation or a draw
                         // offer. The ply is checked too (the move list).
+                        let clock = meta.clock.clone().unwrap_or_default();
+                        let timed = meta.clock.is_some();
                         let version: Option<i64> = sqlx::query_scalar(
                             "UPDATE games SET ply = $1, status = $2, result = $3, reason = $4, \
-                             draw_offer = $5, updated_at = $6, version = version + 1 \
+                             draw_offer = $5, updated_at = $6, version = version + 1, \
+                             time_control = $10, white_ms = $11, black_ms = $12, \
+                             turn_started_at = $13, deadline = $14 \
                              WHERE id = $7 AND ply = $8 AND version = $9 RETURNING version",
                         )
                         .bind(new_ply as i64)
@@ -433,6 +465,11 @@ macro_rules! storage_methods {
                         .bind(id)
                         .bind(expected_ply as i64)
                         .bind(expected.version)
+                        .bind(timed.then_some(clock.control))
+                        .bind(timed.then_some(clock.remaining_ms[0]))
+                        .bind(timed.then_some(clock.remaining_ms[1]))
+                        .bind(clock.turn_started_at)
+                        .bind(clock.deadline)
                         .fetch_optional(&mut *conn)
                         .await?;
                         let Some(version) = version else {
@@ -452,7 +489,8 @@ macro_rules! storage_methods {
                             .execute(&mut *conn)
                             .await?;
                         let at = meta.updated_at.as_str();
-                        let moves = appended.map(|mv| (mv, at)).into_iter();
+                        let after = timed.then_some(clock.remaining_ms);
+                        let moves = appended.map(|mv| (mv, at, after)).into_iter();
                         insert_moves_from(conn, id, from, moves, meta.pending_huff.as_deref(), at)
                             .await?;
                         announce(conn, &announcer, id, new_ply as i64).await?;
@@ -468,24 +506,28 @@ macro_rules! storage_methods {
             Box::pin(self.write("update seat", move |conn| {
                 Box::pin(async move {
                     let id = change.game;
-                    let sql = match change.seat {
-                        0 => {
-                            "UPDATE games SET white_name = $1, white_joined = $2, \
-                             updated_at = $3, version = version + 1 \
-                             WHERE id = $4 AND version = $5 RETURNING ply, version"
-                        }
-                        _ => {
-                            "UPDATE games SET black_name = $1, black_joined = $2, \
-                             updated_at = $3, version = version + 1 \
-                             WHERE id = $4 AND version = $5 RETURNING ply, version"
-                        }
+                    let who = match change.seat {
+                        0 => "white",
+                        _ => "black",
                     };
-                    let row: Option<(i64, i64)> = sqlx::query_as(sql)
+                    let sql = format!(
+                        "UPDATE games SET {who}_name = $1, {who}_joined = $2, \
+                         updated_at = $3, version = version + 1, \
+                         turn_started_at = CASE WHEN $6 THEN $7 ELSE turn_started_at END, \
+                         deadline = CASE WHEN $6 THEN $8 ELSE deadline END \
+                         WHERE id = $4 AND version = $5 RETURNING ply, version"
+                    );
+                    let clock = change.clock.unwrap_or_default();
+                    let timed = !clock.control.is_empty();
+                    let row: Option<(i64, i64)> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
                         .bind(change.name)
                         .bind(change.joined)
                         .bind(change.updated_at)
                         .bind(id)
                         .bind(change.version)
+                        .bind(timed)
+                        .bind(clock.turn_started_at)
+                        .bind(clock.deadline)
                         .fetch_optional(&mut *conn)
                         .await?;
                     let Some((ply, version)) = row else {
@@ -576,11 +618,13 @@ macro_rules! storage_methods {
                                 Some(r) => Some(r.try_get("id")?),
                                 None => None,
                             };
-                            let moves: Vec<(i64, i64, String, String)> = match last {
+                            type MoveRow = (i64, i64, String, String, Option<i64>, Option<i64>);
+                            let moves: Vec<MoveRow> = match last {
                                 None => Vec::new(),
                                 Some(last) => {
                                     sqlx::query_as(
-                                        "SELECT game_id, ply, mv, created_at FROM moves \
+                                        "SELECT game_id, ply, mv, created_at, white_ms, \
+                                         black_ms FROM moves \
                                          WHERE game_id > $1 AND game_id <= $2 \
                                          ORDER BY game_id, ply",
                                     )
@@ -599,14 +643,15 @@ macro_rules! storage_methods {
                 for row in &rows {
                     let id: i64 = row.try_get("id")?;
                     let mut list = Vec::new();
-                    while let Some((_, ply, mv, at)) = moves.next_if(|m| m.0 == id) {
+                    while let Some((_, ply, mv, at, w, b)) = moves.next_if(|m| m.0 == id) {
                         if ply != list.len() as i64 {
                             return Err(StorageError::Corrupt(format!(
                                 "game {id}: move {ply} stored where move {} belongs",
                                 list.len()
                             )));
                         }
-                        list.push(RecordMove { mv, at });
+                        let clock = sql::move_clock(w, b);
+                        list.push(RecordMove { mv, at, clock });
                     }
                     // Moves missing at the end (a damaged file) are no
                     // game to export either.
@@ -632,10 +677,70 @@ macro_rules! storage_methods {
                         updated_at: meta.updated_at,
                         moves: list,
                         version: row.try_get("version")?,
+                        clock: meta.clock.map(Into::into),
                     });
                 }
                 Ok(out)
             })
+        }
+
+        fn clock_deadlines(
+            &self,
+            due_by: Option<i64>,
+        ) -> BoxFuture<'_, Result<Vec<(i64, i64)>, StorageError>> {
+            Box::pin(self.read("clock deadlines", move |conn| {
+                Box::pin(async move {
+                    let rows = sqlx::query_as(
+                        "SELECT id, deadline FROM games WHERE deadline IS NOT NULL \
+                         AND status = 'ongoing' AND deadline <= $1 ORDER BY deadline",
+                    )
+                    .bind(due_by.unwrap_or(i64::MAX))
+                    .fetch_all(&mut *conn)
+                    .await?;
+                    Ok(rows)
+                })
+            }))
+        }
+
+        fn clocks_alive(
+            &self,
+            now: i64,
+            stale_ms: i64,
+        ) -> BoxFuture<'_, Result<i64, StorageError>> {
+            Box::pin(self.write("clocks alive", move |conn| {
+                Box::pin(async move {
+                    let last: Option<i64> =
+                        sqlx::query_scalar("SELECT alive_at FROM server_alive WHERE id = 1")
+                            .fetch_optional(&mut *conn)
+                            .await?;
+                    let down = match last {
+                        Some(at) if at < now.saturating_sub(stale_ms) => now - at,
+                        _ => 0,
+                    };
+                    if down > 0 {
+                        // Every running clock moves on by the time no server
+                        // ran: its turn started that much later.
+                        sqlx::query(
+                            "UPDATE games SET turn_started_at = turn_started_at + $1, \
+                             deadline = deadline + $1, version = version + 1 \
+                             WHERE status = 'ongoing' AND turn_started_at IS NOT NULL",
+                        )
+                        .bind(down)
+                        .execute(&mut *conn)
+                        .await?;
+                    }
+                    sqlx::query(
+                        "INSERT INTO server_alive (id, alive_at) VALUES (1, $1) \
+                         ON CONFLICT (id) DO UPDATE SET alive_at = \
+                         CASE WHEN server_alive.alive_at > $1 THEN server_alive.alive_at \
+                         ELSE $1 END",
+                    )
+                    .bind(now)
+                    .execute(&mut *conn)
+                    .await?;
+                    Ok(down)
+                })
+            }))
         }
 
         fn import_games(&self, games: Vec<GameRecord>) -> BoxFuture<'_, Result<(), StorageError>> {
@@ -654,7 +759,10 @@ macro_rules! storage_methods {
                             return Err(StorageError::Exists(g.id));
                         }
                         insert_game(conn, Some(g.id), sql::GameColumns::of_record(g)?).await?;
-                        let moves = g.moves.iter().map(|m| (m.mv.as_str(), m.at.as_str()));
+                        let moves = g
+                            .moves
+                            .iter()
+                            .map(|m| (m.mv.as_str(), m.at.as_str(), m.clock));
                         insert_moves(conn, g.id, moves, g.pending_huff.as_deref(), &g.updated_at)
                             .await?;
                     }
@@ -683,12 +791,12 @@ macro_rules! row_writers {
                 Some(_) => format!(
                     "INSERT INTO games (id, {}) VALUES ({}) RETURNING id",
                     sql::INSERT_COLUMNS,
-                    sql::placeholders(1, 22)
+                    sql::placeholders(1, sql::INSERT_COUNT + 1)
                 ),
                 None => format!(
                     "INSERT INTO games ({}) VALUES ({}) RETURNING id",
                     sql::INSERT_COLUMNS,
-                    sql::placeholders(1, 21)
+                    sql::placeholders(1, sql::INSERT_COUNT)
                 ),
             };
             let mut q = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql));
@@ -696,6 +804,11 @@ macro_rules! row_writers {
                 q = q.bind(id);
             }
             let [w, b] = c.seats;
+            let clock = c.meta.clock;
+            let ms = |i: usize| clock.as_ref().map(|k| k.remaining_ms[i]);
+            let (white_ms, black_ms) = (ms(0), ms(1));
+            let turn_started_at = clock.as_ref().and_then(|k| k.turn_started_at);
+            let deadline = clock.as_ref().and_then(|k| k.deadline);
             q.bind(c.game.name())
                 .bind(c.kind)
                 .bind(c.rules)
@@ -717,6 +830,11 @@ macro_rules! row_writers {
                 .bind(c.created_at)
                 .bind(c.meta.updated_at)
                 .bind(c.version)
+                .bind(clock.map(|k| k.control))
+                .bind(white_ms)
+                .bind(black_ms)
+                .bind(turn_started_at)
+                .bind(deadline)
                 .fetch_one(&mut *conn)
                 .await
         }
@@ -741,7 +859,7 @@ macro_rules! row_writers {
         async fn insert_moves<'m>(
             conn: &mut Conn,
             id: i64,
-            moves: impl Iterator<Item = (&'m str, &'m str)>,
+            moves: impl Iterator<Item = (&'m str, &'m str, Option<[i64; 2]>)>,
             pending_huff: Option<&str>,
             huff_at: &str,
         ) -> Result<(), sqlx::Error> {
@@ -754,20 +872,25 @@ macro_rules! row_writers {
             conn: &mut Conn,
             id: i64,
             from: usize,
-            moves: impl Iterator<Item = (&'m str, &'m str)>,
+            moves: impl Iterator<Item = (&'m str, &'m str, Option<[i64; 2]>)>,
             pending_huff: Option<&str>,
             huff_at: &str,
         ) -> Result<(), sqlx::Error> {
-            let huff = pending_huff.map(|sq| (sql::huff_token(sq), huff_at));
-            let entries = moves.map(|(mv, at)| (mv.to_string(), at)).chain(huff);
-            for (ply, (mv, at)) in (from..).zip(entries) {
+            let huff = pending_huff.map(|sq| (sql::huff_token(sq), huff_at, None));
+            let entries = moves
+                .map(|(mv, at, clock)| (mv.to_string(), at, clock))
+                .chain(huff);
+            for (ply, (mv, at, clock)) in (from..).zip(entries) {
                 sqlx::query(
-                    "INSERT INTO moves (game_id, ply, mv, created_at) VALUES ($1, $2, $3, $4)",
+                    "INSERT INTO moves (game_id, ply, mv, created_at, white_ms, black_ms) \
+                     VALUES ($1, $2, $3, $4, $5, $6)",
                 )
                 .bind(id)
                 .bind(ply as i64)
                 .bind(mv)
                 .bind(at.to_string())
+                .bind(clock.map(|c| c[0]))
+                .bind(clock.map(|c| c[1]))
                 .execute(&mut *conn)
                 .await?;
             }
@@ -786,7 +909,7 @@ mod tests {
     fn placeholders_are_numbered() {
         assert_eq!(placeholders(1, 3), "$1, $2, $3");
         assert_eq!(placeholders(2, 1), "$2");
-        assert_eq!(INSERT_COLUMNS.split(", ").count(), 21);
+        assert_eq!(INSERT_COLUMNS.split(", ").count(), INSERT_COUNT);
         assert_eq!(
             GAME_COLUMNS.split(", ").count(),
             INSERT_COLUMNS.split(", ").count() + 1
