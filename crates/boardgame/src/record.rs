@@ -288,19 +288,31 @@ pub fn wrap_tokens<S: AsRef<str>>(tokens: impl IntoIterator<Item = S>) -> String
 pub const TIME_FORFEIT: &str = "time forfeit";
 
 /// A comment as written in move text: `{text}`, with braces in the text
-/// written as parentheses and line breaks as spaces, so it closes where it
-/// should.
+/// written as parentheses, `;` (which starts a comment to the end of the
+/// line in Mühle records) as `,` and line breaks as spaces, so it closes
+/// where it should; white space around the text is left out (a reader
+/// trims it).
 pub fn comment_token(text: &str) -> String {
     let inner: String = text
         .chars()
         .map(|c| match c {
             '{' => '(',
             '}' => ')',
+            ';' => ',',
             '\r' | '\n' => ' ',
             c => c,
         })
         .collect();
-    format!("{{{inner}}}")
+    format!("{{{}}}", inner.trim())
+}
+
+/// The comment to write after move `i` of `comments` (entry `i`): `None`
+/// where there is none or it is blank.
+pub fn comment_at(comments: &[Option<String>], i: usize) -> Option<&str> {
+    comments
+        .get(i)
+        .and_then(Option::as_deref)
+        .filter(|c| !c.trim().is_empty())
 }
 
 /// The `{…}` comments of a record's move text by the move they follow:
@@ -467,7 +479,7 @@ mod tests {
             move_comments("1. d6 {open {nested} still", is_move),
             [Some("open {nested} still".to_string())]
         );
-        assert_eq!(comment_token("a}b{\nc"), "{a)b( c}");
+        assert_eq!(comment_token("a}b{\nc;d"), "{a)b( c,d}");
     }
 
     proptest! {

@@ -166,7 +166,7 @@ impl Game {
     /// a comment gets its number again (`1...`), as PGN has it.
     fn movetext_with(&self, comments: &[Option<String>]) -> String {
         let mut tokens: Vec<String> = Vec::new();
-        let comment = |i: usize| comments.get(i).and_then(Option::as_deref);
+        let comment = |i: usize| record::comment_at(comments, i);
         let number = |i: usize, turn: Color, tokens: &mut Vec<String>| {
             let n = self.position_at(i).map_or(1, |p| p.move_number());
             match turn {

@@ -1107,6 +1107,23 @@ mod tests {
     }
 
     #[test]
+    fn a_game_lost_on_time_reads_as_the_result_the_record_gives() {
+        let text = "[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n1. d6 f4 0-1\n";
+        let g = LiveGame::from_record(Some(Variant::Muehle), text).unwrap();
+        assert_eq!(g.ending().map(|e| e.winner), Some(Some(Color::Black)));
+        assert_eq!(
+            g.tags().last(),
+            Some(&("Termination".to_string(), "time forfeit".to_string()))
+        );
+        let pdn = "[GameType \"20\"]\n[Termination \"time forfeit\"]\n\n1. 32-28 2-0\n";
+        let g = LiveGame::from_record(None, pdn).unwrap();
+        assert_eq!(g.ending().map(|e| e.winner), Some(Some(Color::White)));
+        // Any other unknown Termination is still refused.
+        let bad = text.replace("time forfeit", "flag");
+        assert!(LiveGame::from_record(Some(Variant::Muehle), &bad).is_err());
+    }
+
+    #[test]
     fn takeback_takes_a_pending_huff_along() {
         let mut g = LiveGame::create(Variant::Dame, Some("dame,huffing=on"), None, None).unwrap();
         // White skips the capture d4xf6: Black may huff d4, then moves.

@@ -87,7 +87,7 @@ impl Game {
     /// a comment gets its number again (`1... f4`), as PGN has it.
     fn movetext_with(&self, comments: &[Option<String>]) -> String {
         let mut tokens: Vec<String> = Vec::new();
-        let comment = |i: usize| comments.get(i).and_then(Option::as_deref);
+        let comment = |i: usize| record::comment_at(comments, i);
         for (i, m) in self.moves().iter().enumerate() {
             let pos = self.position_at(i).expect("a position before every move");
             let renumber = i == 0 || comment(i - 1).is_some();
