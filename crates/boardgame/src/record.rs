@@ -284,7 +284,8 @@ pub fn wrap_tokens<S: AsRef<str>>(tokens: impl IntoIterator<Item = S>) -> String
 }
 
 /// The `Termination` tag of a game lost on time, as PGN writes it. A
-/// reader takes it for a result the record declares (like a resignation).
+/// reader takes it for the game's reason `time` where the game has one,
+/// else for a result the record declares (like a resignation).
 pub const TIME_FORFEIT: &str = "time forfeit";
 
 /// A comment as written in move text: `{text}`, with braces in the text

@@ -271,9 +271,10 @@ impl<P: Rules> Session<P> {
             return Ok(());
         }
         let reason = match termination {
-            // PGN's word for a game lost on time: a win (or draw) the
-            // record declares, without a reason of the game's own.
-            Some(record::TIME_FORFEIT) => None,
+            // PGN's word for a game lost on time: the game's reason
+            // `time` where it has one, else a result the record declares
+            // without a reason.
+            Some(record::TIME_FORFEIT) => P::Reason::from_code("time"),
             Some(t) => Some(
                 P::Reason::from_code(t).ok_or_else(|| DeclaredError::BadTermination(t.into()))?,
             ),
