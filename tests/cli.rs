@@ -844,6 +844,7 @@ fn serve_refuses_a_damaged_database_and_db_export_saves_what_is_left() {
                     kind: "local".into(),
                     rules: "standard".into(),
                     start_position: ".../.../.../....../.../.../... w 9 9 0 1".into(),
+                    move_clocks: Vec::new(),
                     moves: ["d6", "f4", "d2", "b4", "a1", "g7"]
                         .map(String::from)
                         .to_vec(),
@@ -950,4 +951,126 @@ fn serve_refuses_a_damaged_database_and_db_export_saves_what_is_left() {
         ok && err.contains(&format!("imported {exported} games")),
         "{err}"
     );
+}
+
+/// `brett match --tc`: the records of a match on clocks, read back as the
+/// server reads them (its `TimeControl` tag and each move's `[%clk]`).
+fn clock_match(args: &[&str]) -> (String, Vec<games::LiveGame>) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("games.txt");
+    let out_file = path.to_str().expect("utf-8");
+    let (ok, out, err) = brett(&[&["match", "--out", out_file], args].concat(), "");
+    assert!(ok, "{out}\n{err}");
+    let file = std::fs::read_to_string(&path).expect("records written");
+    let games = match_records(&file)
+        .iter()
+        .map(|text| {
+            games::LiveGame::from_record(None, text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+        })
+        .collect();
+    (out, games)
+}
+
+#[test]
+fn a_match_on_clocks_records_each_moves_time_left() {
+    for game in ["muehle", "dame"] {
+        let (out, played) = clock_match(&[
+            "--game", game, "--a", "level:2", "--b", "level:1", "--games", "2", "--tc", "0.25+1",
+        ]);
+        assert!(out.contains("time control 0.25+1"), "{out}");
+        assert!(out.contains("Lost on time: A 0, B 0"), "{out}");
+        assert_eq!(played.len(), 2);
+        for g in &played {
+            assert!(g.ending().is_some(), "played to the end");
+            let (control, clocks) = g.record_clock();
+            assert_eq!(control, Some("0.25+1".parse().expect("a control")));
+            // The opening's two random plies have no time; every move of
+            // the players has the mover's time left, at most the 15 s and
+            // the increments it got.
+            assert_eq!(clocks.len(), g.ply());
+            assert!(clocks[..2].iter().all(Option::is_none), "{clocks:?}");
+            for (i, c) in clocks.iter().enumerate().skip(2) {
+                let left = c.unwrap_or_else(|| panic!("move {i} has no time: {clocks:?}"));
+                let moves_of_the_side = (i as u64 - 2) / 2 + 1;
+                assert!(left <= 15_000 + 1000 * moves_of_the_side, "{clocks:?}");
+                assert!(left > 0, "{clocks:?}");
+            }
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn an_engine_command_on_a_clock_is_told_both_times() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("engine.log");
+    let script = dir.path().join("engine.sh");
+    // brett's engine at level 1, with what it is told logged.
+    std::fs::write(
+        &script,
+        format!(
+            "{{ echo 'setoption name Level value 1'; cat; }} | tee '{}' | '{}' engine\n",
+            log.display(),
+            env!("CARGO_BIN_EXE_brett")
+        ),
+    )
+    .expect("script");
+    let b = format!("cmd:sh {}", script.display());
+    let (out, played) = clock_match(&[
+        "--game", "dame", "--a", "level:1", "--b", &b, "--games", "1", "--tc", "0.5+2",
+    ]);
+    assert!(out.contains("Lost on time: A 0, B 0"), "{out}");
+    assert!(!out.contains("forfeits"), "{out}");
+    assert!(played[0].ending().is_some());
+    let told = std::fs::read_to_string(&log).expect("engine log");
+    let goes: Vec<&str> = told.lines().filter(|l| l.starts_with("go ")).collect();
+    assert!(!goes.is_empty(), "{told}");
+    for go in &goes {
+        let w: Vec<&str> = go.split_whitespace().collect();
+        assert_eq!(
+            (w[1], w[3], w[5], w[6], w[7], w[8]),
+            ("wtime", "btime", "winc", "2000", "binc", "2000"),
+            "{go}"
+        );
+        let times = [w[2], w[4]].map(|t| t.parse::<u64>().expect("ms"));
+        assert!(
+            times.iter().all(|&t| t > 0 && t <= 30_000 + 2000 * 60),
+            "{go}"
+        );
+    }
+    // B is Black in the first game: its first move starts with its 30 s.
+    assert!(
+        goes[0].ends_with(" btime 30000 winc 2000 binc 2000"),
+        "{}",
+        goes[0]
+    );
+}
+
+#[test]
+fn tc_and_movetime_exclude_each_other() {
+    let (ok, _, err) = brett(
+        &[
+            "match",
+            "--a",
+            "level:1",
+            "--b",
+            "level:1",
+            "--tc",
+            "1+0",
+            "--movetime",
+            "10",
+        ],
+        "",
+    );
+    assert!(!ok && err.contains("cannot be used with"), "{err}");
+    let (ok, _, err) = brett(
+        &["match", "--a", "level:1", "--b", "level:1", "--tc", "3d"],
+        "",
+    );
+    assert!(!ok && err.contains("live control"), "{err}");
+    let (ok, _, err) = brett(
+        &["match", "--a", "level:1", "--b", "level:1", "--tc", "fast"],
+        "",
+    );
+    assert!(!ok && err.contains("no time control"), "{err}");
 }

@@ -423,3 +423,84 @@ fn the_initiator_sends_a_well_formed_request_and_stops_when_declined() {
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// DXP: a game on a short clock — one minute each for 50 moves — against a
+/// peer that answers at once. brett (level 10, no move-time cap) plans each
+/// move from the time it has left and the moves to go: every move within
+/// a generous share of what is left, the seconds it reports within the time
+/// it took, and all of it far inside its minute. The peer then ends the
+/// game.
+#[test]
+fn brett_keeps_within_the_thinking_time_of_the_request() {
+    let (child, addr, rest) = follower(&["--level", "10", "--hash", "8"]);
+    let mut peer = Peer::connect(&addr);
+    peer.send(&format!("R01{:<32}W001050A", "hand"));
+    assert!(peer.receive().ends_with('0'), "the game is accepted");
+    let mut game = Game::new(RuleSet::INTERNATIONAL);
+    let squares = |m: &dame::Move| -> Vec<u8> {
+        m.captured()
+            .squares(dame::BoardSize::Ten)
+            .map(|s| s.number())
+            .collect()
+    };
+    let (mut used, mut reported) = (Duration::ZERO, 0u64);
+    for moves_made in 0..4u32 {
+        let t = Instant::now();
+        let sent = peer.receive();
+        let took = t.elapsed();
+        let field = |at: usize| -> u64 {
+            sent.get(at..at + 2)
+                .and_then(|f| f.parse().ok())
+                .unwrap_or_else(|| panic!("{sent}"))
+        };
+        assert!(sent.starts_with('M'), "{sent}");
+        reported += sent[1..5].parse::<u64>().expect("seconds");
+        let (from, to, count) = (field(5), field(7), field(9));
+        let mut captured: Vec<u64> = (0..count as usize).map(|i| field(11 + 2 * i)).collect();
+        captured.sort_unstable();
+        let mv = game
+            .legal_moves()
+            .as_slice()
+            .iter()
+            .find(|m| {
+                u64::from(m.from().number()) == from
+                    && u64::from(m.to().number()) == to
+                    && squares(m).into_iter().map(u64::from).collect::<Vec<_>>() == captured
+            })
+            .copied()
+            .unwrap_or_else(|| panic!("{sent} is no legal move"));
+        game.play(&mv).expect("legal");
+        // At most four times the even share of the time left (the
+        // search's hard limit), and a second for the rest.
+        let left = Duration::from_secs(60).saturating_sub(used);
+        let share = left / (50 - moves_made);
+        assert!(
+            took < share * 4 + Duration::from_secs(1),
+            "{sent}: {took:?}"
+        );
+        used += took;
+        if moves_made == 3 {
+            break;
+        }
+        // The peer's answer: its first legal move, captures with their
+        // captured squares.
+        let reply = game.legal_moves().as_slice()[0];
+        let caps: String = squares(&reply).iter().map(|s| format!("{s:02}")).collect();
+        peer.send(&format!(
+            "M0000{:02}{:02}{:02}{caps}",
+            reply.from().number(),
+            reply.to().number(),
+            reply.capture_count()
+        ));
+        game.play(&reply).expect("legal");
+    }
+    peer.send("E01");
+    assert_eq!(peer.receive(), "E00");
+    let out = finish(child, Some(rest));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(used < Duration::from_secs(20), "{used:?} of the minute");
+    assert!(
+        reported <= used.as_secs() + 4,
+        "{reported} s reported, {used:?} taken"
+    );
+}

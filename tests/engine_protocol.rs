@@ -277,6 +277,71 @@ fn clock_and_movetime_and_nodes_limits() {
     assert!(lines.iter().any(|l| l.starts_with("info depth")));
 }
 
+/// `go` on a clock: the engine plans its move from the side to move's
+/// time (`wtime` or `btime`) and the increment, and answers in time with a
+/// legal move — with two seconds well within them, with 50 ms at once — in
+/// Mühle and in both Dame boards.
+#[test]
+fn a_clock_is_answered_in_time_in_every_game() {
+    type Legal = fn(&[&str], &str) -> bool;
+    fn muehle_legal(moves: &[&str], best: &str) -> bool {
+        let mut g = muehle::Game::new(muehle::RuleSet::STANDARD);
+        moves.iter().all(|m| g.play_str(m).is_ok()) && g.play_str(best).is_ok()
+    }
+    fn dame_legal(rules: dame::RuleSet, moves: &[&str], best: &str) -> bool {
+        let mut g = dame::Game::new(rules);
+        moves.iter().all(|m| g.play_str(m).is_ok()) && g.play_str(best).is_ok()
+    }
+    let games: [(Option<&str>, &[&str], Legal); 3] = [
+        (None, &["d6"], muehle_legal),
+        (Some("dame"), &["c3-d4"], |m, b| {
+            dame_legal(dame::RuleSet::DAME, m, b)
+        }),
+        (Some("international"), &["32-28"], |m, b| {
+            dame_legal(dame::RuleSet::INTERNATIONAL, m, b)
+        }),
+    ];
+    for (game, moves, legal) in games {
+        let mut e = Engine::start();
+        if let Some(g) = game {
+            e.send(&format!("setoption name Game value {g}"));
+        }
+        for (position, played, go, bound) in [
+            (
+                "position startpos",
+                &[][..],
+                "go wtime 2000 btime 2000 winc 0 binc 0",
+                1500,
+            ),
+            (
+                "position startpos",
+                &[],
+                "go wtime 50 btime 50 winc 0 binc 0",
+                500,
+            ),
+            // Black to move: its own 50 ms count, not White's ten minutes.
+            (
+                &format!("position startpos moves {}", moves.join(" ")),
+                moves,
+                "go wtime 600000 btime 50 winc 10 binc 10",
+                500,
+            ),
+        ] {
+            e.send(position);
+            let t = Instant::now();
+            e.send(go);
+            let best = e.until("bestmove").last().cloned().expect("bestmove");
+            let took = t.elapsed();
+            assert!(
+                took < Duration::from_millis(bound),
+                "{game:?} {go}: {took:?}"
+            );
+            let m = best.strip_prefix("bestmove ").expect("a move");
+            assert!(legal(played, m), "{game:?} {position} {go}: {best}");
+        }
+    }
+}
+
 #[test]
 fn levels_play_legal_moves() {
     let mut e = Engine::start();
@@ -544,4 +609,28 @@ fn hub_go_in_a_finished_position_ends_with_done() {
         "{seen:?}"
     );
     assert_eq!(seen.last().map(String::as_str), Some("done"), "{seen:?}");
+}
+
+/// Hub: `level time=T inc=I` (seconds, as the Hub protocol has them: the
+/// time left and the increment) plans the move from that clock: a legal
+/// move, well within two seconds, and at once with 50 ms left.
+#[test]
+fn hub_level_time_and_increment_are_a_clock() {
+    for (level, bound) in [
+        ("level time=2 inc=1", 2000),
+        ("level time=0.05", 500),
+        ("level moves=40 time=0.5 inc=0", 800),
+    ] {
+        let t = Instant::now();
+        let seen = hub_session(&format!("hub\ninit\npos\n{level}\ngo think"));
+        let took = t.elapsed();
+        assert!(took < Duration::from_millis(bound), "{level}: {took:?}");
+        let done = seen.last().expect("done");
+        let m = done
+            .strip_prefix("done move=")
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("{level}: {seen:?}"));
+        let mut g = dame::Game::new(dame::RuleSet::INTERNATIONAL);
+        assert!(g.play_str(m).is_ok(), "{level}: {done}");
+    }
 }

@@ -85,6 +85,7 @@ async fn db_export_and_import_move_games_between_sqlite_and_postgres() {
                 kind: kind.to_string(),
                 rules: "standard".into(),
                 start_position: "start".into(),
+                move_clocks: Vec::new(),
                 moves: if *kind == "imported" {
                     vec!["d6".into(), "f4".into()]
                 } else {

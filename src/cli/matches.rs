@@ -5,9 +5,10 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
+use boardgame::{Clock, TimeControl};
 use engine::LevelPlayer;
 use games::{Action, LiveGame, Setup};
 use muehle::Color;
@@ -38,6 +39,13 @@ pub struct Args {
     /// Thinking time per move in milliseconds.
     #[arg(long, default_value_t = 1000)]
     movetime: u64,
+    /// Play on clocks: a live time control, minutes for the game plus
+    /// seconds added after each move (`5+3`, `0.5+1`, quarter minutes
+    /// `0.25` …). Each move's time is measured and charged; a side whose
+    /// time runs out loses. Levels and engine commands think with the
+    /// time they have left (`go wtime … btime … winc … binc …`).
+    #[arg(long, conflicts_with = "movetime")]
+    tc: Option<TimeControl>,
     /// Rule set (preset and options; for Dame a preset or options applied to
     /// the game's preset).
     #[arg(long, default_value = "standard", long_help = super::game::RULES_HELP)]
@@ -130,8 +138,8 @@ impl Player {
         }
     }
 
-    fn choose(&mut self, game: &LiveGame, movetime: Duration) -> Result<Option<String>> {
-        let limits = Limits::movetime(movetime);
+    fn choose(&mut self, game: &LiveGame, think: Think) -> Result<Option<String>> {
+        let limits = think.limits(game.turn());
         let stop = std::sync::atomic::AtomicBool::new(false);
         let local = game.local();
         match self {
@@ -142,7 +150,74 @@ impl Player {
                     None => Ok(local.level_choice(level, engine, limits, &stop)),
                 }
             }
-            Player::Command(side) => side.choose(game, movetime),
+            Player::Command(side) => side.choose(game, think),
+        }
+    }
+}
+
+/// How long a player may think about its move.
+#[derive(Clone, Copy, Debug)]
+enum Think {
+    /// This long for every move.
+    MoveTime(Duration),
+    /// On a clock: the time each side has left (White, Black) and the
+    /// increment after each move, in milliseconds.
+    Clock {
+        left_ms: [u64; 2],
+        increment_ms: u64,
+    },
+}
+
+impl Think {
+    /// The time the player has for its move now, on either rule.
+    fn of(movetime: Duration, clock: Option<&Clock>) -> Think {
+        match clock {
+            Some(c) => Think::Clock {
+                left_ms: c.remaining_ms,
+                increment_ms: c.control.increment_ms(),
+            },
+            None => Think::MoveTime(movetime),
+        }
+    }
+
+    /// The search limits of `side` to move: the move time, or its clock
+    /// (the search plans the move from the time left and the increment).
+    fn limits(self, side: Color) -> Limits {
+        match self {
+            Think::MoveTime(t) => Limits::movetime(t),
+            Think::Clock {
+                left_ms,
+                increment_ms,
+            } => Limits {
+                clock: Some(search::Clock {
+                    time: Duration::from_millis(left_ms[side.index()]),
+                    increment: Duration::from_millis(increment_ms),
+                    moves_to_go: None,
+                }),
+                ..Limits::default()
+            },
+        }
+    }
+
+    /// The engine protocol's `go` for it.
+    fn go(self) -> String {
+        match self {
+            Think::MoveTime(t) => format!("go movetime {}", t.as_millis()),
+            Think::Clock {
+                left_ms: [w, b],
+                increment_ms: i,
+            } => format!("go wtime {w} btime {b} winc {i} binc {i}"),
+        }
+    }
+
+    /// How long to wait for an engine's answer: three times the move time
+    /// and 5 s, or the side's time left and 5 s (its flag has fallen by
+    /// then).
+    fn wait(self, side: Color) -> Duration {
+        let grace = Duration::from_secs(5);
+        match self {
+            Think::MoveTime(t) => t * 3 + grace,
+            Think::Clock { left_ms, .. } => Duration::from_millis(left_ms[side.index()]) + grace,
         }
     }
 }
@@ -214,17 +289,17 @@ impl CommandSide {
         Ok(())
     }
 
-    /// Send the position and `go movetime`; the move of the answer, or
-    /// `None` for `bestmove none`.
-    fn choose(&mut self, game: &LiveGame, movetime: Duration) -> Result<Option<String>> {
+    /// Send the position and `go movetime` (or, on a clock, `go wtime …`);
+    /// the move of the answer, or `None` for `bestmove none`.
+    fn choose(&mut self, game: &LiveGame, think: Think) -> Result<Option<String>> {
         let (start, moves) = game.local().engine_position().map_err(anyhow::Error::msg)?;
         if moves.is_empty() {
             self.send(&format!("position {start}"))?;
         } else {
             self.send(&format!("position {start} moves {}", moves.join(" ")))?;
         }
-        self.send(&format!("go movetime {}", movetime.as_millis()))?;
-        let lines = self.wait_for("bestmove", movetime * 3 + Duration::from_secs(5))?;
+        self.send(&think.go())?;
+        let lines = self.wait_for("bestmove", think.wait(game.turn()))?;
         let last = lines.last().cloned().unwrap_or_default();
         let words: Vec<String> = last.split_whitespace().skip(1).map(String::from).collect();
         if words.first().is_none_or(|w| w == "none") {
@@ -277,6 +352,30 @@ struct Played {
     /// Mühle: the loser was blocked (could not move): 1 if A lost so, −1
     /// if B did, 0 otherwise.
     blocked: i8,
+    /// The loser ran out of time: 1 if A lost so, −1 if B did, 0
+    /// otherwise.
+    on_time: i8,
+}
+
+/// Why a side lost the game without the rules ending it.
+struct Forfeit {
+    /// The side that lost.
+    loser: Color,
+    /// Its time ran out (else it failed to move legally).
+    on_time: bool,
+    /// What happened, in words.
+    why: String,
+}
+
+impl Forfeit {
+    /// `loser` failed to move: `why`.
+    fn failed(loser: Color, why: String) -> Forfeit {
+        Forfeit {
+            loser,
+            on_time: false,
+            why,
+        }
+    }
 }
 
 /// One game of either game between A and B (A White in even games).
@@ -306,7 +405,12 @@ fn play_game(
     a.new_game(variant)?;
     b.new_game(variant)?;
     let movetime = Duration::from_millis(args.movetime.max(1));
-    let mut forfeit: Option<(Color, String)> = None;
+    // The clocks start after the opening; `clocks[i]`: the mover's time
+    // left after move i (none for the opening's moves).
+    let control = args.tc.unwrap_or_default();
+    let mut clock = Clock::new(control);
+    let mut clocks: Vec<Option<u64>> = vec![None; game.ply()];
+    let mut forfeit: Option<Forfeit> = None;
     while game.ending().is_none() && game.ply() < args.max_plies {
         let turn = game.turn();
         let mover = if (turn == Color::White) == a_white {
@@ -314,19 +418,35 @@ fn play_game(
         } else {
             &mut *b
         };
-        match mover.choose(&game, movetime) {
+        let started = Instant::now();
+        let chosen = mover.choose(&game, Think::of(movetime, clock.as_ref()));
+        if let Some(c) = &mut clock {
+            // Charged as measured: a match has no network lag to credit.
+            let spent = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            if c.charge(turn, spent, 0).is_err() {
+                forfeit = Some(Forfeit {
+                    loser: turn,
+                    on_time: true,
+                    why: "time".to_string(),
+                });
+                break;
+            }
+        }
+        match chosen {
             Ok(Some(m)) => {
                 if let Err(e) = game.local_mut().play_text(&m) {
-                    forfeit = Some((turn, format!("illegal move {m}: {e}")));
+                    forfeit = Some(Forfeit::failed(turn, format!("illegal move {m}: {e}")));
                     break;
                 }
+                clocks.push(clock.map(|c| c.remaining_ms[turn.index()]));
             }
             Ok(None) => {
-                forfeit = Some((turn, "no move although the game goes on".to_string()));
+                let why = "no move although the game goes on".to_string();
+                forfeit = Some(Forfeit::failed(turn, why));
                 break;
             }
             Err(e) => {
-                forfeit = Some((turn, format!("{e:#}")));
+                forfeit = Some(Forfeit::failed(turn, format!("{e:#}")));
                 break;
             }
         }
@@ -359,44 +479,62 @@ fn play_game(
     // agreed, so the record says who won and reads back (the leading
     // comment says why).
     let result_tag = game.local().match_result_tag();
+    if let Some(f) = forfeit.as_ref().filter(|f| f.on_time)
+        && game.ending().is_none()
+    {
+        game.flag(f.loser).map_err(anyhow::Error::msg)?;
+    }
     if !result_tag && game.ending().is_none() {
         let local = game.local_mut();
         match &forfeit {
-            Some((loser, _)) => local.act(Action::Resign, *loser),
+            Some(f) => local.act(Action::Resign, f.loser),
             None => local
                 .act(Action::OfferDraw, Color::White)
                 .and_then(|_| local.act(Action::AcceptDraw, Color::Black)),
         }
         .map_err(anyhow::Error::msg)?;
     }
-    let (ply, record) = (game.ply(), game.record(&tags));
+    let on_time = match &forfeit {
+        Some(f) if f.on_time => {
+            if (f.loser == Color::White) == a_white {
+                1
+            } else {
+                -1
+            }
+        }
+        _ => 0,
+    };
+    let (ply, record) = (game.ply(), game.record_with_clock(&tags, control, &clocks));
     let mut played = conclude(index, a_white, forfeit, outcome, ply, record, result_tag);
     played.blocked = blocked;
+    played.on_time = on_time;
     Ok(played)
 }
 
 /// A finished match game: White's score from the forfeit (the side that
 /// forfeited loses) or the outcome (`None`: adjudicated a draw after `ply`
 /// plies), a summary, and the record with a forfeit or adjudication noted in
-/// a leading comment (and, with `set_result`, its Result tag set).
+/// a leading comment (and, with `set_result`, its Result tag set; a loss on
+/// time gets the Termination tag `time forfeit`, as PGN has it).
 fn conclude(
     index: usize,
     a_white: bool,
-    forfeit: Option<(Color, String)>,
+    forfeit: Option<Forfeit>,
     outcome: Option<(Option<Color>, String)>,
     ply: usize,
     mut record: String,
     set_result: bool,
 ) -> Played {
     let white_score = match (&forfeit, &outcome) {
-        (Some((Color::White, _)), _) => 0.0,
-        (Some((Color::Black, _)), _) => 1.0,
+        (Some(f), _) if f.loser == Color::White => 0.0,
+        (Some(_), _) => 1.0,
         (None, Some((Some(Color::White), _))) => 1.0,
         (None, Some((Some(Color::Black), _))) => 0.0,
         (None, _) => 0.5,
     };
     let summary = match (&forfeit, &outcome) {
-        (Some((c, why)), _) => format!("{c} forfeits: {why}"),
+        (Some(f), _) if f.on_time => format!("{} loses on time", f.loser.title()),
+        (Some(f), _) => format!("{} forfeits: {}", f.loser, f.why),
         (None, Some((_, described))) => described.clone(),
         (None, None) => format!("drawn by adjudication after {ply} plies"),
     };
@@ -409,10 +547,14 @@ fn conclude(
             };
             record = record.replace("[Result \"*\"]", &format!("[Result \"{result}\"]"));
         }
+        if forfeit.as_ref().is_some_and(|f| f.on_time) {
+            record = with_time_forfeit(&record);
+        }
         record = format!("{{{summary}}}\n{record}");
     }
     Played {
         blocked: 0,
+        on_time: 0,
         index,
         a_white,
         record,
@@ -423,6 +565,25 @@ fn conclude(
         },
         summary,
     }
+}
+
+/// `record` with the Termination tag `time forfeit` (PGN's word for a
+/// game lost on time), in place of the one it has or after its Result tag.
+fn with_time_forfeit(record: &str) -> String {
+    let tag = format!("[Termination \"{}\"]", boardgame::record::TIME_FORFEIT);
+    let mut lines: Vec<String> = record
+        .lines()
+        .filter(|l| !l.starts_with("[Termination "))
+        .map(str::to_string)
+        .collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("[Result "))
+        .map_or(0, |i| i + 1);
+    lines.insert(at, tag);
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
 }
 
 /// Elo difference for a score fraction, and the 95 % interval from the
@@ -484,10 +645,16 @@ pub fn run(args: Args) -> Result<()> {
     let name_a = Player::new(&args.a, variant, args.seed)?.name();
     let name_b = Player::new(&args.b, variant, args.seed ^ 0x5555)?.name();
     let rules_name = variant.rules_name();
+    let time = match args.tc {
+        Some(tc) if tc.is_live() => format!("time control {tc}"),
+        Some(tc) if tc.is_timed() => {
+            bail!("--tc: a match plays on a live control, minutes+seconds like 5+3, not '{tc}'")
+        }
+        _ => format!("{} ms per move", args.movetime),
+    };
     println!(
-        "Match: A = {name_a} vs B = {name_b}, {} games, {} ms per move, game {}, rules {rules_name}",
+        "Match: A = {name_a} vs B = {name_b}, {} games, {time}, game {}, rules {rules_name}",
         args.games,
-        args.movetime,
         variant.variant().name()
     );
     // The first games would otherwise read the databases from disk.
@@ -555,6 +722,13 @@ pub fn run(args: Args) -> Result<()> {
             played.iter().filter(|p| p.blocked == -1).count()
         );
     }
+    if args.tc.is_some_and(TimeControl::is_live) {
+        println!(
+            "Lost on time: A {}, B {}",
+            played.iter().filter(|p| p.on_time == 1).count(),
+            played.iter().filter(|p| p.on_time == -1).count()
+        );
+    }
     println!(
         "Elo difference A−B: {} (95% interval {} to {})",
         fmt_elo(e),
@@ -569,4 +743,39 @@ pub fn run(args: Args) -> Result<()> {
         println!("Game records written to {}", path.display());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game lost on time is recorded so, and reads back as lost on time,
+    /// in both games.
+    #[test]
+    fn a_loss_on_time_reads_back_as_one() {
+        for (variant, moves) in [
+            (Variant::Muehle, ["d6", "d2"]),
+            (Variant::International, ["32-28", "19-23"]),
+        ] {
+            let mut game = LiveGame::create(variant, None, None, None).expect("a game");
+            for m in moves {
+                game.play(m).expect("a legal move");
+            }
+            game.flag(Color::White).expect("running");
+            let control = TimeControl::live(1, 0);
+            let record = game.record_with_clock(&[], control, &[Some(59_000), Some(58_000)]);
+            let forfeit = Forfeit {
+                loser: Color::White,
+                on_time: true,
+                why: "time".to_string(),
+            };
+            let played = conclude(0, true, Some(forfeit), None, 2, record, true);
+            assert_eq!(played.summary, "White loses on time");
+            assert!(played.record.contains("[Termination \"time forfeit\"]"));
+            let back = LiveGame::from_record(Some(variant), &played.record).expect("reads");
+            let ending = back.ending().expect("over");
+            assert_eq!((ending.reason, ending.winner), ("time", Some(Color::Black)));
+            assert_eq!(back.record_clock().0, Some(control));
+        }
+    }
 }

@@ -267,6 +267,12 @@ pub fn clk_text(ms: u64) -> String {
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
+/// The `[%clk h:mm:ss]` a record's comment after a move holds: the mover's
+/// time left ([`clk_in_comment`] reads it back).
+pub fn clk_comment(ms: u64) -> String {
+    format!("[%clk {}]", clk_text(ms))
+}
+
 /// Read the `h:mm:ss` (optionally `.f` tenths) of a `[%clk …]` comment.
 pub fn parse_clk(text: &str) -> Option<u64> {
     let mut parts = text.trim().split(':');
@@ -288,7 +294,8 @@ pub fn parse_clk(text: &str) -> Option<u64> {
         }
         _ => return None,
     };
-    Some(((h * 60 + m) * 60 + s) * 1000 + millis)
+    h.checked_mul(3_600_000)?
+        .checked_add((m * 60 + s) * 1000 + millis)
 }
 
 /// Find the `[%clk h:mm:ss]` in a record's comment.
@@ -486,6 +493,8 @@ mod tests {
         assert_eq!(parse_clk("0:00:09.5"), Some(9_500));
         assert_eq!(parse_clk("0:61:00"), None);
         assert_eq!(clk_in_comment(" [%clk 0:04:58] good "), Some(298_000));
+        assert_eq!(clk_in_comment(&clk_comment(3_723_900)), Some(3_723_000));
+        assert_eq!(parse_clk("99999999999999999:00:00"), None);
         assert_eq!(clk_in_comment("none"), None);
     }
 }

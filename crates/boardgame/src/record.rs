@@ -283,6 +283,114 @@ pub fn wrap_tokens<S: AsRef<str>>(tokens: impl IntoIterator<Item = S>) -> String
     out
 }
 
+/// The `Termination` tag of a game lost on time, as PGN writes it. A
+/// reader takes it for the game's reason `time` where the game has one,
+/// else for a result the record declares (like a resignation).
+pub const TIME_FORFEIT: &str = "time forfeit";
+
+/// A comment as written in move text: `{text}`, with braces in the text
+/// written as parentheses, `;` (which starts a comment to the end of the
+/// line in Mühle records) as `,` and line breaks as spaces, so it closes
+/// where it should; white space around the text is left out (a reader
+/// trims it).
+pub fn comment_token(text: &str) -> String {
+    let inner: String = text
+        .chars()
+        .map(|c| match c {
+            '{' => '(',
+            '}' => ')',
+            ';' => ',',
+            '\r' | '\n' => ' ',
+            c => c,
+        })
+        .collect();
+    format!("{{{}}}", inner.trim())
+}
+
+/// The comment to write after move `i` of `comments` (entry `i`): `None`
+/// where there is none or it is blank.
+pub fn comment_at(comments: &[Option<String>], i: usize) -> Option<&str> {
+    comments
+        .get(i)
+        .and_then(Option::as_deref)
+        .filter(|c| !c.trim().is_empty())
+}
+
+/// The `{…}` comments of a record's move text by the move they follow:
+/// entry `i` holds the comments after move `i` (from 0; several joined by
+/// a space), `None` where none follows; the list ends with the last move
+/// that has one. `is_move` tells a move from the other tokens (results,
+/// annotation glyphs, a Dame huff, a Mühle removal written apart); it gets
+/// each token with its move number taken off (see [`strip_move_number`]),
+/// never an empty one. Comments before the first move, inside variations
+/// `(…)` and `;` comments to the end of the line are passed over. Any text
+/// is read: an unclosed comment runs to the end.
+pub fn move_comments(movetext: &str, is_move: impl Fn(&str) -> bool) -> Vec<Option<String>> {
+    let mut out: Vec<Option<String>> = Vec::new();
+    let mut moves = 0usize;
+    let mut token = String::new();
+    let mut paren = 0usize;
+    let mut flush = |token: &mut String, paren: usize| {
+        let mut number = String::new();
+        let t = strip_move_number(token, &mut number);
+        if paren == 0 && !t.is_empty() && is_move(t) {
+            moves += 1;
+        }
+        token.clear();
+        moves
+    };
+    let mut chars = movetext.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' => {
+                let moves = flush(&mut token, paren);
+                let mut depth = 1usize;
+                let mut text = String::new();
+                for c in chars.by_ref() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' => depth -= 1,
+                        _ => {}
+                    }
+                    if depth == 0 {
+                        break;
+                    }
+                    text.push(c);
+                }
+                let text = text.trim();
+                if paren > 0 || moves == 0 || text.is_empty() {
+                    continue;
+                }
+                out.resize(out.len().max(moves), None);
+                match &mut out[moves - 1] {
+                    Some(before) => {
+                        before.push(' ');
+                        before.push_str(text);
+                    }
+                    slot => *slot = Some(text.to_string()),
+                }
+            }
+            '(' | ')' => {
+                flush(&mut token, paren);
+                paren = if c == '(' {
+                    paren + 1
+                } else {
+                    paren.saturating_sub(1)
+                };
+            }
+            ';' => {
+                flush(&mut token, paren);
+                chars.by_ref().find(|&c| c == '\n');
+            }
+            c if c.is_whitespace() => {
+                flush(&mut token, paren);
+            }
+            c => token.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,7 +458,51 @@ mod tests {
         assert_eq!(text.split_whitespace().count(), 80);
     }
 
+    #[test]
+    fn comments_are_found_after_their_moves() {
+        let is_move = |t: &str| !matches!(t, "1-0" | "*") && !t.starts_with('x');
+        let text = "{before} 1. d6 {[%clk 0:05:00]} 1... f4 2.d2 {a} {b} (2. a1 {no}) b4 ; x {y}\n\
+                    xb6 {after the removal} 1-0 {end}";
+        assert_eq!(
+            move_comments(text, is_move),
+            [
+                Some("[%clk 0:05:00]".to_string()),
+                None,
+                Some("a b".to_string()),
+                Some("after the removal end".to_string()),
+            ]
+        );
+        assert_eq!(
+            move_comments("1. d6 f4 *", is_move),
+            Vec::<Option<String>>::new()
+        );
+        assert_eq!(
+            move_comments("1. d6 {open {nested} still", is_move),
+            [Some("open {nested} still".to_string())]
+        );
+        assert_eq!(comment_token("a}b{\nc;d"), "{a)b( c,d}");
+    }
+
     proptest! {
+        #[test]
+        fn any_comment_text_is_read_without_panic(text in "\\PC{0,200}") {
+            let found = move_comments(&text, |t| t.len() < 4);
+            prop_assert!(found.last().is_none_or(Option::is_some));
+        }
+
+        #[test]
+        fn a_written_comment_reads_back(text in "\\PC{0,60}") {
+            let written = format!("1. d6 {} *", comment_token(&text));
+            let found = move_comments(&written, |t| t != "*");
+            let expected: String = comment_token(&text);
+            let expected = expected[1..expected.len() - 1].trim();
+            if expected.is_empty() {
+                prop_assert!(found.is_empty());
+            } else {
+                prop_assert_eq!(found, vec![Some(expected.to_string())]);
+            }
+        }
+
         #[test]
         fn any_tag_reads_back(name in "[A-Za-z0-9_]{1,12}", value in "\\PC{0,40}") {
             let line = tag_line(&name, &value);

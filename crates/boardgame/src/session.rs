@@ -39,6 +39,9 @@ pub struct Session<P: Rules> {
     outcome: Option<Outcome<P::Reason>>,
     draw_offer: Option<Color>,
     tags: Tags,
+    /// The comments a record gave after its moves (`comments[i]` after
+    /// move `i`), as read.
+    comments: Vec<Option<String>>,
 }
 
 impl<P: Rules> Session<P> {
@@ -50,6 +53,7 @@ impl<P: Rules> Session<P> {
             outcome: None,
             draw_offer: None,
             tags: Tags::new(),
+            comments: Vec::new(),
         };
         s.outcome = s.automatic_outcome(s.position());
         s
@@ -193,6 +197,7 @@ impl<P: Rules> Session<P> {
     pub fn take_back(&mut self) -> Option<P::Move> {
         let m = self.moves.pop()?;
         self.positions.pop();
+        self.comments.truncate(self.moves.len());
         self.draw_offer = None;
         Some(m)
     }
@@ -288,6 +293,8 @@ impl<P: Rules> Session<P> {
             return Ok(());
         }
         let reason = match termination {
+            // PGN's word for a game lost on time.
+            Some(record::TIME_FORFEIT) => Some(P::Reason::TIME),
             Some(t) => Some(
                 P::Reason::from_code(t).ok_or_else(|| DeclaredError::BadTermination(t.into()))?,
             ),
@@ -352,6 +359,24 @@ impl<P: Rules> Session<P> {
     /// Set a header tag (replacing its value, or adding it at the end).
     pub fn set_tag(&mut self, key: &str, value: &str) {
         record::set_tag(&mut self.tags, key, value.to_string());
+    }
+
+    /// The comments the record this game was read from gave after its
+    /// moves: entry `i` follows move `i` (from 0), `None` where none did;
+    /// shorter than the moves when the last ones had none (empty for a
+    /// game not read from a record). Taking a move back drops its comment.
+    pub fn move_comments(&self) -> &[Option<String>] {
+        &self.comments
+    }
+
+    /// Keep the comments a record gave after its moves (see
+    /// [`Session::move_comments`]); entries beyond the moves are dropped.
+    pub fn set_move_comments(&mut self, mut comments: Vec<Option<String>>) {
+        comments.truncate(self.moves.len());
+        while comments.last().is_some_and(Option::is_none) {
+            comments.pop();
+        }
+        self.comments = comments;
     }
 }
 

@@ -119,6 +119,13 @@ impl Game {
     /// The PDN record (tags, a blank line, the numbered moves and the
     /// result).
     pub fn to_pdn(&self) -> String {
+        self.to_record_with_comments(&[])
+    }
+
+    /// The PDN record with `comments[i]` as a `{…}` comment after move `i`
+    /// (`None` or no entry: none), as [`Game::from_pdn`] keeps them
+    /// ([`boardgame::Session::move_comments`]).
+    pub fn to_record_with_comments(&self, comments: &[Option<String>]) -> String {
         let usual_start = self.start().fen() == Position::new(*self.rules()).fen();
         let updates = [
             ("GameType", Some(game_type(self.rules()).to_string())),
@@ -134,7 +141,7 @@ impl Game {
                 self.outcome().map(|o| o.reason.code().to_string()),
             ),
         ];
-        record::write_record(self.tags(), &updates, &self.movetext())
+        record::write_record(self.tags(), &updates, &self.movetext_with(comments))
     }
 
     /// The game record: the same as [`Game::to_pdn`] (named like the Mühle
@@ -152,12 +159,21 @@ impl Game {
     /// columns. A huff made this turn and not yet followed by a move is
     /// written at the end.
     pub fn movetext(&self) -> String {
+        self.movetext_with(&[])
+    }
+
+    /// The move text with `comments[i]` after move `i`; Black's move after
+    /// a comment gets its number again (`1...`), as PGN has it.
+    fn movetext_with(&self, comments: &[Option<String>]) -> String {
         let mut tokens: Vec<String> = Vec::new();
+        let comment = |i: usize| record::comment_at(comments, i);
         let number = |i: usize, turn: Color, tokens: &mut Vec<String>| {
             let n = self.position_at(i).map_or(1, |p| p.move_number());
             match turn {
                 Color::White => tokens.push(format!("{n}.")),
-                Color::Black if i == 0 => tokens.push(format!("{n}...")),
+                Color::Black if i == 0 || comment(i - 1).is_some() => {
+                    tokens.push(format!("{n}..."))
+                }
                 Color::Black => {}
             }
         };
@@ -168,6 +184,9 @@ impl Game {
                 tokens.push(format!("H{h}"));
             }
             tokens.push(m.to_string());
+            if let Some(c) = comment(i) {
+                tokens.push(record::comment_token(c));
+            }
         }
         if let Some(h) = self.pending_huff() {
             number(self.ply(), self.position().turn(), &mut tokens);
@@ -230,6 +249,14 @@ impl Game {
                 game.play_str(tok).map_err(err)?;
             }
         }
+        game.session_mut()
+            .set_move_comments(record::move_comments(&movetext, |t| {
+                let t = t.trim_end_matches(['!', '?', '+']);
+                !t.is_empty()
+                    && !is_result(t)
+                    && !t.starts_with('$')
+                    && parse_huff_token(t, rules.board).is_none()
+            }));
         let claimed = result.or_else(|| tag("Result"));
         if let Some(actual) = game.outcome()
             && let Some(c) = &claimed

@@ -184,6 +184,35 @@ proptest! {
     }
 
     #[test]
+    fn clock_comments_and_any_other_comment_survive_the_pdn(
+        seed in any::<u64>(),
+        which in 0usize..8,
+        text in "\\PC{0,30}",
+    ) {
+        let g = random_game(rule_sets()[which], seed, 80);
+        // A clock time after every move but the third, which gets `text`.
+        let comments: Vec<Option<String>> = (0..g.ply())
+            .map(|i| {
+                Some(if i == 2 {
+                    text.clone()
+                } else {
+                    boardgame::clock::clk_comment(1000 * i as u64)
+                })
+            })
+            .collect();
+        let pdn = g.to_record_with_comments(&comments);
+        let back = Game::from_pdn(&pdn).unwrap_or_else(|e| panic!("{e}\n{pdn}"));
+        prop_assert_eq!(back.moves(), g.moves());
+        prop_assert_eq!(back.huffs(), g.huffs());
+        let read = back.session().move_comments();
+        for (i, c) in read.iter().enumerate().filter(|(i, _)| *i != 2) {
+            let time = c.as_deref().and_then(boardgame::clock::clk_in_comment);
+            prop_assert_eq!(time, Some(1000 * i as u64), "{}", pdn);
+        }
+        prop_assert_eq!(back.to_record_with_comments(read), pdn);
+    }
+
+    #[test]
     fn undo_restores_every_earlier_state(seed in any::<u64>(), which in 0usize..8) {
         let rules = rule_sets()[which];
         let mut g = random_game(rules, seed, 60);

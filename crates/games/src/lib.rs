@@ -322,6 +322,12 @@ pub trait SessionInfo {
     fn start_position(&self) -> String;
     /// The header tags of the game's record.
     fn tags(&self) -> &[(String, String)];
+    /// The comments the record the game was read from gave after its
+    /// moves (entry `i` after move `i`; see
+    /// [`Session::move_comments`]).
+    fn move_comments(&self) -> &[Option<String>] {
+        &[]
+    }
 }
 
 impl<P: Rules> SessionInfo for Session<P> {
@@ -359,6 +365,10 @@ impl<P: Rules> SessionInfo for Session<P> {
 
     fn tags(&self) -> &[(String, String)] {
         Session::tags(self)
+    }
+
+    fn move_comments(&self) -> &[Option<String>] {
+        Session::move_comments(self)
     }
 }
 
@@ -441,6 +451,18 @@ pub trait ServerGame: Send + Sync {
     /// start position, result and termination): Mühle's record format or
     /// PDN for Dame.
     fn record(&self, tags: &[(String, String)]) -> String;
+
+    /// The game record as [`ServerGame::record`] writes it, with
+    /// `comments[i]` as a `{…}` comment after move `i` (`None` or no
+    /// entry: none).
+    fn record_with_comments(
+        &self,
+        tags: &[(String, String)],
+        comments: &[Option<String>],
+    ) -> String {
+        let _ = comments;
+        self.record(tags)
+    }
 
     /// The same game seen as the command line and the protocols use it.
     fn local(&self) -> &dyn LocalGame;
@@ -592,11 +614,19 @@ macro_rules! session_actions {
         }
 
         fn record(&self, tags: &[(String, String)]) -> String {
+            self.record_with_comments(tags, &[])
+        }
+
+        fn record_with_comments(
+            &self,
+            tags: &[(String, String)],
+            comments: &[Option<String>],
+        ) -> String {
             let mut g = self.clone();
             for (k, v) in tags {
                 g.set_tag(k, v);
             }
-            g.to_record()
+            g.to_record_with_comments(comments)
         }
 
         fn undo_one(&mut self) -> bool {
@@ -624,7 +654,54 @@ pub enum LiveGame {
     Dame(::dame::Game),
 }
 
+/// The `TimeControl` tag of a record.
+const TIME_CONTROL_TAG: &str = "TimeControl";
+
 impl LiveGame {
+    /// The game record as [`ServerGame::record`] writes it, for a game on
+    /// `control`: the `TimeControl` tag (PGN form, [`TimeControl::tag`];
+    /// only when timed) and after move `i` the comment `{[%clk h:mm:ss]}`
+    /// with `clocks[i]`, the mover's time left after it (`None` or no
+    /// entry: no comment), as lichess writes its PGNs.
+    /// [`LiveGame::record_clock`] reads them back.
+    pub fn record_with_clock(
+        &self,
+        tags: &[(String, String)],
+        control: TimeControl,
+        clocks: &[Option<u64>],
+    ) -> String {
+        let mut tags = tags.to_vec();
+        if control.is_timed() {
+            boardgame::record::set_tag(&mut tags, TIME_CONTROL_TAG, control.tag());
+        }
+        let comments: Vec<Option<String>> = clocks
+            .iter()
+            .map(|c| c.map(boardgame::clock::clk_comment))
+            .collect();
+        self.record_with_comments(&tags, &comments)
+    }
+
+    /// What a record read by [`LiveGame::from_record`] said of the clock:
+    /// its `TimeControl` tag (`None`: none, or one that is not a time
+    /// control) and for each move the `[%clk h:mm:ss]` of the comment after
+    /// it (`None`: none, or not a time). A malformed tag or time is left
+    /// out, never an error.
+    pub fn record_clock(&self) -> (Option<TimeControl>, Vec<Option<u64>>) {
+        let session = self.session();
+        let control = boardgame::record::find_tag(session.tags(), TIME_CONTROL_TAG)
+            .and_then(|t| TimeControl::from_tag(t).ok());
+        let comments = session.move_comments();
+        let clocks = (0..session.ply())
+            .map(|i| {
+                comments
+                    .get(i)
+                    .and_then(Option::as_deref)
+                    .and_then(boardgame::clock::clk_in_comment)
+            })
+            .collect();
+        (control, clocks)
+    }
+
     /// The game of Mühle, if it is one (for what only Mühle has, like its
     /// databases of the moving phase).
     pub fn as_muehle(&self) -> Option<&::muehle::Game> {
@@ -967,6 +1044,127 @@ mod tests {
             LiveGame::restore(&saved(&start, &twice, false, None, None, None)),
             Err(RestoreError::Move { number: 2, .. })
         ));
+    }
+
+    /// A game of `variant` (under `rules`) after the moves `moves`, then
+    /// `plies` more: each time the first legal move.
+    fn played(variant: Variant, rules: Option<&str>, moves: &[&str], plies: usize) -> LiveGame {
+        let mut g = LiveGame::create(variant, rules, None, None).unwrap();
+        for m in moves {
+            g.play(m).unwrap();
+        }
+        for _ in 0..plies {
+            let Some(m) = g.local().legal_moves().into_iter().next() else {
+                break;
+            };
+            g.local_mut().play_text(&m).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn records_carry_the_clock_and_read_it_back() {
+        let tags = [("White".to_string(), "Anna".to_string())];
+        let games = [
+            played(Variant::Muehle, None, &[], 14),
+            played(Variant::Dame, None, &[], 12),
+            played(Variant::International, None, &[], 12),
+            // A huffed move: the comment follows the move, not the huff.
+            played(
+                Variant::Dame,
+                Some("dame,huffing=on"),
+                &["c3-d4", "f6-e5", "g3-h4", "Hd4 e5-f4"],
+                3,
+            ),
+        ];
+        for control in [
+            TimeControl::live(5, 3),
+            "0.5+0".parse().unwrap(),
+            TimeControl::Correspondence { days: 3 },
+        ] {
+            for g in &games {
+                let n = g.ply();
+                let initial = control.initial_ms().unwrap();
+                // Every third move without a time; the last one missing.
+                let clocks: Vec<Option<u64>> = (0..n - 1)
+                    .map(|i| (i % 3 != 1).then(|| initial - 1000 * i as u64))
+                    .collect();
+                let text = g.record_with_clock(&tags, control, &clocks);
+                assert!(text.contains(&format!("[TimeControl \"{}\"]", control.tag())));
+                assert!(text.contains("{[%clk "), "{text}");
+                let back = LiveGame::from_record(Some(g.game_type()), &text)
+                    .unwrap_or_else(|e| panic!("{e}\n{text}"));
+                assert_eq!(back.stored_moves(), g.stored_moves(), "{text}");
+                let (read, times) = back.record_clock();
+                assert_eq!(read, Some(control));
+                let mut expected = clocks.clone();
+                expected.push(None);
+                assert_eq!(times, expected, "{text}");
+                // Written again as it was read.
+                assert_eq!(back.record_with_clock(&tags, control, &times), text);
+            }
+        }
+    }
+
+    #[test]
+    fn an_untimed_record_is_the_plain_record() {
+        let tags = [("Event".to_string(), "Club".to_string())];
+        for g in [
+            played(Variant::Muehle, None, &[], 9),
+            played(Variant::International, None, &[], 9),
+        ] {
+            let plain = g.record(&tags);
+            assert_eq!(g.record_with_clock(&tags, TimeControl::Untimed, &[]), plain);
+            assert_eq!(
+                g.record_with_clock(&tags, TimeControl::Untimed, &[None; 3]),
+                plain
+            );
+            assert!(!plain.contains("TimeControl") && !plain.contains('{'));
+            let back = LiveGame::from_record(Some(g.game_type()), &plain).unwrap();
+            assert_eq!(back.record_clock(), (None, vec![None; g.ply()]));
+            assert_eq!(back.record(&tags), plain);
+        }
+    }
+
+    #[test]
+    fn a_malformed_clock_is_left_out_and_the_record_still_reads() {
+        let text = "[TimeControl \"5 minutes\"]\n\n\
+                    1. d6 {[%clk 0:04:59]} 1... f4 {[%clk 9:99:99]} 2. d2 {[%clk} \
+                    2... b4 {[%clk 0:04:50] a good move} *\n";
+        let g = LiveGame::from_record(Some(Variant::Muehle), text).unwrap();
+        assert_eq!(g.moves(), ["d6", "f4", "d2", "b4"]);
+        assert_eq!(
+            g.record_clock(),
+            (None, vec![Some(299_000), None, None, Some(290_000)])
+        );
+        let pdn = "[GameType \"20\"]\n[TimeControl \"300+3\"]\n\n\
+                   1. 32-28 {[%clk 0:05:01]} 19-23 {[%clk 0:05:02]} $1 2. 28x19 {[%clk x]} *\n";
+        let g = LiveGame::from_record(None, pdn).unwrap();
+        assert_eq!(g.moves(), ["32-28", "19-23", "28x19"]);
+        assert_eq!(
+            g.record_clock(),
+            (
+                Some(TimeControl::live(5, 3)),
+                vec![Some(301_000), Some(302_000), None]
+            )
+        );
+    }
+
+    #[test]
+    fn a_game_lost_on_time_reads_as_the_result_the_record_gives() {
+        let text = "[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n1. d6 f4 0-1\n";
+        let g = LiveGame::from_record(Some(Variant::Muehle), text).unwrap();
+        assert_eq!(g.ending().map(|e| e.winner), Some(Some(Color::Black)));
+        assert_eq!(
+            g.tags().last(),
+            Some(&("Termination".to_string(), "time forfeit".to_string()))
+        );
+        let pdn = "[GameType \"20\"]\n[Termination \"time forfeit\"]\n\n1. 32-28 2-0\n";
+        let g = LiveGame::from_record(None, pdn).unwrap();
+        assert_eq!(g.ending().map(|e| e.winner), Some(Some(Color::White)));
+        // Any other unknown Termination is still refused.
+        let bad = text.replace("time forfeit", "flag");
+        assert!(LiveGame::from_record(Some(Variant::Muehle), &bad).is_err());
     }
 
     #[test]

@@ -42,9 +42,29 @@ fn result_token(outcome: Option<Outcome>) -> &'static str {
     outcome.map_or("*", |o| o.result_str())
 }
 
+/// Whether a move-text token (its move number taken off) is a result.
+fn is_result(token: &str) -> bool {
+    matches!(token, "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*")
+}
+
+/// Whether a move-text token (its move number taken off) is a move: not a
+/// result, nor a removal written apart (`xb4`), which belongs to the move
+/// before it.
+fn is_move_token(token: &str) -> bool {
+    let removal = token.len() > 1 && token.starts_with(['x', 'X']);
+    !removal && !is_result(token)
+}
+
 impl Game {
     /// The game record (tags, a blank line, the numbered moves and the result).
     pub fn to_record(&self) -> String {
+        self.to_record_with_comments(&[])
+    }
+
+    /// The game record with `comments[i]` as a `{…}` comment after move
+    /// `i` (`None` or no entry: none), as [`Game::from_record`] keeps them
+    /// ([`boardgame::Session::move_comments`]).
+    pub fn to_record_with_comments(&self, comments: &[Option<String>]) -> String {
         let usual_start = self.start().fen() == Position::new(*self.rules()).fen();
         let updates = [
             ("Rules", Some(self.rules().to_string())),
@@ -55,18 +75,29 @@ impl Game {
                 self.outcome().map(|o| o.reason.code().to_string()),
             ),
         ];
-        record::write_record(self.tags(), &updates, &self.movetext())
+        record::write_record(self.tags(), &updates, &self.movetext_with(comments))
     }
 
     /// The numbered moves and the result token, wrapped at 80 columns.
     pub fn movetext(&self) -> String {
+        self.movetext_with(&[])
+    }
+
+    /// The move text with `comments[i]` after move `i`; Black's move after
+    /// a comment gets its number again (`1... f4`), as PGN has it.
+    fn movetext_with(&self, comments: &[Option<String>]) -> String {
         let mut tokens: Vec<String> = Vec::new();
+        let comment = |i: usize| record::comment_at(comments, i);
         for (i, m) in self.moves().iter().enumerate() {
             let pos = self.position_at(i).expect("a position before every move");
+            let renumber = i == 0 || comment(i - 1).is_some();
             match pos.turn() {
                 Color::White => tokens.push(format!("{}. {m}", pos.move_number())),
-                Color::Black if i == 0 => tokens.push(format!("{}... {m}", pos.move_number())),
+                Color::Black if renumber => tokens.push(format!("{}... {m}", pos.move_number())),
                 Color::Black => tokens.push(m.to_string()),
+            }
+            if let Some(c) = comment(i) {
+                tokens.push(record::comment_token(c));
             }
         }
         tokens.push(result_token(self.outcome()).to_string());
@@ -117,7 +148,7 @@ impl Game {
             if let Some(r) = result {
                 return Err(RecordError::TrailingText(format!("{r} {raw}")));
             }
-            if matches!(raw, "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*") {
+            if is_result(raw) {
                 result = Some(raw);
                 continue;
             }
@@ -142,6 +173,8 @@ impl Game {
                 error,
             })?;
         }
+        game.session_mut()
+            .set_move_comments(record::move_comments(&movetext, is_move_token));
         let claimed = result.map(str::to_string).or_else(|| tag("Result"));
         let claimed = claimed.map(|c| {
             if c == "½-½" {

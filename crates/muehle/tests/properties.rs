@@ -68,6 +68,25 @@ fn random_game(rules: RuleSet, seed: u64, len: usize) -> Game {
     game
 }
 
+/// The comments a record written with `comments` gives back for a game of
+/// `ply` moves: as written (see `comment_token`), trimmed, none for empty
+/// ones or beyond the moves, without the trailing `None`s.
+fn read_as(comments: &[Option<String>], ply: usize) -> Vec<Option<String>> {
+    let mut out: Vec<Option<String>> = comments
+        .iter()
+        .take(ply)
+        .map(|c| {
+            let written = boardgame::record::comment_token(c.as_deref()?);
+            let inner = written[1..written.len() - 1].trim();
+            (!inner.is_empty()).then(|| inner.to_string())
+        })
+        .collect();
+    while out.last().is_some_and(Option::is_none) {
+        out.pop();
+    }
+    out
+}
+
 fn game_strategy() -> impl Strategy<Value = Game> {
     (rules(), any::<u64>(), 0usize..250)
         .prop_map(|(rules, seed, len)| random_game(rules, seed, len))
@@ -190,6 +209,20 @@ proptest! {
         prop_assert!(replay.is_ok(), "{:?}", replay.err());
         let replay = replay.expect("checked");
         prop_assert_eq!(replay.moves(), game.moves());
+    }
+
+    #[test]
+    fn comments_after_the_moves_read_back(
+        game in game_strategy(),
+        comments in prop::collection::vec(prop::option::of(any::<String>()), 0..40),
+    ) {
+        let record = game.to_record_with_comments(&comments);
+        let back = Game::from_record(&record);
+        prop_assert!(back.is_ok(), "{:?}\n{}", back.err(), record);
+        let back = back.expect("checked");
+        prop_assert_eq!(back.moves(), game.moves());
+        prop_assert_eq!(back.session().move_comments(), &read_as(&comments, game.ply())[..]);
+        prop_assert_eq!(back.to_record_with_comments(back.session().move_comments()), record);
     }
 
     #[test]

@@ -1335,8 +1335,8 @@ impl GameRegistry {
         let live = self.load(&entry, &mut guard).await?;
         let record = match live.record_clock() {
             Some((control, clocks)) => {
-                let _ = (control, clocks);
-                live.game.record(&live.record_tags())
+                live.game
+                    .record_with_clock(&live.record_tags(), control, &clocks)
             }
             None => live.game.record(&live.record_tags()),
         };

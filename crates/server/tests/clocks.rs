@@ -115,6 +115,17 @@ async fn increments_are_added_and_each_move_stores_both_times() {
     );
     let st = s.play_ok(id, &b, 3, "b4").await;
     assert_eq!(ms(&st, "black"), 178_000);
+    // The record carries the control and each move's time left; it reads
+    // back with them.
+    let r = s.get_raw(&format!("/api/games/{id}/record")).await;
+    let text = r.text().await.unwrap();
+    assert!(text.contains("[TimeControl \"180+2\"]"), "{text}");
+    assert!(text.contains("[%clk 0:02:52]"), "{text}");
+    assert!(text.contains("[%clk 0:02:58]"), "{text}");
+    let back = server::game::LiveGame::from_record(None, &text).unwrap();
+    let (control, clocks) = back.record_clock();
+    assert_eq!(control, Some("3+2".parse().unwrap()));
+    assert_eq!(&clocks[2..], &[Some(172_000), Some(178_000)]);
 }
 
 #[tokio::test]
