@@ -772,7 +772,10 @@ mod tests {
             let played = conclude(0, true, Some(forfeit), None, 2, record, true);
             assert_eq!(played.summary, "White loses on time");
             assert!(played.record.contains("[Termination \"time forfeit\"]"));
-            let back = LiveGame::from_record(Some(variant), &played.record).expect("reads");
+            // The record, after the leading comment that says why it ended.
+            let (why, record) = played.record.split_once('\n').expect("a comment line");
+            assert_eq!(why, "{White loses on time}");
+            let back = LiveGame::from_record(Some(variant), record).expect("reads");
             let ending = back.ending().expect("over");
             assert_eq!((ending.reason, ending.winner), ("time", Some(Color::Black)));
             assert_eq!(back.record_clock().0, Some(control));
