@@ -495,3 +495,50 @@ async fn a_resignation_or_draw_racing_a_move_on_two_instances_is_never_lost() {
     assert_eq!(count.neither, 0, "{count:?}");
     stored.close().await;
 }
+
+/// The stored version of game `id` (every stored change bumps it).
+async fn stored_version(url: &str, id: i64) -> i64 {
+    let storage = server::storage::open(url).await.unwrap();
+    let v = storage.load_game(id).await.unwrap().unwrap().version;
+    storage.close().await;
+    v
+}
+
+#[tokio::test]
+async fn a_flag_on_two_instances_is_stored_once_and_reaches_both() {
+    let Some(base) = postgres_url("a_flag_on_two_instances_is_stored_once_and_reaches_both") else {
+        return;
+    };
+    let url = new_pg_database(&base).await;
+    let clock = server::clocks::ManualClock::new(1_800_000_000_000);
+    let time = server::clocks::Time(clock.clone());
+    let a = instance(&url, |c| c.time = time.clone()).await;
+    let b = instance(&url, |c| c.time = time.clone()).await;
+    let v = a
+        .create(json!({"kind": "local", "time_control": "1+0"}))
+        .await;
+    let id = id_of(&v);
+    let (white, black) = (token(&v, "white"), token(&v, "black"));
+    a.play_ok(id, &white, 0, "d6").await;
+    b.play_ok(id, &black, 1, "f4").await;
+    // Both instances hold the game, with White's clock running.
+    let mut on_a = a.ws(id).await;
+    next_state_where(&mut on_a, |s| s["clock"]["running"] == "white").await;
+    let mut on_b = b.ws(id).await;
+    next_state_where(&mut on_b, |s| s["clock"]["running"] == "white").await;
+    let before = stored_version(&url, id).await;
+    clock.advance(60_000);
+    let at = Instant::now();
+    for ws in [&mut on_a, &mut on_b] {
+        let st = next_state_where(ws, |s| s["status"] == "over").await;
+        assert_eq!(
+            (st["result"].as_str(), st["reason"].as_str()),
+            (Some("0-1"), Some("time"))
+        );
+    }
+    assert!(at.elapsed() < Duration::from_secs(1), "{:?}", at.elapsed());
+    // Give the other instance's timer and the database sweep their turn:
+    // the end was stored exactly once.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    assert_eq!(stored_version(&url, id).await, before + 1);
+}
