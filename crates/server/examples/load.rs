@@ -7,6 +7,7 @@
 //! cargo run --release -p server --example load -- roundtrip --database postgres://… [--instances 2]
 //! cargo run --release -p server --example load -- sockets [--sockets 10000]
 //! cargo run --release -p server --example load -- kill --database postgres://… [--instances 2]
+//! cargo run --release -p server --example load -- clocks [--games 1000 --idle 10000]
 //! ```
 //!
 //! Each server instance runs in a child process (this program started
@@ -34,6 +35,15 @@
 //!   request failed reads the game back and goes on from the stored ply.
 //!   At the end every acknowledged move is looked up in the database: the
 //!   number lost must be 0.
+//! - `clocks`: GAMES local games on a 0.25+0 clock (15 s), both sockets of
+//!   each open, both first moves made, so every game's flag falls 15 s
+//!   after its second move while the others run: the flag latency, from
+//!   the deadline to the end of the game at each socket, p50 and p99. The
+//!   deadline is taken as the moment the second move was sent plus White's
+//!   time in its answer: the server had the move later, so the figures are
+//!   upper bounds. Then IDLE games on a 30+0
+//!   clock are started and left running: the server's memory and its CPU
+//!   time over IDLE_SECONDS with nothing but those clocks.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read};
@@ -120,6 +130,21 @@ enum Cmd {
         #[arg(long, default_value_t = 8)]
         kill_every: u64,
     },
+    /// Flag latency with many timed games; memory and idle CPU of many
+    /// running clocks.
+    Clocks {
+        #[arg(long, default_value = "sqlite")]
+        database: String,
+        /// Games whose flags fall (two sockets each).
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// Running clocks left idle.
+        #[arg(long, default_value_t = 10_000)]
+        idle: usize,
+        /// How long the idle clocks are watched.
+        #[arg(long, default_value_t = 30)]
+        idle_seconds: u64,
+    },
     /// One server instance (started by the benchmark).
     #[command(hide = true)]
     Child {
@@ -198,6 +223,19 @@ fn main() -> anyhow::Result<()> {
                 let cluster = Arc::new(RwLock::new(cluster));
                 let r = kill_under_load(cluster.clone(), games, rate, seconds, kill_every).await;
                 cluster.write().await.stop();
+                db.drop_it().await;
+                r
+            }
+            Cmd::Clocks {
+                database,
+                games,
+                idle,
+                idle_seconds,
+            } => {
+                let db = Database::fresh(&database).await?;
+                let mut cluster = Cluster::start(&db, 1, 2 * games + 600, 5.0)?;
+                let r = clocks(&cluster, games, idle, idle_seconds).await;
+                cluster.stop();
                 db.drop_it().await;
                 r
             }
@@ -1059,4 +1097,182 @@ async fn stored_moves(client: &reqwest::Client, bases: &[String], id: i64) -> Op
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
     None
+}
+
+/// The CPU time (user and system) process `pid` has used.
+fn cpu_time(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command name (which ends with ')').
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or("", |(_, rest)| rest)
+        .split_whitespace()
+        .collect();
+    let ticks: u64 = [11, 12]
+        .iter()
+        .filter_map(|&i| fields.get(i).and_then(|v| v.parse::<u64>().ok()))
+        .sum();
+    // SAFETY: sysconf only reads a constant.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Duration::from_secs_f64(ticks as f64 / per_second as f64)
+}
+
+/// A local game on `tc` with both first moves made: its id and the
+/// earliest moment its flag can fall: when the second move was sent, plus
+/// White's time left as the answer gives it (the server started White's
+/// clock after it had that move, so the flag comes no earlier).
+async fn timed_game(
+    client: &reqwest::Client,
+    base: &str,
+    tc: &str,
+    before_moves: impl AsyncFnOnce(i64) -> anyhow::Result<()>,
+) -> anyhow::Result<(i64, Instant)> {
+    let v = post(
+        client,
+        format!("{base}/api/games"),
+        json!({"kind": "local", "time_control": tc}),
+    )
+    .await?;
+    let id = v["id"].as_i64().context("an id")?;
+    let token = |c: &str| v["tokens"][c].as_str().unwrap_or_default().to_string();
+    before_moves(id).await?;
+    let url = format!("{base}/api/games/{id}/moves");
+    post(
+        client,
+        url.clone(),
+        json!({"move": "d6", "token": token("white"), "ply": 0}),
+    )
+    .await?;
+    let sent = Instant::now();
+    let st = post(
+        client,
+        url,
+        json!({"move": "d2", "token": token("black"), "ply": 1}),
+    )
+    .await?;
+    let left = st["clock"]["white_ms"].as_u64().context("White's time")?;
+    Ok((id, sent + Duration::from_millis(left)))
+}
+
+/// Read states until the game is over; when it came.
+async fn until_over(mut ws: Ws) -> anyhow::Result<Instant> {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(120), ws.next())
+            .await
+            .context("no end for 120 s")?
+            .ok_or_else(|| anyhow::anyhow!("socket closed"))??;
+        match msg {
+            Message::Text(t) => {
+                let v: Value = serde_json::from_str(t.as_str())?;
+                if v["state"]["status"] == "over" {
+                    anyhow::ensure!(v["state"]["reason"] == "time", "ended by {}", v["state"]);
+                    return Ok(Instant::now());
+                }
+            }
+            Message::Ping(p) => ws.send(Message::Pong(p)).await?,
+            _ => {}
+        }
+    }
+}
+
+async fn clocks(
+    cluster: &Cluster,
+    games: usize,
+    idle: usize,
+    idle_seconds: u64,
+) -> anyhow::Result<()> {
+    let client = client()?;
+    let (pid, base, base_ws) = (cluster.pid(0), cluster.base(0), cluster.base_ws(0));
+    let rss_start = rss_kib(pid);
+    // Flags: every game's two sockets wait for its end, which is due 15 s
+    // after its second move.
+    let t = Instant::now();
+    let waiting: Vec<_> = futures_util::stream::iter(0..games)
+        .map(|_| {
+            let (client, base, base_ws) = (client.clone(), base.clone(), base_ws.clone());
+            async move {
+                let mut sockets = Vec::new();
+                let (_, deadline) = timed_game(&client, &base, "0.25+0", async |id| {
+                    for _ in 0..2 {
+                        let mut ws = connect(&base_ws, id).await?;
+                        until_ply(&mut ws, 0).await?;
+                        sockets.push(ws);
+                    }
+                    Ok(())
+                })
+                .await?;
+                let ends: Vec<_> = sockets
+                    .into_iter()
+                    .map(|ws| tokio::spawn(until_over(ws)))
+                    .collect();
+                anyhow::Ok((deadline, ends))
+            }
+        })
+        .buffer_unordered(32)
+        .collect::<Vec<_>>()
+        .await;
+    println!(
+        "{games} games on 0.25+0 started in {:.1} s ({} sockets)",
+        t.elapsed().as_secs_f64(),
+        2 * games
+    );
+    let mut latencies = Vec::new();
+    let mut early = 0;
+    for w in waiting {
+        let (deadline, ends) = w?;
+        for end in ends {
+            let at = end.await??;
+            match at.checked_duration_since(deadline) {
+                Some(d) => latencies.push(d),
+                None => early += 1,
+            }
+        }
+    }
+    latencies.sort();
+    println!(
+        "flag latency, deadline to game over at the socket ({} sockets): p50 {}, p99 {}, max {}{}",
+        latencies.len() + early,
+        ms(percentile(&latencies, 0.5)),
+        ms(percentile(&latencies, 0.99)),
+        ms(latencies.last().copied().unwrap_or_default()),
+        if early > 0 {
+            format!(" ({early} before the deadline: a fault)")
+        } else {
+            String::new()
+        }
+    );
+    // Idle clocks.
+    let rss_before = rss_kib(pid);
+    let t = Instant::now();
+    let started: Vec<_> = futures_util::stream::iter(0..idle)
+        .map(|_| {
+            let (client, base) = (client.clone(), base.clone());
+            async move { timed_game(&client, &base, "30+0", async |_| Ok(())).await }
+        })
+        .buffer_unordered(32)
+        .collect::<Vec<_>>()
+        .await;
+    let failed = started.iter().filter(|r| r.is_err()).count();
+    anyhow::ensure!(failed == 0, "{failed} games could not be started");
+    println!(
+        "{idle} games on 30+0 started in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (cpu0, t0) = (cpu_time(pid), Instant::now());
+    tokio::time::sleep(Duration::from_secs(idle_seconds)).await;
+    let cpu = cpu_time(pid).saturating_sub(cpu0);
+    let wall = t0.elapsed();
+    let rss = rss_kib(pid);
+    println!(
+        "{idle} running clocks: server RSS {:.1} MiB (at start {:.1} MiB, before them {:.1} MiB); \
+         idle CPU {:.2} % of one core ({:.0} ms in {:.0} s)",
+        rss as f64 / 1024.0,
+        rss_start as f64 / 1024.0,
+        rss_before as f64 / 1024.0,
+        100.0 * cpu.as_secs_f64() / wall.as_secs_f64(),
+        cpu.as_secs_f64() * 1000.0,
+        wall.as_secs_f64()
+    );
+    Ok(())
 }

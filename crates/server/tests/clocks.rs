@@ -397,3 +397,31 @@ async fn time_controls_are_checked_and_shown() {
     assert_eq!(archive["games"][0]["time_control"], "10+5");
     assert_eq!(archive["games"][1]["time_control"], Value::Null);
 }
+
+/// Against the computer on a 0.25+0 clock (real time), level 10 takes its
+/// time from its clock and keeps a reserve: after 20 plies against instant
+/// replies it has used only a part of its time, and it did not lose on it.
+#[tokio::test]
+async fn the_computer_takes_its_time_from_its_clock() {
+    let s = TestServer::start_config(|c| c.computer_movetime_ms = None).await;
+    let v = s
+        .create(
+            json!({"kind": "computer", "level": 10, "color": "white", "time_control": "0.25+0"}),
+        )
+        .await;
+    let id = id_of(&v);
+    let w = token(&v, "white");
+    let mut st = v["state"].clone();
+    while st["ply"].as_u64().unwrap() < 20 && st["status"] == "ongoing" {
+        let ply = st["ply"].as_u64().unwrap();
+        let mv = st["legal_moves"][0].as_str().unwrap().to_string();
+        s.play_ok(id, &w, ply, &mv).await;
+        st = s
+            .wait_for(id, 20, |s| s["ply"] == ply + 2 || s["status"] == "over")
+            .await;
+    }
+    assert_ne!(st["reason"], "time", "{st}");
+    let left = ms(&st, "black");
+    // Its share of the time left above a reserve of 1.25 s (a twelfth).
+    assert!((1_250..15_000).contains(&left), "{left} ms left");
+}
