@@ -502,7 +502,7 @@ impl Step {
 /// What an action changes, prepared and checked, not yet stored.
 enum Change {
     /// The game itself.
-    Game(Step),
+    Game(Box<Step>),
     /// The player's seat: joined, with this name.
     Seat { name: Option<String> },
 }
@@ -648,12 +648,12 @@ fn prepare(live: &Live, side: Color, action: Action, lag_ms: u64) -> Result<Chan
             MoveChange::Keep
         }
     };
-    Ok(Change::Game(Step {
+    Ok(Change::Game(Box::new(Step {
         next,
         moves,
         credit_ms,
         give,
-    }))
+    })))
 }
 
 /// The checks of a move or huff before the rules, in the order of
@@ -1280,7 +1280,7 @@ impl GameRegistry {
         let side = live.seat_of(token)?;
         let change = prepare(live, side, action, lag_ms)?;
         let state = match change {
-            Change::Game(step) => self.commit(&entry, live, step).await?,
+            Change::Game(step) => self.commit(&entry, live, *step).await?,
             Change::Seat { name } => self.commit_seat(&entry, live, side, name).await?,
         };
         Ok((side, state))
