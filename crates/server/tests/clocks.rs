@@ -425,3 +425,34 @@ async fn the_computer_takes_its_time_from_its_clock() {
     // Its share of the time left above a reserve of 1.25 s (a twelfth).
     assert!((1_250..15_000).contains(&left), "{left} ms left");
 }
+
+/// `brett db export` / `import` keep a game's clock and each move's times.
+#[tokio::test]
+async fn an_export_keeps_the_clocks() {
+    let clock = ManualClock::new(T0);
+    let s = server_on(&clock, None).await;
+    let (id, w, _) = local_game(&s, "muehle", "5+3").await;
+    clock.advance(7_000);
+    s.play_ok(id, &w, 2, "f4").await;
+    let from = server::storage::open(&database_url_for(&s.db))
+        .await
+        .unwrap();
+    let games = from.export_games(0, 10).await.unwrap();
+    let line = games[0].to_line();
+    assert!(line.contains("\"clock\""), "{line}");
+    let dir = tempfile::tempdir().unwrap();
+    let to = server::storage::open(&format!("sqlite://{}", dir.path().join("b.db").display()))
+        .await
+        .unwrap();
+    to.import_games(vec![server::storage::GameRecord::from_line(&line).unwrap()])
+        .await
+        .unwrap();
+    let (a, b) = (
+        from.load_game(id).await.unwrap().unwrap(),
+        to.load_game(id).await.unwrap().unwrap(),
+    );
+    assert_eq!(a.meta.clock, b.meta.clock);
+    assert!(a.meta.clock.is_some());
+    assert_eq!(a.move_clocks, b.move_clocks);
+    assert_eq!(a.move_clocks[2], Some([300_000 - 7_000 + 3_000, 300_000]));
+}
