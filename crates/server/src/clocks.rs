@@ -25,7 +25,7 @@ use tokio::sync::{mpsc, watch};
 
 use crate::game::{Clock, Color, TimeControl};
 use crate::registry::GameRegistry;
-use crate::storage::ClockMeta;
+use crate::storage::{ClockMeta, RemotePresence};
 
 /// The most network lag credited to one move.
 pub const LAG_CREDIT_CAP_MS: u64 = 500;
@@ -284,9 +284,10 @@ impl ClockState {
     }
 }
 
-/// Who of a game's players has a connection to it here: each seat's open
-/// sockets that said hello with its token, and since when a seat has had
-/// none.
+/// Who of a game's players has a connection to it: each seat's open
+/// sockets here that said hello with its token, and since when a seat has
+/// had none; with several instances also those the others hold
+/// ([`RemotePresence`], read from the database).
 pub struct Presence {
     seats: std::sync::Mutex<[SeatPresence; 2]>,
 }
@@ -295,6 +296,7 @@ pub struct Presence {
 struct SeatPresence {
     sockets: usize,
     away_since: i64,
+    remote: RemotePresence,
 }
 
 impl Presence {
@@ -305,6 +307,7 @@ impl Presence {
                 [SeatPresence {
                     sockets: 0,
                     away_since: now,
+                    remote: RemotePresence::default(),
                 }; 2],
             ),
         }
@@ -314,28 +317,45 @@ impl Presence {
         f(&mut self.seats.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
-    /// A socket of `side` opened.
-    pub fn connect(&self, side: Color) {
-        self.with(|s| s[side.index()].sockets += 1);
+    /// A socket of `side` opened: the sockets of `side` here now.
+    pub fn connect(&self, side: Color) -> usize {
+        self.with(|s| {
+            s[side.index()].sockets += 1;
+            s[side.index()].sockets
+        })
     }
 
-    /// A socket of `side` closed at `now`.
-    pub fn disconnect(&self, side: Color, now: i64) {
+    /// A socket of `side` closed at `now`: the sockets of `side` here now.
+    pub fn disconnect(&self, side: Color, now: i64) -> usize {
         self.with(|s| {
             let seat = &mut s[side.index()];
             seat.sockets = seat.sockets.saturating_sub(1);
             if seat.sockets == 0 {
                 seat.away_since = now;
             }
+            seat.sockets
+        })
+    }
+
+    /// The sockets the other instances hold, as the database says.
+    pub fn set_remote(&self, remote: [RemotePresence; 2]) {
+        self.with(|s| {
+            for (seat, r) in s.iter_mut().zip(remote) {
+                seat.remote = r;
+            }
         });
     }
 
     /// How long `side` has had no connection at `now` (`None`: it has
-    /// one).
+    /// one, here or on another instance).
     pub fn away_ms(&self, side: Color, now: i64) -> Option<u64> {
         self.with(|s| {
             let seat = s[side.index()];
-            (seat.sockets == 0).then(|| u64::try_from(now - seat.away_since).unwrap_or(0))
+            let since = seat
+                .away_since
+                .max(seat.remote.changed_at.unwrap_or(i64::MIN));
+            (seat.sockets == 0 && seat.remote.sockets == 0)
+                .then(|| u64::try_from(now - since).unwrap_or(0))
         })
     }
 }

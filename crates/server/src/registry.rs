@@ -909,6 +909,7 @@ impl GameRegistry {
                 .await?
                 .ok_or_else(|| ApiError::not_found_game(entry.id))?;
             let live = self.live_from_stored(stored, entry)?;
+            self.read_presence(entry).await;
             self.schedule(entry.id, &live);
             *guard = Some(live);
         }
@@ -1026,6 +1027,37 @@ impl GameRegistry {
         }
     }
 
+    /// Several instances: what the others hold of game `entry`'s seats.
+    async fn read_presence(&self, entry: &Entry) {
+        if let Some(cluster) = self.storage.cluster() {
+            match cluster.presence(entry.id).await {
+                Ok(remote) => entry.presence.set_remote(remote),
+                Err(e) => {
+                    tracing::warn!(game = entry.id, error = %e, "reading who is connected failed")
+                }
+            }
+        }
+    }
+
+    /// Several instances: tell the others how many sockets of `side` of
+    /// game `id` this one holds.
+    fn tell_presence(self: &Arc<Self>, id: i64, side: Color, sockets: usize) {
+        if self.storage.cluster().is_none()
+            || self.is_closing()
+            || tokio::runtime::Handle::try_current().is_err()
+        {
+            return;
+        }
+        let (registry, at) = (self.clone(), self.time.now_ms());
+        tokio::spawn(async move {
+            if let Some(cluster) = registry.storage.cluster()
+                && let Err(e) = cluster.set_presence(id, side.index(), sockets, at).await
+            {
+                tracing::warn!(game = id, error = %e, "telling who is connected failed");
+            }
+        });
+    }
+
     /// A socket of the seat `token` holds in game `id` opened: the seat is
     /// present until the returned guard is dropped. The players are sent
     /// the news.
@@ -1040,7 +1072,8 @@ impl GameRegistry {
         let Ok(side) = live.seat_of(Some(token)) else {
             return Ok(None);
         };
-        entry.presence.connect(side);
+        let sockets = entry.presence.connect(side);
+        self.tell_presence(id, side, sockets);
         Self::broadcast(&entry, live);
         drop(guard);
         Ok(Some(PresenceGuard {
@@ -1276,6 +1309,10 @@ impl GameRegistry {
             // Moves stored by another instance, not heard of yet.
             live.stale = true;
         }
+        if matches!(action, Action::Claim { .. }) {
+            // Who is connected elsewhere, as of now.
+            self.read_presence(&entry).await;
+        }
         let live = self.load(&entry, &mut guard).await?;
         let side = live.seat_of(token)?;
         let change = prepare(live, side, action, lag_ms)?;
@@ -1401,7 +1438,9 @@ pub struct PresenceGuard {
 impl Drop for PresenceGuard {
     fn drop(&mut self) {
         let now = self.registry.time.now_ms();
-        self.entry.presence.disconnect(self.side, now);
+        let sockets = self.entry.presence.disconnect(self.side, now);
+        self.registry
+            .tell_presence(self.entry.id, self.side, sockets);
         let entry = self.entry.clone();
         if tokio::runtime::Handle::try_current().is_ok() && !self.registry.is_closing() {
             tokio::spawn(async move {

@@ -542,3 +542,60 @@ async fn a_flag_on_two_instances_is_stored_once_and_reaches_both() {
     tokio::time::sleep(Duration::from_millis(2_500)).await;
     assert_eq!(stored_version(&url, id).await, before + 1);
 }
+
+#[tokio::test]
+async fn who_is_connected_counts_on_every_instance() {
+    let Some(base) = postgres_url("who_is_connected_counts_on_every_instance") else {
+        return;
+    };
+    let url = new_pg_database(&base).await;
+    let clock = server::clocks::ManualClock::new(1_800_000_000_000);
+    let time = server::clocks::Time(clock.clone());
+    let a = instance(&url, |c| c.time = time.clone()).await;
+    let b = instance(&url, |c| c.time = time.clone()).await;
+    let v = a
+        .create(json!({"kind": "online", "time_control": "5+3", "name": "Anna"}))
+        .await;
+    let id = id_of(&v);
+    let white = token(&v, "white");
+    let black = v["invite"]["token"].as_str().unwrap().to_string();
+    b.action(id, "join", json!({"token": black})).await;
+    a.play_ok(id, &white, 0, "d6").await;
+    b.play_ok(id, &black, 1, "d2").await;
+    // White is on A, Black on B: each sees the other connected.
+    let mut on_a = a.ws(id).await;
+    next_json(&mut on_a).await;
+    send_text(
+        &mut on_a,
+        &json!({"type": "hello", "token": white}).to_string(),
+    )
+    .await;
+    let mut on_b = b.ws(id).await;
+    next_json(&mut on_b).await;
+    send_text(
+        &mut on_b,
+        &json!({"type": "hello", "token": black}).to_string(),
+    )
+    .await;
+    next_state_where(&mut on_a, |s| s["players"]["black"]["online"] == true).await;
+    next_state_where(&mut on_b, |s| s["players"]["white"]["online"] == true).await;
+    // Black cannot claim on B against White, who is connected on A.
+    clock.advance(40_000);
+    let (status, body) = b
+        .action(id, "claim", json!({"token": black, "result": "win"}))
+        .await;
+    assert_error(status, &body, 409, "not_allowed");
+    // Black leaves: A hears of it; 30 s later White may claim there.
+    drop(on_b);
+    next_state_where(&mut on_a, |s| s["players"]["black"]["online"] == false).await;
+    let (status, body) = a
+        .action(id, "claim", json!({"token": white, "result": "win"}))
+        .await;
+    assert_error(status, &body, 409, "not_allowed");
+    clock.advance(30_000);
+    let (status, body) = a
+        .action(id, "claim", json!({"token": white, "result": "win"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["reason"], "claimed");
+}

@@ -20,3 +20,15 @@ CREATE TABLE server_alive (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     alive_at BIGINT NOT NULL
 );
+
+-- Several instances: the sockets each instance holds for each seat of a
+-- game (a player is connected if any instance has one), and when that
+-- count last changed (a seat with none is away since then).
+CREATE TABLE seat_presence (
+    game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat SMALLINT NOT NULL,             -- 0 white, 1 black
+    instance TEXT NOT NULL,
+    sockets BIGINT NOT NULL,
+    changed_at BIGINT NOT NULL,         -- milliseconds since the Unix epoch
+    PRIMARY KEY (game_id, seat, instance)
+);

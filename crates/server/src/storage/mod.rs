@@ -342,6 +342,15 @@ pub struct RemoteChange {
     pub ply: usize,
 }
 
+/// The sockets other instances hold of one seat of a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RemotePresence {
+    /// Their sockets of the seat.
+    pub sockets: usize,
+    /// When the last of their counts changed (`None`: never).
+    pub changed_at: Option<i64>,
+}
+
 /// What comes from a [`Cluster::listen`]ing connection.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClusterEvent {
@@ -384,6 +393,21 @@ pub trait Cluster: Send + Sync {
     /// computer is to move) and then releases the claim's token; a claim
     /// not released (the instance died too) expires in turn.
     fn claim_expired_leases(&self) -> BoxFuture<'_, Result<Vec<(i64, u64)>, StorageError>>;
+
+    /// This instance holds `sockets` sockets of seat `seat` (0 White, 1
+    /// Black) of game `game` since `at` (milliseconds since the Unix
+    /// epoch); the other instances are told as of a change of the game.
+    fn set_presence(
+        &self,
+        game: i64,
+        seat: usize,
+        sockets: usize,
+        at: i64,
+    ) -> BoxFuture<'_, Result<(), StorageError>>;
+
+    /// The sockets the other instances hold of each seat of game `game`
+    /// (White, Black), and when their count last changed.
+    fn presence(&self, game: i64) -> BoxFuture<'_, Result<[RemotePresence; 2], StorageError>>;
 
     /// Listen for the changes of other instances: events go to `tx` until
     /// it is closed or `closing` turns true. Reconnects by itself.

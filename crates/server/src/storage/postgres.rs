@@ -30,8 +30,8 @@ use super::record::tags_from_text;
 use super::sql;
 use super::{
     Cluster, ClusterEvent, Expected, GameMeta, GameRecord, GameSummary, MoveChange, NewGame,
-    RecordMove, RecordSeat, RemoteChange, SeatChange, Storage, StorageError, StorageOptions,
-    StoredGame,
+    RecordMove, RecordSeat, RemoteChange, RemotePresence, SeatChange, Storage, StorageError,
+    StorageOptions, StoredGame,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
@@ -336,6 +336,60 @@ impl Cluster for PgStorage {
             leases.insert(game, token);
             Ok(Some(token))
         })
+    }
+
+    fn set_presence(
+        &self,
+        game: i64,
+        seat: usize,
+        sockets: usize,
+        at: i64,
+    ) -> BoxFuture<'_, Result<(), StorageError>> {
+        let instance = self.instance.clone();
+        Box::pin(self.write("set presence", move |conn| {
+            Box::pin(async move {
+                sqlx::query(
+                    "INSERT INTO seat_presence (game_id, seat, instance, sockets, changed_at) \
+                     SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM games WHERE id = $1) \
+                     ON CONFLICT (game_id, seat, instance) \
+                     DO UPDATE SET sockets = $4, changed_at = $5",
+                )
+                .bind(game)
+                .bind(seat as i16)
+                .bind(&instance)
+                .bind(sockets as i64)
+                .bind(at)
+                .execute(&mut *conn)
+                .await?;
+                announce(conn, &instance, game, 0).await?;
+                Ok(())
+            })
+        }))
+    }
+
+    fn presence(&self, game: i64) -> BoxFuture<'_, Result<[RemotePresence; 2], StorageError>> {
+        let instance = self.instance.clone();
+        Box::pin(self.read("presence", move |conn| {
+            Box::pin(async move {
+                let rows: Vec<(i16, i64, i64)> = sqlx::query_as(
+                    "SELECT seat, sockets, changed_at FROM seat_presence \
+                     WHERE game_id = $1 AND instance <> $2",
+                )
+                .bind(game)
+                .bind(&instance)
+                .fetch_all(&mut *conn)
+                .await?;
+                let mut out = [RemotePresence::default(); 2];
+                for (seat, sockets, at) in rows {
+                    let Some(p) = out.get_mut(usize::try_from(seat).unwrap_or(2)) else {
+                        continue;
+                    };
+                    p.sockets += usize::try_from(sockets).unwrap_or(0);
+                    p.changed_at = Some(p.changed_at.map_or(at, |c| c.max(at)));
+                }
+                Ok(out)
+            })
+        }))
     }
 
     fn release_lease(&self, game: i64, token: u64) -> BoxFuture<'_, ()> {
