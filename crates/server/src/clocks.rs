@@ -43,7 +43,7 @@ pub const ABANDON_MS: i64 = 30_000;
 pub const EXTRA_TIME_MS: u64 = 15_000;
 
 /// How often a server says it runs (and, on a shared database, looks for
-/// due deadlines stored by others).
+/// due deadlines stored by others and renews its count of sockets).
 pub const SWEEP: Duration = Duration::from_secs(1);
 
 /// A server not heard of for this long was down: when one starts after
@@ -493,6 +493,11 @@ async fn run(registry: Weak<GameRegistry>, time: Time, mut rx: mpsc::UnboundedRe
                 let now = time.now_ms();
                 if let Err(e) = reg.storage().clocks_alive(now, i64::MAX).await {
                     tracing::warn!(error = %e, "saying the server runs failed");
+                }
+                if let Some(cluster) = reg.storage().cluster()
+                    && let Err(e) = cluster.renew_presence(now).await
+                {
+                    tracing::warn!(error = %e, "renewing who is connected failed");
                 }
                 if shared {
                     match reg.storage().clock_deadlines(Some(now)).await {

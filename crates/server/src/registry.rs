@@ -1030,7 +1030,7 @@ impl GameRegistry {
     /// Several instances: what the others hold of game `entry`'s seats.
     async fn read_presence(&self, entry: &Entry) {
         if let Some(cluster) = self.storage.cluster() {
-            match cluster.presence(entry.id).await {
+            match cluster.presence(entry.id, self.time.now_ms()).await {
                 Ok(remote) => entry.presence.set_remote(remote),
                 Err(e) => {
                     tracing::warn!(game = entry.id, error = %e, "reading who is connected failed")

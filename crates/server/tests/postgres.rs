@@ -579,8 +579,10 @@ async fn who_is_connected_counts_on_every_instance() {
     .await;
     next_state_where(&mut on_a, |s| s["players"]["black"]["online"] == true).await;
     next_state_where(&mut on_b, |s| s["players"]["white"]["online"] == true).await;
-    // Black cannot claim on B against White, who is connected on A.
+    // Black cannot claim on B against White, who is connected on A (whose
+    // count of sockets is renewed every second).
     clock.advance(40_000);
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
     let (status, body) = b
         .action(id, "claim", json!({"token": black, "result": "win"}))
         .await;
@@ -593,9 +595,50 @@ async fn who_is_connected_counts_on_every_instance() {
         .await;
     assert_error(status, &body, 409, "not_allowed");
     clock.advance(30_000);
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
     let (status, body) = a
         .action(id, "claim", json!({"token": white, "result": "win"}))
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["reason"], "claimed");
+
+    // An instance that died with Black's socket open: its count lapses
+    // after 10 s without renewal, and Black is away since then.
+    let v = a
+        .create(json!({"kind": "online", "time_control": "5+3"}))
+        .await;
+    let id = id_of(&v);
+    let white = token(&v, "white");
+    let black = v["invite"]["token"].as_str().unwrap().to_string();
+    a.action(id, "join", json!({"token": black})).await;
+    a.play_ok(id, &white, 0, "d6").await;
+    a.play_ok(id, &black, 1, "d2").await;
+    let now: i64 = 1_800_000_000_000 + 70_000;
+    {
+        use sqlx::Connection;
+        let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
+        sqlx::query(
+            "INSERT INTO seat_presence (game_id, seat, instance, sockets, changed_at) \
+             VALUES ($1, 1, 'gone', 1, $2)",
+        )
+        .bind(id)
+        .bind(now)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    }
+    clock.advance(9_000);
+    let (status, body) = a
+        .action(
+            id,
+            "claim",
+            json!({"token": white.clone(), "result": "win"}),
+        )
+        .await;
+    assert_error(status, &body, 409, "not_allowed");
+    clock.advance(31_000);
+    let (status, body) = a
+        .action(id, "claim", json!({"token": white, "result": "draw"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
 }

@@ -342,6 +342,9 @@ pub struct RemoteChange {
     pub ply: usize,
 }
 
+/// How long an instance's count of sockets lasts without renewal.
+pub const PRESENCE_LAPSE_MS: i64 = 10_000;
+
 /// The sockets other instances hold of one seat of a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RemotePresence {
@@ -406,8 +409,17 @@ pub trait Cluster: Send + Sync {
     ) -> BoxFuture<'_, Result<(), StorageError>>;
 
     /// The sockets the other instances hold of each seat of game `game`
-    /// (White, Black), and when their count last changed.
-    fn presence(&self, game: i64) -> BoxFuture<'_, Result<[RemotePresence; 2], StorageError>>;
+    /// (White, Black) at `now`, and when their count last changed. An
+    /// instance's count not renewed ([`Cluster::renew_presence`]) for
+    /// [`PRESENCE_LAPSE_MS`] is none (the instance is gone), as of then.
+    fn presence(
+        &self,
+        game: i64,
+        now: i64,
+    ) -> BoxFuture<'_, Result<[RemotePresence; 2], StorageError>>;
+
+    /// The sockets this instance holds are still open at `now`.
+    fn renew_presence(&self, now: i64) -> BoxFuture<'_, Result<(), StorageError>>;
 
     /// Listen for the changes of other instances: events go to `tx` until
     /// it is closed or `closing` turns true. Reconnects by itself.

@@ -367,7 +367,27 @@ impl Cluster for PgStorage {
         }))
     }
 
-    fn presence(&self, game: i64) -> BoxFuture<'_, Result<[RemotePresence; 2], StorageError>> {
+    fn renew_presence(&self, now: i64) -> BoxFuture<'_, Result<(), StorageError>> {
+        let instance = self.instance.clone();
+        Box::pin(self.write("renew presence", move |conn| {
+            Box::pin(async move {
+                sqlx::query(
+                    "UPDATE seat_presence SET changed_at = $2 WHERE instance = $1 AND sockets > 0",
+                )
+                .bind(&instance)
+                .bind(now)
+                .execute(&mut *conn)
+                .await?;
+                Ok(())
+            })
+        }))
+    }
+
+    fn presence(
+        &self,
+        game: i64,
+        now: i64,
+    ) -> BoxFuture<'_, Result<[RemotePresence; 2], StorageError>> {
         let instance = self.instance.clone();
         Box::pin(self.read("presence", move |conn| {
             Box::pin(async move {
@@ -384,7 +404,10 @@ impl Cluster for PgStorage {
                     let Some(p) = out.get_mut(usize::try_from(seat).unwrap_or(2)) else {
                         continue;
                     };
-                    p.sockets += usize::try_from(sockets).unwrap_or(0);
+                    // A count not renewed: its instance is gone.
+                    if at >= now - super::PRESENCE_LAPSE_MS {
+                        p.sockets += usize::try_from(sockets).unwrap_or(0);
+                    }
                     p.changed_at = Some(p.changed_at.map_or(at, |c| c.max(at)));
                 }
                 Ok(out)
