@@ -15,7 +15,7 @@ echo "== Rust tests (cargo test --workspace --profile ci)"
 cargo test --workspace --profile ci
 
 echo "== the API tests again, every test server on PostgreSQL (BRETT_TEST_BACKEND=postgres)"
-BRETT_TEST_BACKEND=postgres cargo test --profile ci -p server --test api --test dame
+BRETT_TEST_BACKEND=postgres cargo test --profile ci -p server --test api --test dame --test clocks
 
 echo "== load benchmark, a short run of each (figures of the full runs: docs/INSTANCES.md)"
 # roundtrip on SQLite and across two PostgreSQL instances; kill fails when an
@@ -23,6 +23,8 @@ echo "== load benchmark, a short run of each (figures of the full runs: docs/INS
 cargo run --profile ci -q -p server --example load -- roundtrip --games 50 --rate 100 --plies 10 --saturation-plies 10
 cargo run --profile ci -q -p server --example load -- roundtrip --database "$BRETT_TEST_POSTGRES" --instances 2 --games 50 --rate 100 --plies 10 --saturation-plies 10
 cargo run --profile ci -q -p server --example load -- kill --database "$BRETT_TEST_POSTGRES" --games 40 --rate 80 --seconds 12 --kill-every 4
+# clocks fails when a flag falls before its deadline.
+cargo run --profile ci -q -p server --example load -- clocks --games 50 --idle 200 --idle-seconds 2
 
 echo "== browser tests (tests/e2e)"
 if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
