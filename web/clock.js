@@ -4,6 +4,7 @@
 // counted down on its own), and the low-time beep.
 
 import { t, tn } from './i18n.js';
+import { s } from './dom.js';
 
 /** The live presets offered (minutes + seconds per move). */
 export const LIVE_PRESETS = ['1+0', '3+2', '5+3', '10+5', '15+10', '30+0'];
@@ -61,6 +62,13 @@ export function clockTimes(clock, receivedAt, now = performance.now()) {
   return times;
 }
 
+/** A small clock drawn as SVG (the font may lack a clock sign). */
+export function clockIcon() {
+  return s('svg', { class: 'clock-icon', viewBox: '0 0 24 24', 'aria-hidden': 'true' },
+    s('circle', { cx: 12, cy: 13, r: 8, fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }),
+    s('path', { d: 'M12 9v4.5l3 2M9.5 3h5', fill: 'none', stroke: 'currentColor', 'stroke-width': 2, 'stroke-linecap': 'round' }));
+}
+
 let audio = null;
 
 /** A short beep (WebAudio); silent where the browser has none or refuses. */
@@ -78,6 +86,5 @@ export function beep(freq = 880, ms = 90) {
     const at = audio.currentTime;
     osc.start(at);
     osc.stop(at + ms / 1000);
-    window.__brettBeeps = (window.__brettBeeps || 0) + 1;
   } catch { /* no sound */ }
 }

@@ -54,9 +54,10 @@ test('a hot-seat game on a custom clock: both clocks, the running one ticks, ten
     await page.selectOption('#time-control', 'custom');
     await page.fill('#tc-minutes', '0.25');
     await page.fill('#tc-increment', '0');
+    await shot(page, 'clocks-home-custom');
     const id = await startGame(page);
     await page.waitForSelector('#clock-white');
-    assert.equal((await page.textContent('#game-tc')).trim(), '⏱ 0.25+0');
+    assert.equal((await page.textContent('#game-tc')).trim(), '0.25+0');
     assert.match(await page.textContent('#rules-tc'), /0\.25\+0/);
     assert.equal(await page.textContent('#clock-white'), '0:15');
     assert.equal(await page.textContent('#clock-black'), '0:15');
@@ -203,6 +204,7 @@ test('premove, the tab title, the sound switch, give time; the "your turn" list'
     await host.waitForSelector('#your-turn li');
     const ids = await host.$$eval('#your-turn li', (els) => els.map((e) => Number(e.dataset.id)));
     assert.deepEqual(ids, [g.id, comp.id]);
+    await shot(host, 'clocks-your-turn');
     assert.match(await host.textContent(`#your-turn li[data-id="${g.id}"]`), /5\+0.*noch 4:\d\d/);
     assert.equal(await host.getAttribute(`#your-turn li[data-id="${comp.id}"] a`, 'href'), `/game/${comp.id}`);
     // Black's home page lists none of them (not Black's move).

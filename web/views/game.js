@@ -9,7 +9,7 @@ import { gameAdapter } from '../games/index.js';
 import * as store from '../store.js';
 import { navigate } from '../nav.js';
 import { statusBox, changeText } from '../tablebase.js';
-import { fmtClock, clockTimes, controlText, beep, LOW_TIME_MS } from '../clock.js';
+import { fmtClock, clockTimes, controlText, beep, clockIcon, LOW_TIME_MS } from '../clock.js';
 
 /**
  * Takes the token out of the URL fragment (#token=…&color=…): {token, color}
@@ -816,7 +816,10 @@ export class GameView {
     const clock = st.clock;
     const over = st.status === 'over';
     e.tc.hidden = !clock;
-    e.tc.textContent = clock ? `⏱ ${controlText(clock.control)}` : '';
+    if (clock && e.tc.dataset.text !== controlText(clock.control)) {
+      e.tc.dataset.text = controlText(clock.control);
+      mount(e.tc, clockIcon(), h('span', { text: e.tc.dataset.text }));
+    }
     e.tc.title = t('tc.label');
     const mine = this.myColor();
     const playing = !over && mine && st.kind === 'online' && !this.needsJoin();
