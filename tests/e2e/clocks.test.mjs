@@ -3,7 +3,8 @@
 // the running one ticking (tenths under 10 s), a short online game lost on
 // time ending on both pages within a second of the deadline, the sound
 // switch and the tab title, premoves, give time and abort, the "your turn"
-// list, and the drift of the page's clock after 100 moves.
+// list, a claim against an opponent who left, and the drift of the page's
+// clock after 100 moves.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -241,6 +242,37 @@ test('abort before the first moves ends the game as aborted on both pages', asyn
   } finally {
     await host.context().close();
     await guest.context().close();
+  }
+});
+
+test('a player whose opponent has left claims the win', async (t) => {
+  const g = await onlineGame('5+0');
+  const { host, guest } = await openBoth(g);
+  logErrorsAfter(t, { host, guest });
+  try {
+    await move(g, g.white, 'd6');
+    await move(g, g.black, 'f4');
+    await host.waitForSelector('.player-bar[data-color=black] .presence.on');
+    assert.ok(await host.isHidden('#claim-box'));
+    // Black's page goes; White sees it, and after 30 s may claim.
+    const left = Date.now();
+    await guest.context().close();
+    await host.waitForSelector('.player-bar[data-color=black] .presence.off');
+    assert.ok(await host.isHidden('#claim-box'), 'no claim at once');
+    await host.waitForSelector('#claim-win', { timeout: 40000 });
+    assert.ok(Date.now() - left >= 29000, `the claim is offered after ${Date.now() - left} ms`);
+    assert.ok(await host.isVisible('#claim-draw'));
+    assert.match(await host.textContent('#claim-box'), /Ben hat die Partie verlassen/);
+    await host.click('#claim-win');
+    await host.waitForSelector('.status-line.over');
+    assert.match(await host.textContent('#status'), /Schwarz hat die Partie verlassen – Weiß beansprucht den Sieg/);
+    const st = await getState(suite.server.url, g.id);
+    assert.deepEqual([st.result, st.reason], ['1-0', 'claimed']);
+  } catch (e) {
+    await shot(host, 'clocks-claim-FAILED-host');
+    throw e;
+  } finally {
+    await host.context().close();
   }
 });
 
