@@ -165,6 +165,7 @@ test('premove, the tab title, the sound switch, give time; the "your turn" list'
     // … then another one, played as soon as White has moved.
     await guest.click('.board [data-point=b4]');
     await guest.waitForSelector('.board [data-point=b4].premove');
+    await shot(guest, 'clocks-premove');
     let st = await getState(suite.server.url, g.id);
     assert.equal(st.ply, 2, 'a premove waits');
     await clickMove(host, 'd2', st.legal_moves);

@@ -200,7 +200,7 @@ export class HomeView {
         : h('ul', { class: 'game-links' }, ...games.map((g) => h('li', {},
           h('a', { href: `/game/${g.id}`, 'data-link': true },
             h('strong', { text: t('game.title', { id: g.id }) }),
-            h('span', { class: 'muted', text: ` · ${t(`kind.${g.kind}.short`)}${g.colors && g.colors.length === 1 ? ` · ${colorName(g.colors[0])}` : ''} · ${rulesLabelOf(g.game, g.rules)} · ${fmtDate(g.created)}` }),
+            h('span', { class: 'muted', text: ` · ${t(`kind.${g.kind}.short`)}${g.colors && g.colors.length === 1 ? ` · ${colorName(g.colors[0])}` : ''} · ${rulesLabelOf(g.game, g.rules)}${this.states[g.id]?.clock ? ` · ${controlText(this.states[g.id].clock.control)}` : ''} · ${fmtDate(g.created)}` }),
             this.gameStatus(g))))));
 
     const more = h('section', { class: 'card more', 'aria-labelledby': 'more-h' },
