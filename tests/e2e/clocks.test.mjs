@@ -49,6 +49,12 @@ const move = (g, token, mv) => getState(suite.server.url, g.id)
 test('a hot-seat game on a custom clock: both clocks, the running one ticks, tenths under 10 s', async (t) => {
   const { page } = await newPage(suite.browser, { locale: 'en-US' });
   logErrorsAfter(t, page);
+  // The beeps the page makes, counted.
+  await page.addInitScript(() => {
+    window.beeps = 0;
+    const make = AudioContext.prototype.createOscillator;
+    AudioContext.prototype.createOscillator = function createOscillator() { window.beeps += 1; return make.call(this); };
+  });
   try {
     await page.goto(suite.server.url);
     await fillNewGame(page, { kind: 'local' });
@@ -84,6 +90,17 @@ test('a hot-seat game on a custom clock: both clocks, the running one ticks, ten
     const tenths = await page.textContent('#clock-white');
     await sleep(250);
     assert.notEqual(await page.textContent('#clock-white'), tenths, 'the tenths move');
+    // A beep when the clock ran low, and one a second under 10 s.
+    const beeps = await page.evaluate(() => window.beeps);
+    await sleep(2100);
+    const more = await page.evaluate(() => window.beeps);
+    assert.ok(beeps >= 1, `${beeps} beeps`);
+    assert.ok(more - beeps >= 2 && more - beeps <= 3, `${more - beeps} beeps in 2.1 s under 10 s`);
+    // Switched off: silence.
+    await page.uncheck('#clock-sound');
+    const off = await page.evaluate(() => window.beeps);
+    await sleep(1500);
+    assert.equal(await page.evaluate(() => window.beeps), off);
     await shot(page, 'clocks-hotseat');
   } catch (e) {
     await shot(page, 'clocks-hotseat-FAILED');
@@ -168,7 +185,12 @@ test('premove, the tab title, the sound switch, give time; the "your turn" list'
     await shot(guest, 'clocks-premove');
     let st = await getState(suite.server.url, g.id);
     assert.equal(st.ply, 2, 'a premove waits');
+    // White's move carries the network delay White's page measured on its socket.
+    const sentMove = host.waitForRequest((r) => r.url().endsWith(`/api/games/${g.id}/moves`) && r.method() === 'POST');
     await clickMove(host, 'd2', st.legal_moves);
+    const body = JSON.parse((await sentMove).postData());
+    assert.equal(body.move, 'd2');
+    assert.ok(Number.isInteger(body.lag_ms) && body.lag_ms >= 0 && body.lag_ms < 500, `lag_ms ${body.lag_ms}`);
     st = await waitState(suite.server.url, g.id, (s) => s.ply >= 4, 5000);
     assert.deepEqual(st.moves, ['d6', 'f4', 'd2', 'b4']);
     await waitMoves(guest, 4);
@@ -275,6 +297,26 @@ test('a player whose opponent has left claims the win', async (t) => {
   } finally {
     await host.context().close();
   }
+});
+
+test('a correspondence game: days per move, the clock in days, a day given', async (t) => {
+  const { page } = await newPage(suite.browser, { locale: 'en-US' });
+  logErrorsAfter(t, page);
+  // The new-game form offers correspondence for online games only.
+  await page.goto(suite.server.url);
+  await fillNewGame(page, { kind: 'local' });
+  assert.equal(await page.$('#time-control option[value="3d"]'), null);
+  await fillNewGame(page, { kind: 'online' });
+  assert.ok(await page.$('#time-control option[value="3d"]'));
+  const g = await onlineGame('3d');
+  await openWithSeats(page, suite.server.url, { id: g.id, tokens: { white: g.white } });
+  await page.waitForSelector('#clock-white');
+  assert.equal((await page.textContent('#game-tc')).trim(), '3 days per move');
+  assert.equal(await page.textContent('#clock-black'), '3 d 00:00');
+  assert.equal(await page.textContent('#give-time'), '+1 day for the opponent');
+  await page.click('#give-time');
+  await page.waitForFunction(() => document.querySelector('#clock-black').textContent === '4 d 00:00');
+  await page.context().close();
 });
 
 test('clock drift after 100 moves', async (t) => {
