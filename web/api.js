@@ -57,7 +57,11 @@ export const api = {
   createGame: (body) => request('POST', '/api/games', body),
   /** The state; with a token, `you` says which seat it holds (null: none). */
   state: (id, token) => request('GET', token ? `/api/games/${id}?token=${encodeURIComponent(token)}` : `/api/games/${id}`),
-  move: (id, token, move, ply) => request('POST', `/api/games/${id}/moves`, { move, token, ply }),
+  /** `lagMs`: the network delay measured on the socket (timed games; the server credits it up to 0.5 s). */
+  move: (id, token, move, ply, lagMs) => request('POST', `/api/games/${id}/moves`, lagMs === undefined ? { move, token, ply } : { move, token, ply, lag_ms: lagMs }),
+  abort: (id, token) => request('POST', `/api/games/${id}/abort`, { token }),
+  claim: (id, token, result) => request('POST', `/api/games/${id}/claim`, { token, result }),
+  giveTime: (id, token) => request('POST', `/api/games/${id}/give-time`, { token }),
   draw: (id, token, action) => request('POST', `/api/games/${id}/draw`, { token, action }),
   huff: (id, token, ply, square) => request('POST', `/api/games/${id}/huff`, { token, ply, square }),
   resign: (id, token) => request('POST', `/api/games/${id}/resign`, { token }),
@@ -88,6 +92,12 @@ export class GameSocket {
     this.ws = null;
     this.timer = null;
     this.pinger = null;
+    // The seat this socket is the presence of ({"type":"hello"} after each connection).
+    this.helloToken = null;
+    // Pings every 5 s while a timed game runs (else 25 s); the delay is half the round trip.
+    this.fast = false;
+    this.pingSent = null;
+    this.lags = [];
     this.kick = () => { if (!this.closed && (!this.ws || this.ws.readyState > 1)) this.reconnectNow(); };
     window.addEventListener('online', this.kick);
     document.addEventListener('visibilitychange', this.kick);
@@ -109,16 +119,20 @@ export class GameSocket {
     ws.onopen = () => {
       this.delay = 500;
       this.onStatus?.('online');
+      if (this.helloToken) ws.send(JSON.stringify({ type: 'hello', token: this.helloToken }));
       this.onOpen?.();
-      clearInterval(this.pinger);
-      this.pinger = setInterval(() => {
-        if (ws.readyState === 1) ws.send('{"type":"ping"}');
-      }, 25000);
+      this.startPings();
     };
     ws.onmessage = (ev) => {
+      // When the message came: a state's clock times count from here.
+      const at = performance.now();
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
-      if (msg && msg.type === 'state' && msg.state) this.onState?.(msg.state);
+      if (msg && msg.type === 'state' && msg.state) this.onState?.(msg.state, at);
+      else if (msg && msg.type === 'pong' && this.pingSent !== null) {
+        this.lags = [...this.lags, (performance.now() - this.pingSent) / 2].slice(-5);
+        this.pingSent = null;
+      }
     };
     ws.onclose = () => {
       clearInterval(this.pinger);
@@ -130,6 +144,37 @@ export class GameSocket {
       }
     };
     ws.onerror = () => { /* onclose follows */ };
+  }
+
+  startPings() {
+    clearInterval(this.pinger);
+    const ping = () => {
+      const ws = this.ws;
+      if (!ws || ws.readyState !== 1) return;
+      this.pingSent = performance.now();
+      ws.send('{"type":"ping"}');
+    };
+    if (this.fast) ping();
+    this.pinger = setInterval(ping, this.fast ? 5000 : 25000);
+  }
+
+  /** Pings often (a timed game runs) or seldom. */
+  setFastPing(fast) {
+    if (fast === this.fast) return;
+    this.fast = fast;
+    if (this.ws && this.ws.readyState === 1) this.startPings();
+  }
+
+  /** The network delay (ms, the least of the last few measures; 0 while none). */
+  lagMs() {
+    return this.lags.length ? Math.round(Math.min(...this.lags)) : 0;
+  }
+
+  /** Makes the socket the presence of the seat of `token`. */
+  hello(token) {
+    if (token === this.helloToken) return;
+    this.helloToken = token;
+    if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify({ type: 'hello', token }));
   }
 
   schedule() {

@@ -100,6 +100,11 @@ export function endText(state) {
   if (reason && winner && ['blocked', 'two-stones', 'resignation', 'no-pieces'].includes(reason)) {
     return t(`reason.${reason}`, { winner: colorName(winner), loser: colorName(loser) });
   }
+  if (reason && winner && ['time', 'claimed'].includes(reason)) {
+    return t(`reason.${reason}`, { winner: colorName(winner), loser: colorName(loser) });
+  }
+  if (reason === 'claimed') return t('reason.claimed.draw');
+  if (reason === 'aborted') return t('reason.aborted');
   if (reason === 'repetition') {
     const n = opts.repetition || 3;
     const times = TABLES[current][`times.${n}`] ? t(`times.${n}`) : t('times.n', { n });

@@ -92,3 +92,7 @@ export const clearSolvedPuzzles = () => write('puzzles.solved', []);
 /** The puzzle open last. */
 export const lastPuzzle = () => read('puzzles.last', null);
 export const setLastPuzzle = (id) => write('puzzles.last', id);
+
+/** Whether the clock beeps when time runs low (on unless switched off). */
+export const clockSound = () => read('clock.sound', true) !== false;
+export const setClockSound = (on) => write('clock.sound', !!on);

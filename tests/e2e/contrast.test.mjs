@@ -160,6 +160,17 @@ for (const scheme of ['light', 'dark']) {
     await page.waitForSelector('#move-list button.move[data-ply="5"].current');
     await check(page, 'Mühle game, replay', failures);
 
+    // A game on the clock: both clocks red under 20 s, the running one on red.
+    const timed = (await api(suite.server.url, 'POST', '/api/games', { game: 'muehle', kind: 'local', time_control: '0.25+0' })).data;
+    for (const [i, mv] of ['d6', 'f4'].entries()) {
+      const r = await api(suite.server.url, 'POST', `/api/games/${timed.id}/moves`, { move: mv, token: i % 2 ? timed.tokens.black : timed.tokens.white, ply: i });
+      assert.equal(r.status, 200, JSON.stringify(r.data));
+    }
+    await openWithSeats(page, suite.server.url, timed);
+    await page.waitForSelector('#clock-white.running.low');
+    await page.waitForSelector('#clock-black.low');
+    await check(page, 'game on the clock, low time', failures);
+
     // A Dame game whose last move carries a huff: the marker on the current move…
     await openWithSeats(page, suite.server.url, dame);
     await waitMoves(page, 2);

@@ -123,3 +123,45 @@ for (const game of ['muehle', 'dame', 'international']) {
     assert.ok(where.top >= 0 && where.bottom <= where.height, `the bar spans ${where.top}–${where.bottom} of ${where.height}`);
   });
 }
+
+// Clocks (#32): next to the players on a phone and at 1280×800, in every
+// language, with the longest times (three hours, fourteen days); the time
+// control's own fields on the home page fit a phone too.
+for (const [width, height] of [[390, 844], [1280, 800]]) {
+  test(`the clocks fit next to the players at ${width}×${height}`, async (t) => {
+    const { page } = await newPage(suite.browser, { locale: 'de-DE', width, height });
+    logErrorsAfter(t, page);
+    const problems = [];
+    await page.goto(suite.server.url);
+    await page.selectOption('#time-control', 'custom');
+    for (const o of await page.evaluate(overflows)) problems.push(`home, custom time control: ${o}`);
+    for (const [game, kind, control] of [['muehle', 'local', '180+180'], ['international', 'online', '14d']]) {
+      await openGame(page, { game, kind, color: 'white', name: 'Annemarie-Luise', time_control: control });
+      await page.waitForSelector('.player-bar.bottom .clock');
+      for (const lang of ['de', 'en', 'fr', 'it']) {
+        await page.selectOption('#lang-select', lang);
+        await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+        for (const o of await page.evaluate(overflows)) problems.push(`${game} ${control} ${lang}: ${o}`);
+        const boxes = await page.evaluate(() => [...document.querySelectorAll('.player-bar')].map((bar) => {
+          const b = bar.getBoundingClientRect();
+          const c = bar.querySelector('.clock').getBoundingClientRect();
+          const who = bar.querySelector('.who').getBoundingClientRect();
+          return { bar: [b.left, b.right, b.top, b.bottom], clock: [c.left, c.right, c.top, c.bottom], who: who.right, text: bar.querySelector('.clock').textContent };
+        }));
+        for (const { bar, clock, who, text } of boxes) {
+          if (clock[0] < bar[0] || clock[1] > bar[1] || clock[2] < bar[2] || clock[3] > bar[3]) problems.push(`${game} ${lang}: clock "${text}" out of its bar`);
+          if (who > clock[0]) problems.push(`${game} ${lang}: the name runs into the clock "${text}"`);
+        }
+        if (width === 1280) {
+          const where = await page.evaluate(() => {
+            const r = document.querySelector('.player-bar.bottom').getBoundingClientRect();
+            return { bottom: r.bottom, height: innerHeight, scrollY };
+          });
+          if (where.scrollY !== 0 || where.bottom > where.height) problems.push(`${game} ${lang}: the own bar ends at ${where.bottom} of ${where.height}`);
+        }
+      }
+      await shot(page, `layout-clocks-${width}-${game}`);
+    }
+    assert.deepEqual(problems, []);
+  });
+}

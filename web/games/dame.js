@@ -25,14 +25,14 @@ export class DameGame {
   }
 
   createBoard(host) {
-    this.board = new DameBoard(host, this.size, boardHandlers(this, () => this.view.canMoveNow()));
+    this.board = new DameBoard(host, this.size, boardHandlers(this, () => this.view.canEnter()));
     return this.board;
   }
 
   // ------------------------------------------------ positions and moves
 
   /** The position input works on (dameinput.js). */
-  get pos() { return this.view.currentPosition(); }
+  get pos() { return this.view.inputPosition(); }
 
   update() { this.view.update(); }
 
@@ -41,12 +41,19 @@ export class DameGame {
     return { ...D.PRESETS[st.game], ...(st.rule_options || {}) };
   }
 
-  legal() { return D.describeMoves(this.view.currentPosition(), this.view.state?.legal_moves || []); }
+  legal() {
+    // A premove: the player's moves as if it were their turn.
+    if (this.view.premoveAllowed()) {
+      const pos = this.pos;
+      return D.describeMoves(pos, D.legalMoves(pos, this.ruleOptions()));
+    }
+    return D.describeMoves(this.view.currentPosition(), this.view.state?.legal_moves || []);
+  }
 
   /** Squares the player to move may huff now (none while a request is on its way). */
   huffable() {
     const st = this.view.state;
-    if (!st || this.view.optimistic) return new Set();
+    if (!st || this.view.optimistic || this.view.premoveAllowed()) return new Set();
     return new Set(st.huffable || []);
   }
 

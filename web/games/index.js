@@ -15,8 +15,10 @@
 //   exportName(id);
 // and as static methods rulesLabel(text, game) and ruleOptions(text, game).
 // The view gives them state, id, viewPly, optimistic, positions,
-// currentPosition(), canMoveNow(), inputAllowed(), play(text),
-// sendTurn(preview, request), announce(text) and update().
+// currentPosition(), inputPosition() (the position moves are entered in:
+// with the player to move while a premove is entered), canMoveNow(),
+// canEnter() (a move or a premove), premoveAllowed(), inputAllowed(),
+// play(text), sendTurn(preview, request), announce(text) and update().
 
 import { familyOf, gameOfRules } from '../catalogue.js';
 import { MuehleGame } from './muehle.js';

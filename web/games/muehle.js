@@ -26,19 +26,21 @@ export class MuehleGame {
   }
 
   createBoard(host) {
-    this.board = new Board(host, boardHandlers(this, () => this.view.canMoveNow() && !this.pendingMill), this.options);
+    this.board = new Board(host, boardHandlers(this, () => this.view.canEnter() && !this.pendingMill), this.options);
     return this.board;
   }
 
   // ------------------------------------------------ positions and moves
 
   /** The position input works on (millinput.js). */
-  get pos() { return this.view.currentPosition(); }
+  get pos() { return this.view.inputPosition(); }
 
   update() { this.view.update(); }
 
   legal() {
-    return (this.view.state?.legal_moves || []).map((text) => ({ text, ...M.parseMove(text) })).filter((m) => m.to);
+    // A premove: the player's moves as if it were their turn.
+    const texts = this.view.premoveAllowed() ? M.legalMoves(this.pos, this.options) : (this.view.state?.legal_moves || []);
+    return texts.map((text) => ({ text, ...M.parseMove(text) })).filter((m) => m.to);
   }
 
   /** Mühle has no huffs. */

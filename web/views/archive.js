@@ -6,6 +6,7 @@ import { t, fmtDate, endText, colorName, errorText } from '../i18n.js';
 import { api } from '../api.js';
 import { navigate } from '../nav.js';
 import { gameName } from '../rules.js';
+import { controlText, clockIcon } from '../clock.js';
 import { rulesLabelOf, ruleOptionsOf } from '../games/index.js';
 import { recordFileName } from '../catalogue.js';
 
@@ -92,7 +93,8 @@ export class ArchiveView {
             h('span', { class: 'kind muted small', text: t(`kind.${g.kind}.short`) === `kind.${g.kind}.short` ? t(`kind.${g.kind}`) : t(`kind.${g.kind}.short`) })),
           h('td', { 'data-label': t('archive.players'), class: 'players' }, ...this.players(g)),
           h('td', { 'data-label': t('archive.rules'), class: 'rules-cell', 'data-game': g.game || 'muehle' },
-            ...this.rulesCell(g)),
+            ...this.rulesCell(g),
+            g.time_control && g.time_control !== '-' ? h('span', { class: 'tc small', title: t('tc.label') }, ' · ', clockIcon(), controlText(g.time_control)) : null),
           h('td', { 'data-label': t('archive.result'), class: `result ${g.status}` },
             g.status === 'over' && g.result ? h('strong', { class: 'score', text: g.result.replace('1/2-1/2', '½–½') }) : null,
             h('span', { text: ` ${this.result(g)}` })),

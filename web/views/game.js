@@ -9,6 +9,7 @@ import { gameAdapter } from '../games/index.js';
 import * as store from '../store.js';
 import { navigate } from '../nav.js';
 import { statusBox, changeText } from '../tablebase.js';
+import { fmtClock, clockTimes, controlText, beep, clockIcon, LOW_TIME_MS } from '../clock.js';
 
 /**
  * Takes the token out of the URL fragment (#token=…&color=…): {token, color}
@@ -26,6 +27,9 @@ function takeFragmentToken() {
 
 /** Error codes of docs/API.md the game page words in the player's language. */
 const ERROR_CODES = ['wrong_token', 'waiting_for_opponent', 'stale_ply', 'not_your_turn', 'game_over'];
+
+/** The page's title while it is the player's move on a clock. */
+const titleWithClock = (time) => `⏱ ${time} · brett`;
 
 export class GameView {
   constructor(root, { id }) {
@@ -57,15 +61,21 @@ export class GameView {
     this.build();
     this.load();
     this.socket = new GameSocket(id, {
-      onState: (st) => { this.socketStates += 1; this.applyState(st, 'socket'); },
+      onState: (st, at) => { this.socketStates += 1; this.queueSocketState(st, at); },
       onOpen: () => this.load(),
       onStatus: (s) => { this.conn = s; this.renderConn(); },
     });
     this.onKey = (ev) => this.globalKey(ev);
     document.addEventListener('keydown', this.onKey);
+    // The clocks are drawn from the last state every 100 ms (never counted down on their own).
+    this.clockAt = 0;
+    this.premove = null;
+    this.lowBeep = null;
+    this.ticker = setInterval(() => this.tick(), 100);
   }
 
   destroy() {
+    clearInterval(this.ticker);
     this.socket.close();
     document.removeEventListener('keydown', this.onKey);
   }
@@ -91,13 +101,29 @@ export class GameView {
   }
 
   /**
+   * A state from the socket: states that come in a burst are drawn once,
+   * the latest (each is the whole game), so that the page does not fall
+   * behind; its clock counts from the moment it came (`at`).
+   */
+  queueSocketState(st, at) {
+    const first = !this.pendingSocket;
+    this.pendingSocket = { st, at };
+    if (!first) return;
+    setTimeout(() => {
+      const p = this.pendingSocket;
+      this.pendingSocket = null;
+      if (p && !this.socket.closed) this.applyState(p.st, 'socket', null, p.at);
+    }, 0);
+  }
+
+  /**
    * Takes a state from the server. A move answer older than what we show is
    * ignored, and so is an HTTP answer (`since`: the socket states counted
    * when its request left) once the socket has delivered a state meanwhile:
    * the socket sends every change in order, so its state is at least as new,
    * while the HTTP answer may have been taken before the latest change.
    */
-  applyState(st, source, since = null) {
+  applyState(st, source, since = null, at = null) {
     if (!st || st.id !== this.id) return;
     const cur = this.state;
     if (cur && source === 'answer' && st.ply < cur.ply && st.moves.every((m, i) => cur.moves[i] === m)) {
@@ -110,6 +136,7 @@ export class GameView {
     }
     const firstTime = !cur;
     this.state = st;
+    this.clockAt = at ?? performance.now();
     this.optimistic = null;
     if (firstTime) {
       const game = gameAdapter(this, st);
@@ -147,7 +174,9 @@ export class GameView {
       if (st.status === 'over' && !this.hasSeat()) this.viewPly = null;
     }
     this.loadReview();
+    this.socket.setFastPing(!!(st.clock && st.status === 'ongoing'));
     this.update();
+    this.playPremove();
   }
 
   /** Tells the player whose draw offer was declined, or lapsed by a move. */
@@ -265,6 +294,9 @@ export class GameView {
       this.seatsConfirmed = true;
       this.seatNotice = notice;
       if (Object.keys(seats).length) this.remember();
+      // The page of one seat of an online game is its player's presence.
+      const held = Object.values(seats);
+      if (this.state.kind === 'online' && held.length === 1) this.socket.hello(held[0]);
       if (this.flipFromDefault) this.flipped = this.defaultFlip();
     } catch (e) {
       // Offline or the server away: asked again with the next state.
@@ -344,6 +376,57 @@ export class GameView {
       && !this.needsJoin() && !this.waitingForOpponent() && !st.thinking);
   }
 
+  /**
+   * Whether a move entered now is kept as a premove: an online game on a
+   * live clock, the opponent to move.
+   */
+  premoveAllowed() {
+    const st = this.state;
+    const c = this.myColor();
+    return !!(st && c && st.status === 'ongoing' && st.kind === 'online' && st.clock && st.clock.kind === 'live'
+      && st.turn !== c && this.viewPly === null && !this.needsJoin() && !this.waitingForOpponent());
+  }
+
+  /** Whether the board takes a move now (the player's move, or a premove). */
+  canEnter() { return this.canMoveNow() || this.premoveAllowed(); }
+
+  /** The position moves are entered in: the one shown, with the player to move while a premove is entered. */
+  inputPosition() {
+    const pos = this.currentPosition();
+    return this.premoveAllowed() ? { ...pos, turn: this.myColor() } : pos;
+  }
+
+  /** Keeps `text` to be played when it is the player's turn. */
+  setPremove(text) {
+    this.premove = text;
+    this.game.clearSelection();
+    this.announce(t('game.premove', { move: text }));
+    this.update();
+  }
+
+  cancelPremove() {
+    if (!this.premove) return false;
+    this.premove = null;
+    this.game.clearSelection();
+    this.update();
+    return true;
+  }
+
+  /** Plays the premove once it is the player's turn, if it is legal then (else drops it). */
+  playPremove() {
+    const mv = this.premove;
+    const st = this.state;
+    if (!mv || !st) return;
+    if (st.status !== 'ongoing' || this.premoveAllowed()) {
+      if (st.status !== 'ongoing') this.cancelPremove();
+      return;
+    }
+    if (!this.canMoveNow()) return;
+    this.premove = null;
+    if ((st.legal_moves || []).includes(mv)) this.play(mv);
+    else this.update();
+  }
+
   // ---------------------------------------------------------------- moves
 
   legal() { return this.game.legal(); }
@@ -353,7 +436,9 @@ export class GameView {
    * turn it is not is told so.
    */
   inputAllowed() {
-    if (this.canMoveNow()) return true;
+    // A click while a premove waits takes it back.
+    if (this.premove) { this.cancelPremove(); return false; }
+    if (this.canEnter()) return true;
     const st = this.state;
     if (st && st.status === 'ongoing' && this.viewPly === null && !this.seats[st.turn] && this.hasSeat()) {
       toast(t('game.notYourTurn'));
@@ -362,11 +447,13 @@ export class GameView {
   }
 
   async play(text) {
+    if (this.premoveAllowed()) { this.setPremove(text); return; }
     if (!this.seats[this.state.turn]) return;
     this.game.clearSelection();
+    const timed = !!this.state.clock;
     await this.sendTurn(
       (pos) => ({ move: text, position: this.game.afterMove(pos, text) }),
-      (tok, ply) => api.move(this.id, tok, text, ply));
+      (tok, ply) => api.move(this.id, tok, text, ply, timed ? this.socket.lagMs() : undefined));
   }
 
   /**
@@ -447,6 +534,32 @@ export class GameView {
     if (ok) this.action(() => api.resign(this.id, this.seats[c]));
   }
 
+  /** Abort (an online game before both have moved), give time, claim the game. */
+  abort() {
+    const c = this.myColor();
+    if (c) this.action(() => api.abort(this.id, this.seats[c]));
+  }
+
+  giveTime() {
+    const c = this.myColor();
+    if (c) this.action(() => api.giveTime(this.id, this.seats[c]));
+  }
+
+  claim(result) {
+    const c = this.myColor();
+    if (c) this.action(() => api.claim(this.id, this.seats[c], result));
+  }
+
+  /** Whether the opponent has been away long enough for the player to claim the game. */
+  claimable(now = performance.now()) {
+    const st = this.state;
+    const c = this.myColor();
+    if (!st || !c || st.status !== 'ongoing' || st.kind !== 'online' || !st.clock || st.clock.kind !== 'live') return false;
+    const p = st.players[other(c)];
+    if (!p || p.type === 'computer' || p.online !== false || typeof p.away_ms !== 'number') return false;
+    return p.away_ms + (now - this.clockAt) >= st.clock.claim_after_ms;
+  }
+
   draw(action) {
     const st = this.state;
     let c = this.actingColor();
@@ -479,7 +592,7 @@ export class GameView {
     const input = this.els.moveInput;
     const raw = input.value.trim();
     if (!raw) return;
-    if (!this.canMoveNow()) {
+    if (!this.canEnter()) {
       toast(t('game.notYourTurn'));
       return;
     }
@@ -501,6 +614,7 @@ export class GameView {
   shownPly() { return this.viewPly === null ? this.state.ply : this.viewPly; }
 
   globalKey(ev) {
+    if (ev.key === 'Escape' && this.cancelPremove()) return;
     if (!this.state || ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
     const tag = (ev.target.tagName || '').toLowerCase();
     if (['input', 'textarea', 'select', 'button'].includes(tag) || ev.target.closest?.('.board, dialog')) return;
@@ -570,13 +684,28 @@ export class GameView {
     els.takeback = btn('takeback', () => this.takeback());
     els.offerDraw = btn('offer-draw', () => this.draw('offer'));
     els.resign = btn('resign', () => this.resign(), 'btn danger');
+    els.abort = btn('abort', () => this.abort(), 'btn danger');
+    els.giveTime = btn('give-time', () => this.giveTime());
     els.analyze = h('a', { class: 'btn', id: 'analyze', 'data-link': true, href: '/analysis' });
     els.exportLink = h('a', { class: 'btn', id: 'export', href: `/api/games/${this.id}/record`, download: this.game.exportName(this.id) });
     els.newGame = h('a', { class: 'btn primary', id: 'new-game', href: '/', 'data-link': true, hidden: true });
-    els.controls = h('div', { class: 'controls' }, els.flip, els.takeback, els.offerDraw, els.resign);
+    els.controls = h('div', { class: 'controls' }, els.flip, els.takeback, els.offerDraw, els.giveTime, els.abort, els.resign);
     els.tools = h('div', { class: 'controls tools' }, els.newGame, els.analyze, els.exportLink);
     els.rulesBox = h('div', { class: 'rules-box' });
     els.reviewBox = h('div', { class: 'card review-card', id: 'review', hidden: true });
+    els.clocks = {
+      white: h('div', { class: 'clock', id: 'clock-white', role: 'timer' }),
+      black: h('div', { class: 'clock', id: 'clock-black', role: 'timer' }),
+    };
+    els.tc = h('span', { class: 'tc-tag', id: 'game-tc', hidden: true });
+    els.abortNote = h('p', { class: 'abort-note small', id: 'abort-countdown', hidden: true });
+    els.claimBox = h('div', { class: 'claim-box', id: 'claim-box', hidden: true, role: 'status' });
+    els.soundBox = h('input', {
+      id: 'clock-sound', type: 'checkbox', checked: store.clockSound(),
+      onchange: (ev) => { store.setClockSound(ev.target.checked); if (ev.target.checked) beep(660, 60); },
+    });
+    els.soundLabel = h('span');
+    els.sound = h('label', { class: 'check sound-toggle', hidden: true }, els.soundBox, els.soundLabel);
     els.thinking = h('span', { class: 'thinking', hidden: true }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', { class: 'thinking-text' }));
 
     mount(this.root, h('div', { class: 'game-page' },
@@ -584,12 +713,12 @@ export class GameView {
         h('div', { class: 'under-board' }, els.replayNav, els.live, els.replayInfo)),
       h('aside', { class: 'side-col' },
         h('div', { class: 'card status-card' },
-          h('div', { class: 'title-row' }, els.title, els.conn),
-          els.status, els.thinking, els.hint, els.huffBox, els.banner, els.drawBox, els.live_region),
+          h('div', { class: 'title-row' }, els.title, els.tc, els.conn),
+          els.status, els.abortNote, els.thinking, els.hint, els.huffBox, els.banner, els.drawBox, els.claimBox, els.live_region),
         els.shareBox,
         h('div', { class: 'card moves-card' }, els.movesTitle, els.moveList, els.moveForm),
         els.reviewBox,
-        h('div', { class: 'card controls-card' }, els.controls, els.tools),
+        h('div', { class: 'card controls-card' }, els.controls, els.sound, els.tools),
         h('div', { class: 'card rules-card' }, els.rulesBox))));
     this.relabel();
   }
@@ -614,6 +743,10 @@ export class GameView {
     e.takeback.textContent = `↶ ${t('game.takeback')}`;
     e.offerDraw.textContent = `½ ${t('game.offerDraw')}`;
     e.resign.textContent = `⚑ ${t('game.resign')}`;
+    e.abort.textContent = `✕ ${t('game.abort')}`;
+    e.soundLabel.textContent = t('clock.sound');
+    for (const c of ['white', 'black']) e.clocks[c].setAttribute('aria-label', t('clock.of', { color: colorName(c) }));
+    e.claimBox.dataset.key = '';
     e.analyze.textContent = t('game.analyze');
     e.exportLink.textContent = t('game.export');
     e.newGame.textContent = t('game.newGame');
@@ -645,22 +778,125 @@ export class GameView {
       return;
     }
     const myTurn = st.status === 'ongoing' && this.seats[st.turn] && !(this.seats.white && this.seats.black);
-    document.title = `${myTurn ? `● ${t('game.yourMove')} – ` : ''}${t('game.title', { id: this.id })} – brett`;
+    this.baseTitle = `${myTurn ? `● ${t('game.yourMove')} – ` : ''}${t('game.title', { id: this.id })} – brett`;
     this.board.setFlipped(this.flipped);
     const pos = this.currentPosition();
     const replay = this.viewPly !== null;
-    const canMove = this.canMoveNow();
+    const canMove = this.canEnter();
     const legal = canMove ? this.legal() : [];
 
-    // Board
-    const lastText = this.game.renderBoard(pos, canMove, legal, replay);
+    // Board (while a premove is entered, the player's moves in the position shown)
+    const lastText = this.game.renderBoard(this.premoveAllowed() ? this.inputPosition() : pos, canMove, legal, replay);
     e.boardWrap.classList.toggle('replaying', replay);
+    this.markPremove();
 
     // Players
     const bottomColor = this.flipped ? 'black' : 'white';
     this.renderPlayer(e.bottom, bottomColor, pos);
     this.renderPlayer(e.top, other(bottomColor), pos);
     this.renderStatus(st, canMove, legal, replay, lastText, pos);
+    this.renderClockControls(st);
+    this.tick();
+  }
+
+  /** Marks the premove's squares on the board. */
+  markPremove() {
+    const root = this.els.boardWrap;
+    for (const el of root.querySelectorAll('.premove')) el.classList.remove('premove');
+    root.classList.toggle('has-premove', !!this.premove);
+    if (!this.premove) return;
+    for (const cell of this.premove.split(/[^a-z0-9]+/i).filter(Boolean)) {
+      for (const el of root.querySelectorAll(`[data-point="${cell}"], [data-square="${cell}"]`)) el.classList.add('premove');
+    }
+  }
+
+  /** The time control in the header, abort / give time / claim, the sound switch. */
+  renderClockControls(st) {
+    const e = this.els;
+    const clock = st.clock;
+    const over = st.status === 'over';
+    e.tc.hidden = !clock;
+    if (clock && e.tc.dataset.text !== controlText(clock.control)) {
+      e.tc.dataset.text = controlText(clock.control);
+      mount(e.tc, clockIcon(), h('span', { text: e.tc.dataset.text }));
+    }
+    e.tc.title = t('tc.label');
+    const mine = this.myColor();
+    const playing = !over && mine && st.kind === 'online' && !this.needsJoin();
+    e.abort.hidden = !(playing && st.ply < 2);
+    e.abort.disabled = this.busy;
+    e.giveTime.hidden = !(playing && clock && !this.waitingForOpponent());
+    e.giveTime.disabled = this.busy;
+    e.giveTime.textContent = clock && clock.kind === 'correspondence' ? t('game.giveDay') : t('game.giveTime');
+    e.sound.hidden = !(clock && clock.kind === 'live' && this.hasSeat() && !over);
+    e.soundBox.checked = store.clockSound();
+    this.claimShown = this.claimable();
+    e.claimBox.hidden = !this.claimShown;
+    if (this.claimShown) {
+      const key = `${document.documentElement.lang}|${this.busy}`;
+      if (e.claimBox.dataset.key !== key) {
+        e.claimBox.dataset.key = key;
+        mount(e.claimBox,
+          h('p', { text: t('game.opponentLeft', { name: this.playerName(other(mine)) }) }),
+          h('div', { class: 'row' },
+            h('button', { class: 'btn primary', type: 'button', id: 'claim-win', disabled: this.busy, onclick: () => this.claim('win'), text: t('game.claimWin') }),
+            h('button', { class: 'btn', type: 'button', id: 'claim-draw', disabled: this.busy, onclick: () => this.claim('draw'), text: t('game.claimDraw') })));
+      }
+    } else e.claimBox.dataset.key = '';
+  }
+
+  /**
+   * Draws the clocks from the last state (the running one: its time then,
+   * less the time since the state came), the first-move countdown and the
+   * title; beeps when the player's time runs low.
+   */
+  tick() {
+    const st = this.state;
+    if (!st || !this.els) return;
+    const e = this.els;
+    const now = performance.now();
+    const clock = st.clock;
+    const ongoing = st.status === 'ongoing';
+    let title = this.baseTitle;
+    if (clock) {
+      const times = clockTimes(clock, this.clockAt, now);
+      const live = clock.kind === 'live';
+      for (const c of ['white', 'black']) {
+        const el = e.clocks[c];
+        const text = fmtClock(times[c], clock.kind);
+        if (el.textContent !== text) el.textContent = text;
+        el.classList.toggle('running', ongoing && clock.running === c);
+        el.classList.toggle('low', ongoing && live && times[c] < LOW_TIME_MS);
+        el.dataset.ms = String(Math.round(times[c]));
+        el.dataset.at = String(now);
+      }
+      const run = ongoing ? clock.running : null;
+      const hotSeat = this.seats.white && this.seats.black;
+      if (ongoing && this.seats[st.turn] && !hotSeat) title = titleWithClock(fmtClock(times[st.turn], clock.kind));
+      this.lowTimeBeep(run && this.seats[run] && live ? run : null, run ? times[run] : 0);
+      const abortIn = ongoing && typeof clock.abort_in_ms === 'number' ? Math.max(0, clock.abort_in_ms - (now - this.clockAt)) : null;
+      e.abortNote.hidden = abortIn === null;
+      if (abortIn !== null) {
+        const text = t('clock.abortIn', { time: fmtClock(abortIn) });
+        if (e.abortNote.textContent !== text) e.abortNote.textContent = text;
+      }
+      if (this.claimable(now) !== !!this.claimShown) this.update();
+    } else {
+      e.abortNote.hidden = true;
+    }
+    if (title && document.title !== title) document.title = title;
+  }
+
+  /** A beep when the player's clock passes 20 s, and each second under 10 s. */
+  lowTimeBeep(color, ms) {
+    if (!color || ms >= LOW_TIME_MS || ms <= 0) {
+      if (!color || ms >= LOW_TIME_MS) this.lowBeep = null;
+      return;
+    }
+    const sec = ms < 10000 ? Math.ceil(ms / 1000) : 'low';
+    if (this.lowBeep && this.lowBeep.color === color && this.lowBeep.sec === sec) return;
+    this.lowBeep = { color, sec };
+    if (store.clockSound()) beep(sec === 'low' ? 660 : 880);
   }
 
   renderStatus(st, canMove, legal, replay, lastText, pos) {
@@ -685,11 +921,12 @@ export class GameView {
     e.thinking.hidden = !st.thinking || over;
     e.banner.hidden = !over;
     if (over) {
-      mount(e.banner, h('strong', { text: t('game.over') }), h('span', { text: ` · ${st.result}` }));
+      mount(e.banner, h('strong', { text: t('game.over') }), st.result && st.result !== '*' ? h('span', { text: ` · ${st.result}` }) : null);
     }
     let hint = '';
     const huffs = canMove ? this.game.huffable() : new Set();
-    if (input) hint = input.text;
+    if (this.premove) hint = t('game.premove', { move: this.premove });
+    else if (input) hint = input.text;
     else if (!this.hasSeat() && !over) hint = t('game.spectator');
     else if (this.myColor() && !over && !this.needsJoin()) hint = t('game.yourSeat', { color: colorName(this.myColor()) });
     e.hint.textContent = hint;
@@ -771,6 +1008,8 @@ export class GameView {
       h('p', { class: 'muted small' },
         h('span', { text: `${t('game.kind')}: ${t(`kind.${st.kind}`)}` }),
         h('br'),
+        h('span', { id: 'rules-tc', text: `${t('tc.label')}: ${controlText(st.clock ? st.clock.control : null)}` }),
+        h('br'),
         h('span', { text: `${t('game.started')}: ${fmtDate(st.created_at)}` })));
   }
 
@@ -790,14 +1029,19 @@ export class GameView {
       h('span', { class: `swatch ${c}`, 'aria-hidden': 'true' }),
       h('span', { class: 'name', text: this.playerName(c) }),
       you ? h('span', { class: 'tag', text: t('game.you') }) : null,
-      p.type === 'human' && st.kind === 'online' && !p.joined ? h('span', { class: 'tag muted', text: '…' }) : null);
+      p.type === 'human' && st.kind === 'online' && !p.joined ? h('span', { class: 'tag muted', text: '…' }) : null,
+      p.type === 'human' && st.kind === 'online' && p.joined && typeof p.online === 'boolean' && !you
+        ? h('span', {
+          class: `presence ${p.online ? 'on' : 'off'}`, role: 'img',
+          'aria-label': t(p.online ? 'game.online' : 'game.away'), title: t(p.online ? 'game.online' : 'game.away'),
+        }) : null);
   }
 
   /** A player bar: who plays `c`, and what the game tells of that side in `pos`. */
   renderPlayer(el, c, pos) {
     const st = this.state;
-    markPlayerBar(el, c, st.status === 'ongoing' && pos.turn === c);
-    mount(el, this.playerWho(c), ...this.game.playerDetails(c, pos));
+    markPlayerBar(el, c, st.status === 'ongoing' && pos.turn === c, !!st.clock);
+    mount(el, this.playerWho(c), ...this.game.playerDetails(c, pos), st.clock ? this.els.clocks[c] : null);
   }
 
   renderJoin() {
@@ -931,7 +1175,7 @@ export class GameView {
 export { navigate };
 
 /** Colours a player bar and marks the side to move; the bar keeps its place (top / bottom). */
-function markPlayerBar(el, c, toMove) {
-  el.className = `player-bar ${el.classList.contains('top') ? 'top' : 'bottom'} ${c}${toMove ? ' to-move' : ''}`;
+function markPlayerBar(el, c, toMove, timed = false) {
+  el.className = `player-bar ${el.classList.contains('top') ? 'top' : 'bottom'} ${c}${toMove ? ' to-move' : ''}${timed ? ' timed' : ''}`;
   el.dataset.color = c;
 }

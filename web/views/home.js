@@ -11,6 +11,7 @@ import * as D from '../dame.js';
 import { gameNames, subtitleOf, familyOf } from '../catalogue.js';
 import { lang } from '../i18n.js';
 import * as store from '../store.js';
+import { LIVE_PRESETS, CORRESPONDENCE_DAYS, validCustom, controlText, fmtClock } from '../clock.js';
 
 export class HomeView {
   constructor(root) {
@@ -24,6 +25,10 @@ export class HomeView {
       options: { ...presetOptions(saved.preset), ...(saved.options || {}) },
       name: store.playerName() || '',
       game: gameNames().includes(saved.game) ? saved.game : gameNames()[0],
+      // '-' (untimed), a live preset, 'custom' or a correspondence control ('3d').
+      tc: typeof saved.tc === 'string' ? saved.tc : '-',
+      tcMinutes: saved.tcMinutes ?? 5,
+      tcIncrement: saved.tcIncrement ?? 3,
     };
     // The options of the Dame game chosen last (Dame 8×8's while a Mühle game is chosen).
     this.form.dame = { ...(D.PRESETS[this.form.game] || D.PRESETS.dame), ...(saved.dameOptions || {}) };
@@ -35,10 +40,12 @@ export class HomeView {
 
   /** The state of each remembered game: whose turn, or the result. */
   async loadStates() {
-    const games = store.myGames().slice(0, 8);
+    const games = store.myGames();
     await Promise.all(games.map(async (g) => {
       try {
-        this.states[g.id] = await api.state(g.id);
+        const st = await api.state(g.id);
+        st.receivedAt = performance.now();
+        this.states[g.id] = st;
       } catch (e) {
         if (e.code === 'not_found') this.states[g.id] = null;
       }
@@ -47,6 +54,38 @@ export class HomeView {
   }
 
   relabel() { this.render(); }
+
+  /**
+   * The games of this browser where it is its player's move (not games at
+   * one screen), those on a clock first, least time left first: [{g, st, left}].
+   */
+  yourTurn() {
+    const list = [];
+    for (const g of store.myGames()) {
+      const st = this.states[g.id];
+      if (!st || st.status !== 'ongoing') continue;
+      const mine = store.seats(g.id);
+      if (!mine[st.turn] || (mine.white && mine.black)) continue;
+      if (st.kind === 'online' && Object.values(st.players).some((p) => p.type !== 'computer' && !p.joined)) continue;
+      let left = null;
+      if (st.clock) left = Math.max(0, st.clock[`${st.turn}_ms`] - (st.clock.running === st.turn ? performance.now() - st.receivedAt : 0));
+      list.push({ g, st, left });
+    }
+    return list.sort((a, b) => (a.left ?? Infinity) - (b.left ?? Infinity));
+  }
+
+  /** The "your turn" card (none when no game waits for this browser). */
+  yourTurnCard() {
+    const list = this.yourTurn();
+    if (!list.length) return null;
+    return h('section', { class: 'card your-turn', id: 'your-turn', 'aria-labelledby': 'your-turn-h' },
+      h('h2', { id: 'your-turn-h', text: t('home.yourTurn') }),
+      h('ul', { class: 'game-links' }, ...list.map(({ g, st, left }) => h('li', { 'data-id': g.id },
+        h('a', { href: `/game/${g.id}`, 'data-link': true },
+          h('strong', { text: t('game.title', { id: g.id }) }),
+          h('span', { class: 'muted', text: ` · ${t(`kind.${st.kind}.short`)} · ${rulesLabelOf(st.game, st.rules)} · ${st.clock ? controlText(st.clock.control) : t('home.untimed')}` }),
+          left !== null ? h('span', { class: `badge turn${st.clock.kind === 'live' && left < 20000 ? ' low' : ''}`, text: t('clock.timeLeft', { time: fmtClock(left, st.clock.kind) }) }) : null)))));
+  }
 
   destroy() { this.dead = true; }
 
@@ -140,13 +179,15 @@ export class HomeView {
     const family = familyOf(f.game);
     const dame = family === 'dame' ? this.dameRules() : null;
 
+    const timeControl = this.timeControl();
+
     const start = h('button', { type: 'submit', class: 'btn primary big', id: 'start', disabled: this.busy },
       this.busy ? t('home.starting') : t('home.start'));
 
     const form = h('form', { class: 'card create', onsubmit: (e) => { e.preventDefault(); this.create(); } },
       h('h1', { text: family === 'dame' ? t('home.title.dame') : t('home.title') }),
       h('p', { class: 'muted', text: t('app.tagline') }),
-      game, kinds, level, colour, name,
+      game, kinds, level, colour, timeControl, name,
       dame || h('details', { class: 'rules-details', open: f.preset !== 'standard' || Object.keys(overrides(f.preset, o)).length > 0 },
         h('summary', {}, h('span', { text: t('home.rules') }), h('span', { class: 'muted', text: ` – ${presetName(f.preset)}` })),
         rules),
@@ -159,7 +200,7 @@ export class HomeView {
         : h('ul', { class: 'game-links' }, ...games.map((g) => h('li', {},
           h('a', { href: `/game/${g.id}`, 'data-link': true },
             h('strong', { text: t('game.title', { id: g.id }) }),
-            h('span', { class: 'muted', text: ` · ${t(`kind.${g.kind}.short`)}${g.colors && g.colors.length === 1 ? ` · ${colorName(g.colors[0])}` : ''} · ${rulesLabelOf(g.game, g.rules)} · ${fmtDate(g.created)}` }),
+            h('span', { class: 'muted', text: ` · ${t(`kind.${g.kind}.short`)}${g.colors && g.colors.length === 1 ? ` · ${colorName(g.colors[0])}` : ''} · ${rulesLabelOf(g.game, g.rules)}${this.states[g.id]?.clock ? ` · ${controlText(this.states[g.id].clock.control)}` : ''} · ${fmtDate(g.created)}` }),
             this.gameStatus(g))))));
 
     const more = h('section', { class: 'card more', 'aria-labelledby': 'more-h' },
@@ -169,7 +210,48 @@ export class HomeView {
       h('a', { class: 'more-link', href: '/analysis', 'data-link': true },
         h('strong', { text: t('nav.analysis') }), h('span', { class: 'muted', text: t('home.analysis.text') })));
 
-    mount(this.root, h('div', { class: 'home' }, form, h('div', { class: 'home-side' }, mine, more)));
+    mount(this.root, h('div', { class: 'home' }, form, h('div', { class: 'home-side' }, this.yourTurnCard(), mine, more)));
+  }
+
+  /**
+   * The time control: untimed, a live preset, custom minutes and seconds
+   * per move, or (online) days per move in a correspondence game.
+   */
+  timeControl() {
+    const f = this.form;
+    const corr = f.kind === 'online';
+    if (!corr && /^\d+d$/.test(f.tc)) f.tc = '-';
+    const opt = (value, text) => h('option', { value, selected: f.tc === value, text });
+    const select = h('select', {
+      id: 'time-control',
+      onchange: (e) => { f.tc = e.target.value; this.render(); this.root.querySelector('#time-control').focus(); },
+    },
+    opt('-', t('tc.untimed')),
+    ...LIVE_PRESETS.map((p) => opt(p, p)),
+    opt('custom', t('tc.custom')),
+    corr ? h('optgroup', { label: t('tc.correspondence') }, ...CORRESPONDENCE_DAYS.map((d) => opt(`${d}d`, controlText(`${d}d`)))) : null);
+    const num = (id, key, label, attrs) => h('div', { class: 'field' },
+      h('label', { for: id, text: label }),
+      h('input', {
+        id, type: 'number', value: f[key], required: true, ...attrs,
+        oninput: (e) => { f[key] = e.target.value; this.root.querySelector('#tc-bad').hidden = validCustom(f.tcMinutes, f.tcIncrement); },
+      }));
+    const custom = f.tc === 'custom' ? h('div', { class: 'tc-custom' },
+      num('tc-minutes', 'tcMinutes', t('tc.minutes'), { min: 0.25, max: 180, step: 0.25 }),
+      num('tc-increment', 'tcIncrement', t('tc.increment'), { min: 0, max: 180, step: 1 }),
+      h('p', { class: 'small error', id: 'tc-bad', hidden: validCustom(f.tcMinutes, f.tcIncrement), text: t('tc.bad') })) : null;
+    return h('div', { class: 'field time-control' },
+      h('label', { for: 'time-control', text: t('tc.label') }),
+      select, custom,
+      f.kind === 'local' && f.tc !== '-' ? h('p', { class: 'small muted', text: t('tc.hotSeat') }) : null);
+  }
+
+  /** The chosen time control as the server takes it (null: untimed; false: a bad custom one). */
+  chosenControl() {
+    const f = this.form;
+    if (f.tc === '-') return null;
+    if (f.tc === 'custom') return validCustom(f.tcMinutes, f.tcIncrement) ? `${Number(f.tcMinutes)}+${Number(f.tcIncrement)}` : false;
+    return f.tc;
   }
 
   /** The Dame options: huffing in sight, the others under "more rules". */
@@ -211,7 +293,14 @@ export class HomeView {
     store.setPlayerName(name);
     const dame = familyOf(f.game) === 'dame';
     const dameOpts = dame ? dameOverrides(f.game, f.dame) : {};
+    const control = this.chosenControl();
+    if (control === false) {
+      toast(t('tc.bad'), 'error');
+      this.root.querySelector('#tc-minutes')?.focus();
+      return;
+    }
     store.setLastSettings({
+      tc: f.tc, tcMinutes: f.tcMinutes, tcIncrement: f.tcIncrement,
       kind: f.kind, level: f.level, color: f.color, preset: f.preset, options: overrides(f.preset, f.options),
       game: f.game, dameOptions: dame ? dameOpts : undefined,
     });
@@ -225,6 +314,7 @@ export class HomeView {
     if (f.kind === 'computer') body.level = f.level;
     if (f.kind !== 'local') body.color = f.color;
     if (name) body.name = name;
+    if (control) body.time_control = control;
     this.busy = true;
     this.render();
     try {
