@@ -456,7 +456,6 @@ async fn run(registry: Weak<GameRegistry>, time: Time, mut rx: mpsc::UnboundedRe
         return;
     };
     let mut closing = reg.closing();
-    let shared = reg.storage().cluster().is_some();
     match reg.storage().clock_deadlines(None).await {
         Ok(list) => {
             for (id, d) in list {
@@ -465,9 +464,10 @@ async fn run(registry: Weak<GameRegistry>, time: Time, mut rx: mpsc::UnboundedRe
         }
         Err(e) => tracing::error!(error = %e, "reading the clocks' deadlines failed"),
     }
+    // The database's part runs beside the timers: a slow write never
+    // holds up a flag.
+    tokio::spawn(sweep(registry.clone(), time.clone(), reg.closing()));
     drop(reg);
-    let mut sweep = tokio::time::interval(SWEEP);
-    sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         let first = deadlines.first();
         let wake = async {
@@ -488,30 +488,43 @@ async fn run(registry: Weak<GameRegistry>, time: Time, mut rx: mpsc::UnboundedRe
                     tokio::spawn(async move { reg.expire(id).await });
                 }
             }
-            _ = sweep.tick() => {
-                let Some(reg) = registry.upgrade() else { return };
-                let now = time.now_ms();
-                if let Err(e) = reg.storage().clocks_alive(now, i64::MAX).await {
-                    tracing::warn!(error = %e, "saying the server runs failed");
-                }
-                if let Some(cluster) = reg.storage().cluster()
-                    && let Err(e) = cluster.renew_presence(now).await
-                {
-                    tracing::warn!(error = %e, "renewing who is connected failed");
-                }
-                if shared {
-                    match reg.storage().clock_deadlines(Some(now)).await {
-                        Ok(due) => {
-                            for (id, _) in due {
-                                let reg = reg.clone();
-                                tokio::spawn(async move { reg.expire(id).await });
-                            }
-                        }
-                        Err(e) => tracing::warn!(error = %e, "reading due deadlines failed"),
-                    }
+            _ = closing.changed() => return,
+        }
+    }
+}
+
+/// Every [`SWEEP`]: say that a server runs; with several instances, renew
+/// this one's count of sockets and end the games whose deadline passed
+/// (stored by an instance that has since gone).
+async fn sweep(registry: Weak<GameRegistry>, time: Time, mut closing: watch::Receiver<bool>) {
+    let mut tick = tokio::time::interval(SWEEP);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {}
+            _ = closing.changed() => return,
+        }
+        let Some(reg) = registry.upgrade() else {
+            return;
+        };
+        let now = time.now_ms();
+        if let Err(e) = reg.storage().clocks_alive(now, i64::MAX).await {
+            tracing::warn!(error = %e, "saying the server runs failed");
+        }
+        let Some(cluster) = reg.storage().cluster() else {
+            continue;
+        };
+        if let Err(e) = cluster.renew_presence(now).await {
+            tracing::warn!(error = %e, "renewing who is connected failed");
+        }
+        match reg.storage().clock_deadlines(Some(now)).await {
+            Ok(due) => {
+                for (id, _) in due {
+                    let reg = reg.clone();
+                    tokio::spawn(async move { reg.expire(id).await });
                 }
             }
-            _ = closing.changed() => return,
+            Err(e) => tracing::warn!(error = %e, "reading due deadlines failed"),
         }
     }
 }
