@@ -19,11 +19,12 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Extension, Json, Router};
+use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::AppState;
+use crate::api::ArchiveQuery;
 use crate::error::{ApiError, ApiJson, ApiQuery};
 use crate::front::Https;
 use crate::guard::{Key, RateLimiter, client_ip};
@@ -264,8 +265,22 @@ async fn start_login(app: &AppState, account: i64, https: bool) -> Result<Header
     Ok(cookie(Some(&token), https))
 }
 
-fn is_https(https: Option<Extension<Https>>) -> bool {
-    https.is_some_and(|h| h.0.0)
+/// Who asks: the client address (for the limits) and whether the request
+/// came over TLS (the cookie's `Secure`).
+struct Asker {
+    ip: IpAddr,
+    https: bool,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Asker {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(Asker {
+            ip: client_ip(&parts.extensions),
+            https: parts.extensions.get::<Https>().is_some_and(|h| h.0),
+        })
+    }
 }
 
 #[derive(Deserialize)]
@@ -276,8 +291,7 @@ struct Credentials {
 
 async fn register(
     State(app): State<AppState>,
-    https: Option<Extension<Https>>,
-    RequestAddr(ip): RequestAddr,
+    Asker { ip, https }: Asker,
     ApiJson(req): ApiJson<Credentials>,
 ) -> Result<Response, ApiError> {
     let name = req.name.trim().to_string();
@@ -306,7 +320,7 @@ async fn register(
         .account_by_id(id)
         .await?
         .ok_or_else(|| ApiError::internal("a new account was not found"))?;
-    let cookie = start_login(&app, id, is_https(https)).await?;
+    let cookie = start_login(&app, id, https).await?;
     Ok((
         StatusCode::CREATED,
         [(header::SET_COOKIE, cookie)],
@@ -315,21 +329,9 @@ async fn register(
         .into_response())
 }
 
-/// The client address of a request (for the limits).
-struct RequestAddr(IpAddr);
-
-impl<S: Send + Sync> FromRequestParts<S> for RequestAddr {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(RequestAddr(client_ip(&parts.extensions)))
-    }
-}
-
 async fn login(
     State(app): State<AppState>,
-    https: Option<Extension<Https>>,
-    RequestAddr(ip): RequestAddr,
+    Asker { ip, https }: Asker,
     ApiJson(req): ApiJson<Credentials>,
 ) -> Result<Response, ApiError> {
     let name = req.name.trim().to_string();
@@ -364,7 +366,7 @@ async fn login(
             .set_password(account.id, hash, None)
             .await?;
     }
-    let cookie = start_login(&app, account.id, is_https(https)).await?;
+    let cookie = start_login(&app, account.id, https).await?;
     Ok((
         [(header::SET_COOKIE, cookie)],
         Json(json!({"account": account_json(&account)})),
@@ -374,14 +376,14 @@ async fn login(
 
 async fn logout(
     State(app): State<AppState>,
-    https: Option<Extension<Https>>,
+    Asker { https, .. }: Asker,
     login: Login,
 ) -> Result<Response, ApiError> {
     if let Some(signed) = &login.0 {
         app.registry.storage().delete_login(&signed.login).await?;
     }
     Ok((
-        [(header::SET_COOKIE, cookie(None, is_https(https)))],
+        [(header::SET_COOKIE, cookie(None, https))],
         Json(json!({"logged_out": login.0.is_some()})),
     )
         .into_response())
@@ -422,7 +424,7 @@ struct PasswordChange {
 
 async fn change_password(
     State(app): State<AppState>,
-    RequestAddr(ip): RequestAddr,
+    Asker { ip, .. }: Asker,
     login: Login,
     ApiJson(req): ApiJson<PasswordChange>,
 ) -> Result<Json<Value>, ApiError> {
@@ -448,8 +450,7 @@ struct Deletion {
 
 async fn delete(
     State(app): State<AppState>,
-    https: Option<Extension<Https>>,
-    RequestAddr(ip): RequestAddr,
+    Asker { ip, https }: Asker,
     login: Login,
     ApiJson(req): ApiJson<Deletion>,
 ) -> Result<Response, ApiError> {
@@ -463,26 +464,19 @@ async fn delete(
         .unwrap_or_default();
     app.registry.games_changed(&games).await;
     Ok((
-        [(header::SET_COOKIE, cookie(None, is_https(https)))],
+        [(header::SET_COOKIE, cookie(None, https))],
         Json(json!({"deleted": true, "games": games.len()})),
     )
         .into_response())
 }
 
-#[derive(Deserialize)]
-struct GamesQuery {
-    limit: Option<u32>,
-    offset: Option<u32>,
-}
-
 async fn games(
     State(app): State<AppState>,
     login: Login,
-    ApiQuery(q): ApiQuery<GamesQuery>,
+    ApiQuery(q): ApiQuery<ArchiveQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let signed = login.required()?;
-    let limit = q.limit.unwrap_or(50).min(crate::api::MAX_PAGE);
-    let offset = q.offset.unwrap_or(0);
+    let (limit, offset) = q.page();
     Ok(Json(
         app.registry
             .account_games(signed.account.id, limit, offset)

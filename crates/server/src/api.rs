@@ -452,21 +452,31 @@ async fn import(
     Ok((StatusCode::CREATED, Json(json!({"id": id}))).into_response())
 }
 
+/// A page of a list of games: `?limit=50&offset=0`.
 #[derive(Deserialize)]
-struct ArchiveQuery {
+pub(crate) struct ArchiveQuery {
     limit: Option<u32>,
     offset: Option<u32>,
 }
 
+impl ArchiveQuery {
+    /// The limit (50 unless given, at most [`MAX_PAGE`]) and the offset.
+    pub(crate) fn page(&self) -> (u32, u32) {
+        (
+            self.limit.unwrap_or(50).min(MAX_PAGE),
+            self.offset.unwrap_or(0),
+        )
+    }
+}
+
 /// The most games one archive page lists.
-pub(crate) const MAX_PAGE: u32 = 200;
+const MAX_PAGE: u32 = 200;
 
 async fn archive(
     State(app): State<AppState>,
     ApiQuery(q): ApiQuery<ArchiveQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let limit = q.limit.unwrap_or(50).min(MAX_PAGE);
-    let offset = q.offset.unwrap_or(0);
+    let (limit, offset) = q.page();
     Ok(Json(app.registry.archive(limit, offset).await?))
 }
 

@@ -119,7 +119,8 @@ pub struct ServerConfig {
     pub games_per_minute: u32,
     /// Password checks (logins, registrations, password changes, account
     /// deletions) one client address may ask for a minute, in a burst at
-    /// most as many; a check that succeeds does not count. 0: no limit.
+    /// most as many; a check that succeeds does not count, a registration
+    /// always does. 0: no limit.
     pub logins_per_minute: u32,
     /// Login attempts a minute for one account name (from any address);
     /// a login that succeeds does not count. 0: no limit.
@@ -390,9 +391,9 @@ pub fn exposure_warning(config: &ServerConfig) -> Option<String> {
         "listening on {which} ({}): anyone who can reach this machine can open the app, \
          play and see the archive. What protects it: seat tokens for every change, origin and \
          Host checks (against other web sites and DNS rebinding; {names}), per-address \
-         connection, WebSocket and rate limits. There is no TLS and no login: on a network \
-         you do not trust, put it behind a reverse proxy with TLS (docs/INSTANCES.md) and \
-         keep it on 127.0.0.1",
+         connection, WebSocket and rate limits. There is no TLS (passwords and login cookies \
+         of accounts go in clear): on a network you do not trust, put it behind a reverse \
+         proxy with TLS (docs/INSTANCES.md) and keep it on 127.0.0.1",
         config.listen
     ))
 }

@@ -434,6 +434,16 @@ pub struct Credentials<'a> {
     pub account: Option<i64>,
 }
 
+impl<'a> Credentials<'a> {
+    /// A seat's token alone (a guest).
+    pub fn of_token(token: Option<&'a str>) -> Credentials<'a> {
+        Credentials {
+            token,
+            account: None,
+        }
+    }
+}
+
 /// What creating a game gives.
 pub struct Created {
     /// The new game's id.
@@ -1101,11 +1111,8 @@ impl GameRegistry {
         id: i64,
         token: &str,
     ) -> Result<Option<PresenceGuard>, ApiError> {
-        let who = Credentials {
-            token: Some(token),
-            account: None,
-        };
-        self.present_as(id, who).await
+        self.present_as(id, Credentials::of_token(Some(token)))
+            .await
     }
 
     /// [`GameRegistry::present`] for the seat `who` may act for.
@@ -1294,11 +1301,7 @@ impl GameRegistry {
 
     /// The seat `token` holds in game `id` (`None`: none).
     pub async fn seat(self: &Arc<Self>, id: i64, token: &str) -> Result<Option<Color>, ApiError> {
-        let who = Credentials {
-            token: Some(token),
-            account: None,
-        };
-        self.seat_as(id, who).await
+        self.seat_as(id, Credentials::of_token(Some(token))).await
     }
 
     /// The seat `who` may act for in game `id` (`None`: none).
@@ -1364,11 +1367,8 @@ impl GameRegistry {
         action: Action,
         lag_ms: u64,
     ) -> Result<(Color, GameState), ApiError> {
-        let who = Credentials {
-            token,
-            account: None,
-        };
-        self.apply_as(id, who, action, lag_ms).await
+        self.apply_as(id, Credentials::of_token(token), action, lag_ms)
+            .await
     }
 
     /// [`GameRegistry::apply_with_lag`] for the seat `who` may act for (its

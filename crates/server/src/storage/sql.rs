@@ -611,32 +611,9 @@ macro_rules! storage_methods {
             limit: u32,
             offset: u32,
         ) -> BoxFuture<'_, Result<(Vec<GameSummary>, u64), StorageError>> {
-            Box::pin(async move {
-                let (total, rows) = self
-                    .read("list games", move |conn| {
-                        Box::pin(async move {
-                            let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games")
-                                .fetch_one(&mut *conn)
-                                .await?;
-                            let sql = format!(
-                                "SELECT {} FROM games ORDER BY id DESC LIMIT $1 OFFSET $2",
-                                sql::GAME_COLUMNS
-                            );
-                            let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
-                                .bind(i64::from(limit))
-                                .bind(i64::from(offset))
-                                .fetch_all(&mut *conn)
-                                .await?;
-                            Ok((total, rows))
-                        })
-                    })
-                    .await?;
-                let out = rows
-                    .iter()
-                    .map(sql::summary_of_row)
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok((out, u64::try_from(total).unwrap_or(0)))
-            })
+            Box::pin(self.read("list games", move |conn| {
+                Box::pin(games_page(conn, None, limit, offset))
+            }))
         }
 
         fn ongoing_computer_games(&self) -> BoxFuture<'_, Result<Vec<i64>, StorageError>> {
@@ -1033,38 +1010,9 @@ macro_rules! storage_methods {
             limit: u32,
             offset: u32,
         ) -> BoxFuture<'_, Result<(Vec<GameSummary>, u64), StorageError>> {
-            Box::pin(async move {
-                let (total, rows) = self
-                    .read("account games", move |conn| {
-                        Box::pin(async move {
-                            let total: i64 = sqlx::query_scalar(
-                                "SELECT COUNT(*) FROM games \
-                                 WHERE white_account = $1 OR black_account = $1",
-                            )
-                            .bind(account)
-                            .fetch_one(&mut *conn)
-                            .await?;
-                            let sql = format!(
-                                "SELECT {} FROM games WHERE white_account = $1 \
-                                 OR black_account = $1 ORDER BY id DESC LIMIT $2 OFFSET $3",
-                                sql::GAME_COLUMNS
-                            );
-                            let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
-                                .bind(account)
-                                .bind(i64::from(limit))
-                                .bind(i64::from(offset))
-                                .fetch_all(&mut *conn)
-                                .await?;
-                            Ok((total, rows))
-                        })
-                    })
-                    .await?;
-                let out = rows
-                    .iter()
-                    .map(sql::summary_of_row)
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok((out, u64::try_from(total).unwrap_or(0)))
-            })
+            Box::pin(self.read("account games", move |conn| {
+                Box::pin(games_page(conn, Some(account), limit, offset))
+            }))
         }
 
         fn export_accounts(&self) -> BoxFuture<'_, Result<Vec<AccountRecord>, StorageError>> {
@@ -1230,6 +1178,43 @@ macro_rules! row_writers {
             };
             let row = query.fetch_optional(&mut *conn).await?;
             row.as_ref().map(sql::account_of_row).transpose()
+        }
+
+        /// A page of the archive, newest first, and the number of games in
+        /// all: every game, or those account `account` holds a seat of.
+        async fn games_page(
+            conn: &mut Conn,
+            account: Option<i64>,
+            limit: u32,
+            offset: u32,
+        ) -> Result<(Vec<GameSummary>, u64), StorageError> {
+            let filter = |n: usize| match account {
+                Some(_) => format!("WHERE white_account = ${n} OR black_account = ${n}"),
+                None => String::new(),
+            };
+            let count = format!("SELECT COUNT(*) FROM games {}", filter(1));
+            let mut q = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(count));
+            if let Some(a) = account {
+                q = q.bind(a);
+            }
+            let total = q.fetch_one(&mut *conn).await?;
+            let list = format!(
+                "SELECT {} FROM games {} ORDER BY id DESC LIMIT $1 OFFSET $2",
+                sql::GAME_COLUMNS,
+                filter(3)
+            );
+            let mut q = sqlx::query(sqlx::AssertSqlSafe(list))
+                .bind(i64::from(limit))
+                .bind(i64::from(offset));
+            if let Some(a) = account {
+                q = q.bind(a);
+            }
+            let rows = q.fetch_all(&mut *conn).await?;
+            let out = rows
+                .iter()
+                .map(sql::summary_of_row)
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok((out, u64::try_from(total).unwrap_or(0)))
         }
 
         /// `id` if account `id` is stored (an imported seat keeps only a
