@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
-use server::storage::{self, GameRecord, SqliteStorage, Storage, StorageError, StorageOptions};
+use server::storage::{
+    self, AccountRecord, GameRecord, SqliteStorage, Storage, StorageError, StorageOptions,
+};
 
 /// The first line of an export.
 const HEADER: &str = r#"{"format":"brett-games","version":1}"#;
@@ -23,7 +25,8 @@ pub enum Command {
     /// `brett serve` does at start).
     Migrate(Database),
     /// Write every game with its moves, seats and times to a file, one JSON
-    /// object a line (after a header line), by id.
+    /// object a line (after a header line), by id; the accounts (names and
+    /// password hashes, no logins) come first.
     ///
     /// A damaged SQLite file (one `brett serve` refuses) is read without
     /// being changed: the games that can still be read are written, and
@@ -177,6 +180,17 @@ async fn export(db: &dyn Storage, out: &std::path::Path, damaged: Option<i64>) -
     };
     let mut w = BufWriter::new(file);
     writeln!(w, "{HEADER}")?;
+    // The accounts first (`{"account": …}` lines): the games' seats name
+    // them. A damaged file's accounts are left out if they cannot be read.
+    match (db.export_accounts().await, damaged) {
+        (Ok(accounts), _) => {
+            for a in &accounts {
+                writeln!(w, "{}", a.to_line())?;
+            }
+        }
+        (Err(e), None) => return Err(e.into()),
+        (Err(e), Some(_)) => eprintln!("the accounts cannot be read: {e}"),
+    }
     let mut after = 0;
     let mut n = 0;
     let mut unreadable: Vec<(i64, i64)> = Vec::new();
@@ -258,11 +272,23 @@ async fn import(db: &dyn Storage, input: &std::path::Path) -> Result<usize> {
         ),
     }
     let mut batch = Vec::new();
+    let mut accounts: Vec<AccountRecord> = Vec::new();
     let mut n = 0;
     for (i, line) in lines.enumerate() {
         let line = line?;
         if line.trim().is_empty() {
             continue;
+        }
+        if let Some(account) = AccountRecord::from_line(&line) {
+            let account = account.with_context(|| format!("{} line {}", input.display(), i + 2))?;
+            accounts.push(account);
+            continue;
+        }
+        if !accounts.is_empty() {
+            // The accounts come before the games that name them.
+            db.import_accounts(std::mem::take(&mut accounts))
+                .await
+                .context("importing accounts")?;
         }
         let game = GameRecord::from_line(&line)
             .with_context(|| format!("{} line {}", input.display(), i + 2))?;
@@ -270,6 +296,11 @@ async fn import(db: &dyn Storage, input: &std::path::Path) -> Result<usize> {
         if batch.len() == BATCH as usize {
             n += store(db, std::mem::take(&mut batch), n).await?;
         }
+    }
+    if !accounts.is_empty() {
+        db.import_accounts(accounts)
+            .await
+            .context("importing accounts")?;
     }
     n += store(db, batch, n).await?;
     Ok(n)

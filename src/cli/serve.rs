@@ -47,6 +47,16 @@ pub struct Args {
     /// (0: no limit) [default: 30].
     #[arg(long, value_name = "N")]
     wrong_tokens_per_minute: Option<u32>,
+    /// Password checks (logins, registrations, password changes, account
+    /// deletions) one client address may ask for a minute; one that
+    /// succeeds does not count, a registration always does (0: no limit)
+    /// [default: 20].
+    #[arg(long, value_name = "N")]
+    logins_per_minute: Option<u32>,
+    /// Login attempts a minute for one account name, from any address; one
+    /// that succeeds does not count (0: no limit) [default: 5].
+    #[arg(long, value_name = "N")]
+    logins_per_name_per_minute: Option<u32>,
     /// A host name the server is reached by (repeatable), e.g.
     /// brett.example.org. Requests naming another host are refused (DNS
     /// rebinding); IP addresses, localhost and the hosts of
@@ -165,6 +175,12 @@ pub fn run(args: Args) -> Result<()> {
     }
     if let Some(n) = args.wrong_tokens_per_minute {
         config.wrong_tokens_per_minute = n;
+    }
+    if let Some(n) = args.logins_per_minute {
+        config.logins_per_minute = n;
+    }
+    if let Some(n) = args.logins_per_name_per_minute {
+        config.logins_per_name_per_minute = n;
     }
     if let Some(n) = args.max_connections {
         anyhow::ensure!(n > 0, "--max-connections must be at least 1");

@@ -11,12 +11,13 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::AppState;
+use crate::account::Login;
 use crate::error::{ApiError, ApiJson, ApiQuery, GameId, TokenHeldNoSeat};
 use crate::game::clock::TimeControlError;
 use crate::game::{Color, LiveGame, TimeControl, Variant};
 use crate::game_state::{GameState, Kind, StateForSeat};
 use crate::guard::Requester;
-use crate::registry::{Action, CreateGame, DrawAction};
+use crate::registry::{Action, CreateGame, Credentials, DrawAction};
 use crate::util::clean_name;
 
 /// The `/api` routes.
@@ -43,6 +44,7 @@ pub fn routes() -> Router<AppState> {
         .route("/analyze", post(analyze))
         .route("/tablebase", get(tablebase_status))
         .route("/catalogue", get(catalogue))
+        .merge(crate::account::routes())
         .fallback(unknown_api)
         .method_not_allowed_fallback(method_not_allowed)
 }
@@ -74,15 +76,17 @@ fn with_you(state: GameState, you: Option<Color>) -> Json<StateForSeat> {
     Json(StateForSeat { state, you })
 }
 
-/// Carry out `action` for the seat of `token` in game `id` (to its end,
-/// [`detached`]); the answer is the new state, for that seat.
+/// Carry out `action` for the seat of `token` (or of the login's account)
+/// in game `id` (to its end, [`detached`]); the answer is the new state,
+/// for that seat.
 async fn act(
     app: &AppState,
     id: i64,
     token: Option<String>,
+    login: Login,
     action: Action,
 ) -> Result<Json<StateForSeat>, ApiError> {
-    act_with_lag(app, id, token, action, 0).await
+    act_with_lag(app, id, token, login, action, 0).await
 }
 
 /// [`act`] for a move whose client measured `lag_ms` of network delay.
@@ -90,14 +94,18 @@ async fn act_with_lag(
     app: &AppState,
     id: i64,
     token: Option<String>,
+    login: Login,
     action: Action,
     lag_ms: u64,
 ) -> Result<Json<StateForSeat>, ApiError> {
     let registry = app.registry.clone();
+    let account = login.account();
     let (side, state) = detached(async move {
-        registry
-            .apply_with_lag(id, token.as_deref(), action, lag_ms)
-            .await
+        let who = Credentials {
+            token: token.as_deref(),
+            account,
+        };
+        registry.apply_as(id, who, action, lag_ms).await
     })
     .await?;
     Ok(with_you(state, Some(side)))
@@ -130,6 +138,7 @@ fn default_game() -> String {
 
 async fn create(
     State(app): State<AppState>,
+    login: Login,
     ApiJson(req): ApiJson<CreateRequest>,
 ) -> Result<Response, ApiError> {
     let game = Variant::parse(&req.game)?;
@@ -185,6 +194,7 @@ async fn create(
                 color,
                 name,
                 control,
+                account: login.account(),
             })
             .await
     })
@@ -213,10 +223,19 @@ struct StateQuery {
 async fn state(
     State(app): State<AppState>,
     GameId(id): GameId,
+    login: Login,
     ApiQuery(q): ApiQuery<StateQuery>,
 ) -> Result<Response, ApiError> {
     let state = app.registry.state(id).await?;
     match q.token.as_deref() {
+        None if login.0.is_some() => {
+            let who = Credentials {
+                token: None,
+                account: login.account(),
+            };
+            let you = app.registry.seat_as(id, who).await?;
+            Ok(with_you(state, you).into_response())
+        }
         Some(t) => {
             let you = app.registry.seat(id, t).await?;
             let mut response = with_you(state, you).into_response();
@@ -245,6 +264,7 @@ struct MoveRequest {
 async fn play(
     State(app): State<AppState>,
     GameId(id): GameId,
+    login: Login,
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
     if req.mv.len() > 64 {
@@ -254,7 +274,7 @@ async fn play(
         ply: req.ply,
         text: req.mv,
     };
-    act_with_lag(&app, id, req.token, action, req.lag_ms.unwrap_or(0)).await
+    act_with_lag(&app, id, req.token, login, action, req.lag_ms.unwrap_or(0)).await
 }
 
 #[derive(Deserialize)]
@@ -268,6 +288,7 @@ struct HuffRequest {
 async fn huff(
     State(app): State<AppState>,
     GameId(id): GameId,
+    login: Login,
     ApiJson(req): ApiJson<HuffRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
     let square = req.square.trim();
@@ -280,7 +301,7 @@ async fn huff(
         ply: req.ply,
         square: square.to_string(),
     };
-    act(&app, id, req.token, action).await
+    act(&app, id, req.token, login, action).await
 }
 
 #[derive(Deserialize)]
@@ -299,6 +320,7 @@ struct DrawRequest {
 async fn draw(
     State(app): State<AppState>,
     GameId(id): GameId,
+    login: Login,
     ApiJson(req): ApiJson<DrawRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
     let action = match req.action.as_str() {
@@ -311,23 +333,25 @@ async fn draw(
             )));
         }
     };
-    act(&app, id, req.token, Action::Draw(action)).await
+    act(&app, id, req.token, login, Action::Draw(action)).await
 }
 
 async fn resign(
     State(app): State<AppState>,
     GameId(id): GameId,
+    login: Login,
     ApiJson(req): ApiJson<TokenRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
-    act(&app, id, req.token, Action::Resign).await
+    act(&app, id, req.token, login, Action::Resign).await
 }
 
 async fn abort(
     State(app): State<AppState>,
     GameId(id): GameId,
+    login: Login,
     ApiJson(req): ApiJson<TokenRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
-    act(&app, id, req.token, Action::Abort).await
+    act(&app, id, req.token, login, Action::Abort).await
 }
 
 #[derive(Deserialize)]
@@ -340,6 +364,7 @@ struct ClaimRequest {
 async fn claim(
     State(app): State<AppState>,
     GameId(id): GameId,
+    login: Login,
     ApiJson(req): ApiJson<ClaimRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
     let win = match req.result.as_str() {
@@ -351,23 +376,25 @@ async fn claim(
             )));
         }
     };
-    act(&app, id, req.token, Action::Claim { win }).await
+    act(&app, id, req.token, login, Action::Claim { win }).await
 }
 
 async fn give_time(
     State(app): State<AppState>,
     GameId(id): GameId,
+    login: Login,
     ApiJson(req): ApiJson<TokenRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
-    act(&app, id, req.token, Action::GiveTime).await
+    act(&app, id, req.token, login, Action::GiveTime).await
 }
 
 async fn takeback(
     State(app): State<AppState>,
     GameId(id): GameId,
+    login: Login,
     ApiJson(req): ApiJson<TokenRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
-    act(&app, id, req.token, Action::Takeback).await
+    act(&app, id, req.token, login, Action::Takeback).await
 }
 
 #[derive(Deserialize)]
@@ -381,10 +408,11 @@ struct JoinRequest {
 async fn join(
     State(app): State<AppState>,
     GameId(id): GameId,
+    login: Login,
     ApiJson(req): ApiJson<JoinRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
     let name = clean_name(req.name.as_deref()).map_err(ApiError::BadRequest)?;
-    act(&app, id, req.token, Action::Join { name }).await
+    act(&app, id, req.token, login, Action::Join { name }).await
 }
 
 async fn record(State(app): State<AppState>, GameId(id): GameId) -> Result<Response, ApiError> {
@@ -424,10 +452,21 @@ async fn import(
     Ok((StatusCode::CREATED, Json(json!({"id": id}))).into_response())
 }
 
+/// A page of a list of games: `?limit=50&offset=0`.
 #[derive(Deserialize)]
-struct ArchiveQuery {
+pub(crate) struct ArchiveQuery {
     limit: Option<u32>,
     offset: Option<u32>,
+}
+
+impl ArchiveQuery {
+    /// The limit (50 unless given, at most [`MAX_PAGE`]) and the offset.
+    pub(crate) fn page(&self) -> (u32, u32) {
+        (
+            self.limit.unwrap_or(50).min(MAX_PAGE),
+            self.offset.unwrap_or(0),
+        )
+    }
 }
 
 /// The most games one archive page lists.
@@ -437,8 +476,7 @@ async fn archive(
     State(app): State<AppState>,
     ApiQuery(q): ApiQuery<ArchiveQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let limit = q.limit.unwrap_or(50).min(MAX_PAGE);
-    let offset = q.offset.unwrap_or(0);
+    let (limit, offset) = q.page();
     Ok(Json(app.registry.archive(limit, offset).await?))
 }
 

@@ -46,6 +46,21 @@ pub enum ApiError {
     /// moves, offers a draw or resigns before both are there.
     #[error("{0}")]
     WaitingForOpponent(String),
+    /// `401 not_logged_in`: the request needs a login's cookie and has
+    /// none that holds (docs/API.md, "Accounts").
+    #[error("{0}")]
+    NotLoggedIn(String),
+    /// `401 bad_login`: no account of that name, or the password is wrong
+    /// (one answer for both).
+    #[error("{0}")]
+    BadLogin(String),
+    /// `403 wrong_password`: the logged-in account's password is not the
+    /// one given (changing the password, deleting the account).
+    #[error("{0}")]
+    WrongPassword(String),
+    /// `409 name_taken`: an account of that name exists.
+    #[error("{0}")]
+    NameTaken(String),
     /// `404 not_found`.
     #[error("{0}")]
     NotFound(String),
@@ -122,6 +137,10 @@ impl ApiError {
             ApiError::NotAllowed(_) => "not_allowed",
             ApiError::WrongToken(_) => "wrong_token",
             ApiError::WaitingForOpponent(_) => "waiting_for_opponent",
+            ApiError::NotLoggedIn(_) => "not_logged_in",
+            ApiError::BadLogin(_) => "bad_login",
+            ApiError::WrongPassword(_) => "wrong_password",
+            ApiError::NameTaken(_) => "name_taken",
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::TooLarge(_) => "too_large",
@@ -148,8 +167,12 @@ impl ApiError {
             | ApiError::GameOver(_)
             | ApiError::NoDrawOffer(_)
             | ApiError::NotAllowed(_)
-            | ApiError::WaitingForOpponent(_) => StatusCode::CONFLICT,
-            ApiError::WrongToken(_) | ApiError::CrossOrigin(_) => StatusCode::FORBIDDEN,
+            | ApiError::WaitingForOpponent(_)
+            | ApiError::NameTaken(_) => StatusCode::CONFLICT,
+            ApiError::WrongToken(_) | ApiError::CrossOrigin(_) | ApiError::WrongPassword(_) => {
+                StatusCode::FORBIDDEN
+            }
+            ApiError::NotLoggedIn(_) | ApiError::BadLogin(_) => StatusCode::UNAUTHORIZED,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::RateLimited(..) | ApiError::TooManyConnections(_) => {
                 StatusCode::TOO_MANY_REQUESTS

@@ -79,7 +79,16 @@ pub struct Front {
     hosts: Vec<String>,
     /// The proxies whose `X-Forwarded-For` is believed.
     trusted: Vec<IpNet>,
+    /// The hosts given as `https://…` (`--public-host`,
+    /// `--allowed-origin`): reached over TLS (through a proxy).
+    https_hosts: Vec<String>,
 }
+
+/// Whether a request came over TLS: through a trusted proxy that says so
+/// (`X-Forwarded-Proto: https`), or for a host configured as `https://…`.
+/// A login's cookie is then `Secure`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Https(pub bool);
 
 /// The address a request comes from: the connection's, or the client's
 /// that a trusted proxy names. Rate limits and the WebSocket limit count
@@ -179,7 +188,17 @@ impl Front {
             .iter()
             .map(|p| parse_proxy(p))
             .collect::<Result<_, _>>()?;
-        Ok(Front { hosts, trusted })
+        let https_hosts = public_hosts
+            .iter()
+            .chain(allowed_origins)
+            .filter(|h| h.trim().to_ascii_lowercase().starts_with("https://"))
+            .filter_map(|h| public_host(h).ok())
+            .collect();
+        Ok(Front {
+            hosts,
+            trusted,
+            https_hosts,
+        })
     }
 
     /// Whether the server answers to the host of a `Host` header.
@@ -199,6 +218,22 @@ impl Front {
             v4 => v4,
         };
         self.trusted.iter().any(|n| n.contains(&ip))
+    }
+
+    /// Whether a request that came over a connection from `peer` reached
+    /// the server over TLS ([`Https`]).
+    pub fn is_https(&self, peer: IpAddr, headers: &HeaderMap) -> bool {
+        let forwarded = self.is_trusted(peer)
+            && headers
+                .get("x-forwarded-proto")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.split(',').next())
+                .is_some_and(|p| p.trim().eq_ignore_ascii_case("https"));
+        let host = headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .and_then(host_part);
+        forwarded || host.is_some_and(|h| self.https_hosts.contains(&h))
     }
 
     /// The client of a request that came over a connection from `peer`:
@@ -292,7 +327,9 @@ pub async fn middleware(State(app): State<AppState>, mut req: Request, next: Nex
                 .get::<ConnectInfo<SocketAddr>>()
                 .map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.ip());
             let client = app.front.client_of(peer, req.headers());
+            let https = app.front.is_https(peer, req.headers());
             req.extensions_mut().insert(ClientAddr(client));
+            req.extensions_mut().insert(Https(https));
             next.run(req).await
         }
     };

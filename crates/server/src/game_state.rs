@@ -57,6 +57,9 @@ pub struct Player {
     pub level: Option<u8>,
     /// Whether a person holds the seat.
     pub joined: bool,
+    /// Whether an account holds the seat (written only when one does).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub account: bool,
     /// Online games: whether the player has a connection to the game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub online: Option<bool>,
@@ -222,6 +225,7 @@ mod tests {
             },
             level,
             joined,
+            account: false,
             online: None,
             away_ms: None,
         }

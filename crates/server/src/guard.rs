@@ -324,6 +324,8 @@ pub enum Key {
     Ip(IpAddr),
     /// A game.
     Game(i64),
+    /// An account name (a hash of its lower-case form): login attempts.
+    Name(u64),
 }
 
 /// Token buckets by client (or game): `per_minute` tokens at most,
@@ -399,11 +401,16 @@ impl RateLimiter {
 
     /// Give back a token taken for a request that turned out not to count.
     pub fn refund(&self, ip: IpAddr) {
+        self.refund_key(Key::Ip(ip));
+    }
+
+    /// Give back a token of bucket `key`.
+    pub fn refund_key(&self, key: Key) {
         if self.per_minute == 0 {
             return;
         }
         let mut map = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(b) = map.get_mut(&Key::Ip(ip)) {
+        if let Some(b) = map.get_mut(&key) {
             b.tokens = (b.tokens + 1.0).min(self.capacity());
         }
     }

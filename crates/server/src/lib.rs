@@ -7,11 +7,12 @@
 //!
 //! The layers, each using only those below it:
 //!
-//! - `api`, `ws`, `assets`, [`front`], `guard`, `conn`, `strict`: HTTP,
-//!   WebSocket, the web UI's files, the host check and the browser's
-//!   protections, origins and rate limits, the connection loop and its
-//!   check of request heads; [`AppState`] is what the handlers share,
-//!   [`error`] the API's error answers.
+//! - `api`, [`account`], `ws`, `assets`, [`front`], `guard`, `conn`,
+//!   `strict`: HTTP, accounts and their logins, WebSocket, the web UI's
+//!   files, the host check and the browser's protections, origins and rate
+//!   limits, the connection loop and its check of request heads;
+//!   [`AppState`] is what the handlers share, [`error`] the API's error
+//!   answers; [`password`]: the accounts' password hashes (argon2id).
 //! - `computer`, `analysis`, [`clocks`], [`cluster`]: the services beside
 //!   the registry, each with its own state and handles: the computer player
 //!   (told of the games by the registry), the analyses, the clocks (which
@@ -27,6 +28,7 @@
 
 #![warn(missing_docs)]
 
+pub mod account;
 mod analysis;
 mod api;
 mod assets;
@@ -41,6 +43,7 @@ pub mod front;
 pub use games as game;
 pub mod game_state;
 mod guard;
+pub mod password;
 pub mod perfect;
 pub mod registry;
 mod state;
@@ -114,6 +117,14 @@ pub struct ServerConfig {
     /// Games one client (IP address) may create a minute, in a burst at
     /// most as many; 0: no limit.
     pub games_per_minute: u32,
+    /// Password checks (logins, registrations, password changes, account
+    /// deletions) one client address may ask for a minute, in a burst at
+    /// most as many; a check that succeeds does not count, a registration
+    /// always does. 0: no limit.
+    pub logins_per_minute: u32,
+    /// Login attempts a minute for one account name (from any address);
+    /// a login that succeeds does not count. 0: no limit.
+    pub logins_per_name_per_minute: u32,
     /// Wrong tokens one client may send a minute, and wrong tokens a minute
     /// for one game; a right token is never refused; 0: no limit.
     pub wrong_tokens_per_minute: u32,
@@ -175,6 +186,8 @@ impl Default for ServerConfig {
             analysis_wait: limits.wait,
             allowed_origins: Vec::new(),
             games_per_minute: 60,
+            logins_per_minute: 20,
+            logins_per_name_per_minute: 5,
             wrong_tokens_per_minute: 30,
             max_connections_per_ip: 64,
             max_websockets_per_ip: 32,
@@ -378,9 +391,9 @@ pub fn exposure_warning(config: &ServerConfig) -> Option<String> {
         "listening on {which} ({}): anyone who can reach this machine can open the app, \
          play and see the archive. What protects it: seat tokens for every change, origin and \
          Host checks (against other web sites and DNS rebinding; {names}), per-address \
-         connection, WebSocket and rate limits. There is no TLS and no login: on a network \
-         you do not trust, put it behind a reverse proxy with TLS (docs/INSTANCES.md) and \
-         keep it on 127.0.0.1",
+         connection, WebSocket and rate limits. There is no TLS (passwords and login cookies \
+         of accounts go in clear): on a network you do not trust, put it behind a reverse \
+         proxy with TLS (docs/INSTANCES.md) and keep it on 127.0.0.1",
         config.listen
     ))
 }

@@ -214,21 +214,42 @@ impl Live {
         (Some(c), false)
     }
 
-    /// The seat `token` holds.
-    fn seat_of(&self, token: Option<&str>) -> Result<Color, ApiError> {
-        let token = token.filter(|t| !t.is_empty()).ok_or_else(|| {
-            ApiError::WrongToken("this action needs the token of a seat".to_string())
-        })?;
-        let hash = token_hash(token);
-        Color::ALL
-            .into_iter()
-            .find(|s| {
+    /// The seat `who` may act for: the one its token holds, else the one
+    /// its account holds (of two, the side to move: a local game).
+    fn seat_for(&self, who: Credentials<'_>) -> Result<Color, ApiError> {
+        let token = who.token.filter(|t| !t.is_empty());
+        if let Some(token) = token {
+            let hash = token_hash(token);
+            if let Some(side) = Color::ALL.into_iter().find(|s| {
                 self.seats[s.index()]
                     .token_hash
                     .as_deref()
                     .is_some_and(|h| constant_time_eq(h, &hash))
-            })
-            .ok_or_else(|| ApiError::WrongToken("the token holds no seat in this game".to_string()))
+            }) {
+                return Ok(side);
+            }
+        }
+        let held: Vec<Color> = match who.account {
+            Some(account) => Color::ALL
+                .into_iter()
+                .filter(|s| self.seats[s.index()].account == Some(account))
+                .collect(),
+            None => Vec::new(),
+        };
+        match held[..] {
+            [side] => Ok(side),
+            [_, _] => Ok(self.game.turn()),
+            _ if token.is_some() => Err(ApiError::WrongToken(
+                "the token holds no seat in this game".to_string(),
+            )),
+            _ if who.account.is_some() => Err(ApiError::WrongToken(
+                "your account holds no seat in this game (and no seat's token was given)"
+                    .to_string(),
+            )),
+            _ => Err(ApiError::WrongToken(
+                "this action needs the token of a seat".to_string(),
+            )),
+        }
     }
 
     /// In an online game, a seat whose invited player has not joined yet:
@@ -274,6 +295,7 @@ impl Live {
                 name: self.player_name(side),
                 level: seat.level,
                 joined: seat.joined,
+                account: seat.account.is_some(),
             }
         });
         GameState::new(
@@ -397,6 +419,29 @@ pub struct CreateGame {
     pub name: Option<String>,
     /// The time control.
     pub control: TimeControl,
+    /// The creator's account (a login's cookie): it holds the creator's
+    /// seats.
+    pub account: Option<i64>,
+}
+
+/// Who acts for a seat: the seat's token, or the account that holds the
+/// seat (the cookie of a login, on any device).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Credentials<'a> {
+    /// The seat's token.
+    pub token: Option<&'a str>,
+    /// The requester's account.
+    pub account: Option<i64>,
+}
+
+impl<'a> Credentials<'a> {
+    /// A seat's token alone (a guest).
+    pub fn of_token(token: Option<&'a str>) -> Credentials<'a> {
+        Credentials {
+            token,
+            account: None,
+        }
+    }
 }
 
 /// What creating a game gives.
@@ -1066,10 +1111,20 @@ impl GameRegistry {
         id: i64,
         token: &str,
     ) -> Result<Option<PresenceGuard>, ApiError> {
+        self.present_as(id, Credentials::of_token(Some(token)))
+            .await
+    }
+
+    /// [`GameRegistry::present`] for the seat `who` may act for.
+    pub async fn present_as(
+        self: &Arc<Self>,
+        id: i64,
+        who: Credentials<'_>,
+    ) -> Result<Option<PresenceGuard>, ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
-        let Ok(side) = live.seat_of(Some(token)) else {
+        let Ok(side) = live.seat_for(who) else {
             return Ok(None);
         };
         let sockets = entry.presence.connect(side);
@@ -1085,6 +1140,7 @@ impl GameRegistry {
 
     /// Create a game.
     pub async fn create(self: &Arc<Self>, req: CreateGame) -> Result<Created, ApiError> {
+        let account = req.account;
         let mut seats: Seats = Default::default();
         let mut tokens = Vec::new();
         let mut invite = None;
@@ -1096,6 +1152,7 @@ impl GameRegistry {
                     name,
                     joined,
                     level: None,
+                    account: joined.then_some(account).flatten(),
                 };
                 Ok(token)
             };
@@ -1124,6 +1181,7 @@ impl GameRegistry {
                 name: None,
                 joined: true,
                 level: Some(req.level),
+                account: None,
             };
         }
         let now = now_rfc3339();
@@ -1203,6 +1261,7 @@ impl GameRegistry {
             name: import_name(tag(k)),
             joined: false,
             level: None,
+            account: None,
         };
         let seats = [seat("White"), seat("Black")];
         let now = now_rfc3339();
@@ -1242,10 +1301,19 @@ impl GameRegistry {
 
     /// The seat `token` holds in game `id` (`None`: none).
     pub async fn seat(self: &Arc<Self>, id: i64, token: &str) -> Result<Option<Color>, ApiError> {
+        self.seat_as(id, Credentials::of_token(Some(token))).await
+    }
+
+    /// The seat `who` may act for in game `id` (`None`: none).
+    pub async fn seat_as(
+        self: &Arc<Self>,
+        id: i64,
+        who: Credentials<'_>,
+    ) -> Result<Option<Color>, ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
-        Ok(live.seat_of(Some(token)).ok())
+        Ok(live.seat_for(who).ok())
     }
 
     /// Subscribe to game `id`: its entry (to keep it alive), a receiver of
@@ -1299,6 +1367,20 @@ impl GameRegistry {
         action: Action,
         lag_ms: u64,
     ) -> Result<(Color, GameState), ApiError> {
+        self.apply_as(id, Credentials::of_token(token), action, lag_ms)
+            .await
+    }
+
+    /// [`GameRegistry::apply_with_lag`] for the seat `who` may act for (its
+    /// token's, else its account's). A join by an account takes the seat
+    /// for the account, unless another account holds it.
+    pub async fn apply_as(
+        self: &Arc<Self>,
+        id: i64,
+        who: Credentials<'_>,
+        action: Action,
+        lag_ms: u64,
+    ) -> Result<(Color, GameState), ApiError> {
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
         let live = self.load(&entry, &mut guard).await?;
@@ -1314,11 +1396,16 @@ impl GameRegistry {
             self.read_presence(&entry).await;
         }
         let live = self.load(&entry, &mut guard).await?;
-        let side = live.seat_of(token)?;
+        let side = live.seat_for(who)?;
         let change = prepare(live, side, action, lag_ms)?;
         let state = match change {
             Change::Game(step) => self.commit(&entry, live, *step).await?,
-            Change::Seat { name } => self.commit_seat(&entry, live, side, name).await?,
+            Change::Seat { name } => {
+                let account = who
+                    .account
+                    .filter(|_| live.seats[side.index()].account.is_none());
+                self.commit_seat(&entry, live, side, name, account).await?
+            }
         };
         Ok((side, state))
     }
@@ -1331,6 +1418,7 @@ impl GameRegistry {
         live: &mut Live,
         side: Color,
         name: Option<String>,
+        account: Option<i64>,
     ) -> Result<GameState, ApiError> {
         let now = now_rfc3339();
         // The clock starts when both players are there.
@@ -1349,6 +1437,7 @@ impl GameRegistry {
                 seat: side.index(),
                 name: name.clone(),
                 joined: true,
+                account,
                 updated_at: now.clone(),
                 clock: clock.map(|c| c.to_meta(live.clock_view(&live.game))),
             })
@@ -1357,6 +1446,9 @@ impl GameRegistry {
         let seat = &mut live.seats[side.index()];
         seat.name = name;
         seat.joined = true;
+        if account.is_some() {
+            seat.account = account;
+        }
         live.clock = clock;
         live.updated_at = now;
         self.schedule(entry.id, live);
@@ -1385,6 +1477,40 @@ impl GameRegistry {
         let (games, total) = self.storage.list_games(limit, offset).await?;
         let games: Vec<Value> = games.iter().map(summary_json).collect();
         Ok(json!({"games": games, "total": total}))
+    }
+
+    /// The games account `account` holds a seat of, newest first: the
+    /// archive's lines with `you` (`white`, `black`, or `both`).
+    pub async fn account_games(
+        &self,
+        account: i64,
+        limit: u32,
+        offset: u32,
+    ) -> Result<Value, ApiError> {
+        let (games, total) = self.storage.account_games(account, limit, offset).await?;
+        let games: Vec<Value> = games
+            .iter()
+            .map(|g| {
+                let mut line = summary_json(g);
+                let holds = |i: usize| g.seats[i].account == Some(account);
+                line["you"] = match (holds(0), holds(1)) {
+                    (true, true) => json!("both"),
+                    (true, false) => json!("white"),
+                    (false, true) => json!("black"),
+                    (false, false) => Value::Null,
+                };
+                line
+            })
+            .collect();
+        Ok(json!({"games": games, "total": total}))
+    }
+
+    /// Account `account` was deleted: its games, changed in storage, are
+    /// read anew and sent to their sockets.
+    pub async fn games_changed(self: &Arc<Self>, ids: &[i64]) {
+        for &id in ids {
+            self.refresh(id, false).await;
+        }
     }
 
     /// Ids of ongoing computer games: on startup each is loaded, so the

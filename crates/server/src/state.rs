@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 
+use crate::account::Accounts;
 use crate::analysis::AnalysisService;
 use crate::clocks::{self, ClockService};
 use crate::cluster::{ClusterService, Leases};
@@ -36,6 +37,8 @@ pub struct AppState {
     /// The engine slots of the computer player and the analyses.
     pub(crate) engine: Arc<Scheduler>,
     pub(crate) guard: Arc<guard::Guard>,
+    /// The accounts' password hashing and login limits.
+    pub accounts: Arc<Accounts>,
     pub(crate) front: Arc<Front>,
     /// The open WebSockets of each client address.
     pub(crate) websockets: Arc<PerAddress>,
@@ -96,6 +99,10 @@ impl AppState {
             engine,
             registry,
             guard: Arc::new(guard),
+            accounts: Arc::new(Accounts::new(
+                config.logins_per_minute,
+                config.logins_per_name_per_minute,
+            )),
             front: Arc::new(front),
             websockets: PerAddress::new(config.max_websockets_per_ip),
             ws: ws::Keepalive {

@@ -1,7 +1,9 @@
 //! `GET /api/games/{id}/ws`: the game's state on connect and after every
 //! change; `{"type":"ping"}` is answered `{"type":"pong"}`;
 //! `{"type":"hello","token":…}` makes the socket the presence of the
-//! token's seat (the players see who is connected; a live game whose
+//! token's seat (or, on a socket opened with a login's cookie, of the
+//! account's seat: then the token may be left out) (the players see who is
+//! connected; a live game whose
 //! player has been gone a while can be claimed); a message over
 //! 4 KiB (close code 1009, however large) or one that is not such a ping
 //! closes the socket, a text message that is not UTF-8 too (1007). The
@@ -24,11 +26,12 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 
 use crate::AppState;
+use crate::account::Login;
 use crate::conn::ConnectionSlot;
 use crate::error::{ApiError, GameId};
 use crate::front::ClientAddr;
 use crate::game_state::{GameState, StateMessage};
-use crate::registry::{Entry, GameRegistry};
+use crate::registry::{Credentials, Entry, GameRegistry};
 
 /// The largest message a client may send.
 pub const MAX_CLIENT_MESSAGE: usize = 4 * 1024;
@@ -41,6 +44,7 @@ pub async fn handler(
     GameId(id): GameId,
     slot: Option<Extension<ConnectionSlot>>,
     client: Option<Extension<ClientAddr>>,
+    login: Login,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let upgrade = upgrade.map_err(|e| {
@@ -60,6 +64,7 @@ pub async fn handler(
     let (entry, rx, state) = app.registry.watch(id).await?;
     let registry = app.registry.clone();
     let keepalive = app.ws;
+    let account = login.account();
     Ok(upgrade
         // Messages up to the read limit are read and then refused by size;
         // larger ones are refused as soon as their header says so. Both get
@@ -73,7 +78,7 @@ pub async fn handler(
             // address's sockets while it is open.
             let _slot = slot;
             let _held = held;
-            run(socket, registry, entry, rx, state, keepalive).await
+            run(socket, registry, entry, rx, state, keepalive, account).await
         }))
 }
 
@@ -134,6 +139,13 @@ pub fn answer_text(text: &str) -> ClientAnswer {
     }
 }
 
+/// Whether a message is a `{"type":"hello"}` (a socket with a login's
+/// cookie needs no token: the account's seat is present).
+fn is_hello(text: &str) -> bool {
+    serde_json::from_str::<Value>(text)
+        .is_ok_and(|v| v.get("type").and_then(Value::as_str) == Some("hello"))
+}
+
 /// The token of a `{"type":"hello","token":…}` message.
 fn hello_token(text: &str) -> Option<String> {
     let v: Value = serde_json::from_str(text).ok()?;
@@ -188,6 +200,7 @@ async fn run(
     mut rx: tokio::sync::broadcast::Receiver<Utf8Bytes>,
     state: GameState,
     keepalive: Keepalive,
+    account: Option<i64>,
 ) {
     let mut closing = registry.closing();
     let mut heard = Instant::now();
@@ -240,10 +253,15 @@ async fn run(
                 match incoming {
                     Some(Ok(Message::Text(text))) if text.len() <= MAX_CLIENT_MESSAGE
                         && present.is_none()
-                        && hello_token(&text).is_some() =>
+                        && (hello_token(&text).is_some()
+                            || (account.is_some() && is_hello(&text))) =>
                     {
-                        let token = hello_token(&text).unwrap_or_default();
-                        present = registry.present(entry.id, &token).await.ok().flatten();
+                        let token = hello_token(&text);
+                        let who = Credentials {
+                            token: token.as_deref(),
+                            account,
+                        };
+                        present = registry.present_as(entry.id, who).await.ok().flatten();
                     }
                     Some(Ok(Message::Text(text))) => {
                         if !carry_out(&mut socket, answer_text(&text), deadline(heard)).await {

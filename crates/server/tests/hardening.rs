@@ -474,6 +474,7 @@ async fn stored_game(s: &TestServer, rules: &str, moves: Vec<String>) -> (i64, S
         name: None,
         joined: true,
         level: None,
+        account: None,
     };
     let id = db
         .create_game(NewGame {

@@ -32,6 +32,7 @@ fn seat_change(game: i64, version: i64, name: Option<&str>, at: &str) -> SeatCha
         seat: 1,
         name: name.map(str::to_string),
         joined: true,
+        account: None,
         updated_at: at.to_string(),
         clock: None,
     }

@@ -18,7 +18,7 @@ use futures_util::future::BoxFuture;
 
 pub use crate::game::{Status, Variant};
 pub use postgres::PgStorage;
-pub use record::{GameRecord, RecordClock, RecordMove, RecordSeat};
+pub use record::{AccountRecord, GameRecord, RecordClock, RecordMove, RecordSeat};
 pub use sqlite::{APPLICATION_ID, Integrity, SqliteStorage};
 
 /// A storage failure.
@@ -38,6 +38,10 @@ pub enum StorageError {
     /// written.
     #[error("game {0} exists already in the target database")]
     Exists(i64),
+    /// An imported account's id or name is taken already; nothing of the
+    /// batch was written.
+    #[error("account {0} exists already in the target database")]
+    AccountExists(String),
     /// A stored value could not be understood.
     #[error("corrupt stored data: {0}")]
     Corrupt(String),
@@ -104,6 +108,9 @@ pub struct Seat {
     pub joined: bool,
     /// The computer's level when the computer holds the seat.
     pub level: Option<u8>,
+    /// The account that holds the seat (`None`: a guest, the computer, an
+    /// imported game).
+    pub account: Option<i64>,
 }
 
 /// How a game ended, as stored.
@@ -219,6 +226,9 @@ pub struct SeatChange {
     pub name: Option<String>,
     /// Whether a person holds the seat.
     pub joined: bool,
+    /// The account that takes the seat (`None`: the seat keeps its
+    /// account, if any).
+    pub account: Option<i64>,
     /// When the change is made (RFC 3339, UTC).
     pub updated_at: String,
     /// The game's clock after the change (`None`: untimed, unchanged).
@@ -256,6 +266,61 @@ pub struct GameSummary {
     /// As [`NewGame::created_at`].
     pub created_at: String,
 }
+
+/// An account as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Account {
+    /// Its number (never shown to other players).
+    pub id: i64,
+    /// The name, as registered.
+    pub name: String,
+    /// The password's hash: an argon2id PHC string
+    /// (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`).
+    pub password_hash: String,
+    /// When it was registered (RFC 3339, UTC).
+    pub created_at: String,
+    /// The language the player chose (`de`, `en`, …).
+    pub language: Option<String>,
+    /// Closed by the operator: nobody logs in to it.
+    pub closed: bool,
+}
+
+/// An account to register.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewAccount {
+    /// The name.
+    pub name: String,
+    /// The name as it is unique: [`name_key`] of the name.
+    pub name_key: String,
+    /// The password's hash (PHC string).
+    pub password_hash: String,
+    /// When it is registered (RFC 3339, UTC).
+    pub created_at: String,
+}
+
+/// The form of an account name that is unique: lower case, so `Anna` and
+/// `anna` are one name.
+pub fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+/// A login: the account's cookie token (its SHA-256, hex) and how long it
+/// holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewLogin {
+    /// SHA-256 (hex) of the cookie's token.
+    pub token_hash: String,
+    /// The account.
+    pub account: i64,
+    /// When it was made (milliseconds since the Unix epoch).
+    pub created_at: i64,
+    /// When it ends (milliseconds since the Unix epoch).
+    pub expires_at: i64,
+}
+
+/// The name a deleted account's games show for its seats: a fixed marker
+/// that clients word in their language.
+pub const DELETED_PLAYER: &str = "(deleted player)";
 
 /// A place to keep games. Every method is one atomic step: a change either
 /// is stored completely or not at all.
@@ -328,6 +393,73 @@ pub trait Storage: Send + Sync + 'static {
     /// back to every running clock: their turns and deadlines move on by
     /// it. One transaction; returns the time given back.
     fn clocks_alive(&self, now: i64, stale_ms: i64) -> BoxFuture<'_, Result<i64, StorageError>>;
+
+    /// Register an account; `None` when its name (by
+    /// [`NewAccount::name_key`]) is taken.
+    fn create_account(
+        &self,
+        account: NewAccount,
+    ) -> BoxFuture<'_, Result<Option<i64>, StorageError>>;
+
+    /// The account whose [`name_key`] is `key`.
+    fn account_by_name(&self, key: &str) -> BoxFuture<'_, Result<Option<Account>, StorageError>>;
+
+    /// The account `id`.
+    fn account_by_id(&self, id: i64) -> BoxFuture<'_, Result<Option<Account>, StorageError>>;
+
+    /// The account of the login whose token has the hash `token_hash`, if
+    /// that login has not ended by `now` (milliseconds since the Unix
+    /// epoch); the login's last use becomes `now` (at most once a minute).
+    fn account_by_login(
+        &self,
+        token_hash: &str,
+        now: i64,
+    ) -> BoxFuture<'_, Result<Option<Account>, StorageError>>;
+
+    /// Store a login; the logins that have ended by its creation are
+    /// deleted with it.
+    fn create_login(&self, login: NewLogin) -> BoxFuture<'_, Result<(), StorageError>>;
+
+    /// End the login whose token has the hash `token_hash`.
+    fn delete_login(&self, token_hash: &str) -> BoxFuture<'_, Result<(), StorageError>>;
+
+    /// Set account `account`'s password hash. With `end_logins_but`, every
+    /// login of the account ends but that one (a changed password); without,
+    /// the logins stay (the same password hashed anew). `false`: no such
+    /// account.
+    fn set_password(
+        &self,
+        account: i64,
+        password_hash: String,
+        end_logins_but: Option<String>,
+    ) -> BoxFuture<'_, Result<bool, StorageError>>;
+
+    /// Delete account `account` and its logins. Its games stay: the seats
+    /// it held lose their account and their names become
+    /// [`DELETED_PLAYER`]. Returns the ids of those games (`None`: no such
+    /// account).
+    fn delete_account(&self, account: i64)
+    -> BoxFuture<'_, Result<Option<Vec<i64>>, StorageError>>;
+
+    /// The games account `account` holds a seat of, newest first, and their
+    /// number.
+    fn account_games(
+        &self,
+        account: i64,
+        limit: u32,
+        offset: u32,
+    ) -> BoxFuture<'_, Result<(Vec<GameSummary>, u64), StorageError>>;
+
+    /// Every account (`brett db export`), by id.
+    fn export_accounts(&self) -> BoxFuture<'_, Result<Vec<AccountRecord>, StorageError>>;
+
+    /// Store accounts exported from a database, with their ids (`brett db
+    /// import`, before their games); one transaction: if an id or a name is
+    /// taken already ([`StorageError::AccountExists`]) nothing is written.
+    fn import_accounts(
+        &self,
+        accounts: Vec<AccountRecord>,
+    ) -> BoxFuture<'_, Result<(), StorageError>>;
 
     /// Close the connections (waits for writes in progress).
     fn close(&self) -> BoxFuture<'_, ()>;

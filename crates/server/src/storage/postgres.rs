@@ -29,9 +29,9 @@ use sqlx::postgres::{PgConnectOptions, PgConnection, PgListener, PgPool, PgPoolO
 use super::record::tags_from_text;
 use super::sql;
 use super::{
-    Cluster, ClusterEvent, Expected, GameMeta, GameRecord, GameSummary, MoveChange, NewGame,
-    RecordMove, RecordSeat, RemoteChange, RemotePresence, SeatChange, Storage, StorageError,
-    StorageOptions, StoredGame,
+    Account, AccountRecord, Cluster, ClusterEvent, Expected, GameMeta, GameRecord, GameSummary,
+    MoveChange, NewAccount, NewGame, NewLogin, RecordMove, RecordSeat, RemoteChange,
+    RemotePresence, SeatChange, Storage, StorageError, StorageOptions, StoredGame,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
@@ -111,6 +111,16 @@ async fn after_import(conn: &mut Conn) -> sqlx::Result<()> {
         .execute(&mut *conn)
         .await
         .map(drop)
+}
+
+/// New accounts get ids after the imported ones.
+async fn after_account_import(conn: &mut Conn) -> sqlx::Result<()> {
+    sqlx::query(
+        "SELECT setval(pg_get_serial_sequence('accounts', 'id'), (SELECT MAX(id) FROM accounts))",
+    )
+    .execute(&mut *conn)
+    .await
+    .map(drop)
 }
 
 /// A notification's payload: the change, unless this instance made it.

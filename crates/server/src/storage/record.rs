@@ -97,6 +97,59 @@ pub struct RecordSeat {
     pub joined: bool,
     /// As [`Seat::level`].
     pub level: Option<u8>,
+    /// As [`Seat::account`] (absent: none; an import keeps it when the
+    /// account is in the target database).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<i64>,
+}
+
+/// An exported account: a line `{"account": {…}}` of an export, before the
+/// games. Its logins are not exported (its player logs in anew).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountRecord {
+    /// As [`Account::id`](super::Account::id), kept by the import (the
+    /// games' seats name it).
+    pub id: i64,
+    /// As [`Account::name`](super::Account::name).
+    pub name: String,
+    /// As [`Account::password_hash`](super::Account::password_hash): the
+    /// hash only.
+    pub password_hash: String,
+    /// As [`Account::created_at`](super::Account::created_at).
+    pub created_at: String,
+    /// As [`Account::language`](super::Account::language).
+    #[serde(default)]
+    pub language: Option<String>,
+    /// As [`Account::closed`](super::Account::closed).
+    #[serde(default)]
+    pub closed: bool,
+}
+
+/// The JSON form of an account's line.
+#[derive(Serialize, Deserialize)]
+struct AccountLine {
+    account: AccountRecord,
+}
+
+impl AccountRecord {
+    /// One line of an export (no newline).
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(&AccountLine {
+            account: self.clone(),
+        })
+        .expect("an account record serializes")
+    }
+
+    /// A line of an export, if it is an account's (`{"account": …}`).
+    pub fn from_line(line: &str) -> Option<Result<AccountRecord, StorageError>> {
+        let value: serde_json::Value = serde_json::from_str(line).ok()?;
+        value.get("account")?;
+        Some(
+            serde_json::from_value::<AccountLine>(value)
+                .map(|l| l.account)
+                .map_err(|e| StorageError::Corrupt(format!("account record: {e}"))),
+        )
+    }
 }
 
 /// One move of an exported game: the move and when it was stored.
@@ -119,6 +172,7 @@ impl From<&RecordSeat> for Seat {
             name: s.name.clone(),
             joined: s.joined,
             level: s.level,
+            account: s.account,
         }
     }
 }
@@ -130,6 +184,7 @@ impl From<Seat> for RecordSeat {
             name: s.name,
             joined: s.joined,
             level: s.level,
+            account: s.account,
         }
     }
 }

@@ -16,23 +16,31 @@ use sqlx::pool::PoolConnection;
 use sqlx::{ColumnIndex, Database, Decode, Executor, Row, Type};
 
 use super::record::{stored_game, stored_status, tags_to_text};
-use super::{ClockMeta, GameMeta, GameRecord, NewGame, Seat, Seats, StorageError, Variant};
+use super::{
+    Account, ClockMeta, GameMeta, GameRecord, GameSummary, NewGame, Seat, Seats, StorageError,
+    Variant,
+};
 
 /// The columns of `games`, in the order the queries read them.
 pub(super) const GAME_COLUMNS: &str = "id, game, kind, rules, start_position, ply, status, \
      result, reason, draw_offer, white_token_hash, black_token_hash, white_name, black_name, \
      white_joined, black_joined, white_level, black_level, tags, created_at, updated_at, \
-     version, time_control, white_ms, black_ms, turn_started_at, deadline";
+     version, time_control, white_ms, black_ms, turn_started_at, deadline, white_account, \
+     black_account";
 
 /// The columns an insert into `games` writes: `$1` is `id` when the id is
 /// given (an import), the rest follow.
 pub(super) const INSERT_COLUMNS: &str = "game, kind, rules, start_position, ply, status, \
      result, reason, draw_offer, white_token_hash, black_token_hash, white_name, black_name, \
      white_joined, black_joined, white_level, black_level, tags, created_at, updated_at, \
-     version, time_control, white_ms, black_ms, turn_started_at, deadline";
+     version, time_control, white_ms, black_ms, turn_started_at, deadline, white_account, \
+     black_account";
 
 /// The number of [`INSERT_COLUMNS`].
-pub(super) const INSERT_COUNT: usize = 26;
+pub(super) const INSERT_COUNT: usize = 28;
+
+/// The columns of `accounts`, in the order [`account_of_row`] reads them.
+pub(super) const ACCOUNT_COLUMNS: &str = "id, name, password_hash, created_at, language, closed";
 
 /// The storage error for `e`: [`StorageError::Unavailable`] when the
 /// database cannot be used right now (the connection, the pool or the file
@@ -164,7 +172,10 @@ where
     let conn = held.end();
     if matches!(
         e,
-        StorageError::Conflict | StorageError::NotFound | StorageError::Exists(_)
+        StorageError::Conflict
+            | StorageError::NotFound
+            | StorageError::Exists(_)
+            | StorageError::AccountExists(_)
     ) && rolled_back.is_ok()
     {
         return Err(e);
@@ -297,6 +308,7 @@ where
             name: row.try_get(format!("{color}_name").as_str())?,
             joined: row.try_get(format!("{color}_joined").as_str())?,
             level: level.and_then(|l| u8::try_from(l).ok()),
+            account: row.try_get(format!("{color}_account").as_str())?,
         })
     };
     let id: i64 = row.try_get("id")?;
@@ -331,6 +343,59 @@ where
         [seat("white")?, seat("black")?],
     ))
 }
+
+/// An `accounts` row read with [`ACCOUNT_COLUMNS`].
+pub(super) fn account_of_row<R>(row: &R) -> Result<Account, StorageError>
+where
+    R: Row,
+    for<'r> String: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> i64: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> bool: Decode<'r, R::Database> + Type<R::Database>,
+    for<'a> &'a str: ColumnIndex<R>,
+{
+    Ok(Account {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        password_hash: row.try_get("password_hash")?,
+        created_at: row.try_get("created_at")?,
+        language: row.try_get("language")?,
+        closed: row.try_get("closed")?,
+    })
+}
+
+/// A line of the archive (or of an account's games) from a `games` row
+/// read with [`GAME_COLUMNS`].
+pub(super) fn summary_of_row<R>(row: &R) -> Result<GameSummary, StorageError>
+where
+    R: Row,
+    for<'r> String: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> i64: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> bool: Decode<'r, R::Database> + Type<R::Database>,
+    for<'a> &'a str: ColumnIndex<R>,
+{
+    let (game, meta, seats) = game_of_row(row)?;
+    Ok(GameSummary {
+        id: row.try_get("id")?,
+        game,
+        kind: row.try_get("kind")?,
+        rules: row.try_get("rules")?,
+        seats,
+        ply: usize::try_from(row.try_get::<i64, _>("ply")?).unwrap_or(0),
+        meta,
+        created_at: row.try_get("created_at")?,
+    })
+}
+
+/// Which account to read.
+pub(super) enum AccountBy {
+    /// By its id.
+    Id(i64),
+    /// By its [`name_key`](super::name_key).
+    Key(String),
+}
+
+/// How often a login's last use is written at most (milliseconds).
+pub(super) const LOGIN_TOUCH_MS: i64 = 60_000;
 
 /// A move's stored clock: both times, or none.
 pub(super) fn move_clock(white: Option<i64>, black: Option<i64>) -> Option<[i64; 2]> {
@@ -512,6 +577,7 @@ macro_rules! storage_methods {
                     };
                     let sql = format!(
                         "UPDATE games SET {who}_name = $1, {who}_joined = $2, \
+                         {who}_account = COALESCE($9, {who}_account), \
                          updated_at = $3, version = version + 1, \
                          turn_started_at = CASE WHEN $6 THEN $7 ELSE turn_started_at END, \
                          deadline = CASE WHEN $6 THEN $8 ELSE deadline END \
@@ -528,6 +594,7 @@ macro_rules! storage_methods {
                         .bind(timed)
                         .bind(clock.turn_started_at)
                         .bind(clock.deadline)
+                        .bind(change.account)
                         .fetch_optional(&mut *conn)
                         .await?;
                     let Some((ply, version)) = row else {
@@ -544,42 +611,9 @@ macro_rules! storage_methods {
             limit: u32,
             offset: u32,
         ) -> BoxFuture<'_, Result<(Vec<GameSummary>, u64), StorageError>> {
-            Box::pin(async move {
-                let (total, rows) = self
-                    .read("list games", move |conn| {
-                        Box::pin(async move {
-                            let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games")
-                                .fetch_one(&mut *conn)
-                                .await?;
-                            let sql = format!(
-                                "SELECT {} FROM games ORDER BY id DESC LIMIT $1 OFFSET $2",
-                                sql::GAME_COLUMNS
-                            );
-                            let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
-                                .bind(i64::from(limit))
-                                .bind(i64::from(offset))
-                                .fetch_all(&mut *conn)
-                                .await?;
-                            Ok((total, rows))
-                        })
-                    })
-                    .await?;
-                let mut out = Vec::with_capacity(rows.len());
-                for row in &rows {
-                    let (game, meta, seats) = sql::game_of_row(row)?;
-                    out.push(GameSummary {
-                        id: row.try_get("id")?,
-                        game,
-                        kind: row.try_get("kind")?,
-                        rules: row.try_get("rules")?,
-                        seats,
-                        ply: usize::try_from(row.try_get::<i64, _>("ply")?).unwrap_or(0),
-                        meta,
-                        created_at: row.try_get("created_at")?,
-                    });
-                }
-                Ok((out, u64::try_from(total).unwrap_or(0)))
-            })
+            Box::pin(self.read("list games", move |conn| {
+                Box::pin(games_page(conn, None, limit, offset))
+            }))
         }
 
         fn ongoing_computer_games(&self) -> BoxFuture<'_, Result<Vec<i64>, StorageError>> {
@@ -758,7 +792,11 @@ macro_rules! storage_methods {
                         if taken.is_some() {
                             return Err(StorageError::Exists(g.id));
                         }
-                        insert_game(conn, Some(g.id), sql::GameColumns::of_record(g)?).await?;
+                        let mut columns = sql::GameColumns::of_record(g)?;
+                        for seat in &mut columns.seats {
+                            seat.account = known_account(conn, seat.account).await?;
+                        }
+                        insert_game(conn, Some(g.id), columns).await?;
                         let moves = g
                             .moves
                             .iter()
@@ -767,6 +805,285 @@ macro_rules! storage_methods {
                             .await?;
                     }
                     after_import(conn).await?;
+                    Ok(())
+                })
+            }))
+        }
+
+        fn create_account(
+            &self,
+            a: NewAccount,
+        ) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
+            Box::pin(self.write("create account", move |conn| {
+                Box::pin(async move {
+                    let id: Option<i64> = sqlx::query_scalar(
+                        "INSERT INTO accounts (name, name_key, password_hash, created_at) \
+                         VALUES ($1, $2, $3, $4) ON CONFLICT (name_key) DO NOTHING RETURNING id",
+                    )
+                    .bind(a.name)
+                    .bind(a.name_key)
+                    .bind(a.password_hash)
+                    .bind(a.created_at)
+                    .fetch_optional(&mut *conn)
+                    .await?;
+                    Ok(id)
+                })
+            }))
+        }
+
+        fn account_by_name(
+            &self,
+            key: &str,
+        ) -> BoxFuture<'_, Result<Option<Account>, StorageError>> {
+            let by = sql::AccountBy::Key(key.to_string());
+            Box::pin(self.read("account by name", move |conn| Box::pin(account_row(conn, by))))
+        }
+
+        fn account_by_id(&self, id: i64) -> BoxFuture<'_, Result<Option<Account>, StorageError>> {
+            let by = sql::AccountBy::Id(id);
+            Box::pin(self.read("account by id", move |conn| Box::pin(account_row(conn, by))))
+        }
+
+        fn account_by_login(
+            &self,
+            token_hash: &str,
+            now: i64,
+        ) -> BoxFuture<'_, Result<Option<Account>, StorageError>> {
+            let hash = token_hash.to_string();
+            Box::pin(async move {
+                let found = self
+                    .read("account by login", {
+                        let hash = hash.clone();
+                        move |conn| {
+                            Box::pin(async move {
+                                let sql = format!(
+                                    "SELECT l.last_used_at, {} FROM login_sessions l \
+                                     JOIN accounts a ON a.id = l.account_id \
+                                     WHERE l.token_hash = $1 AND l.expires_at > $2",
+                                    sql::ACCOUNT_COLUMNS
+                                        .split(", ")
+                                        .map(|c| format!("a.{c}"))
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                );
+                                let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+                                    .bind(hash)
+                                    .bind(now)
+                                    .fetch_optional(&mut *conn)
+                                    .await?;
+                                let Some(row) = row else { return Ok(None) };
+                                let used: i64 = row.try_get("last_used_at")?;
+                                Ok(Some((used, sql::account_of_row(&row)?)))
+                            })
+                        }
+                    })
+                    .await?;
+                let Some((used, account)) = found else {
+                    return Ok(None);
+                };
+                if now - used >= sql::LOGIN_TOUCH_MS {
+                    self.write("login used", move |conn| {
+                        Box::pin(async move {
+                            sqlx::query(
+                                "UPDATE login_sessions SET last_used_at = $2 WHERE token_hash = $1",
+                            )
+                            .bind(hash)
+                            .bind(now)
+                            .execute(&mut *conn)
+                            .await?;
+                            Ok(())
+                        })
+                    })
+                    .await?;
+                }
+                Ok(Some(account))
+            })
+        }
+
+        fn create_login(&self, login: NewLogin) -> BoxFuture<'_, Result<(), StorageError>> {
+            Box::pin(self.write("create login", move |conn| {
+                Box::pin(async move {
+                    sqlx::query("DELETE FROM login_sessions WHERE expires_at <= $1")
+                        .bind(login.created_at)
+                        .execute(&mut *conn)
+                        .await?;
+                    sqlx::query(
+                        "INSERT INTO login_sessions \
+                         (token_hash, account_id, created_at, expires_at, last_used_at) \
+                         VALUES ($1, $2, $3, $4, $3)",
+                    )
+                    .bind(login.token_hash)
+                    .bind(login.account)
+                    .bind(login.created_at)
+                    .bind(login.expires_at)
+                    .execute(&mut *conn)
+                    .await?;
+                    Ok(())
+                })
+            }))
+        }
+
+        fn delete_login(&self, token_hash: &str) -> BoxFuture<'_, Result<(), StorageError>> {
+            let hash = token_hash.to_string();
+            Box::pin(self.write("delete login", move |conn| {
+                Box::pin(async move {
+                    sqlx::query("DELETE FROM login_sessions WHERE token_hash = $1")
+                        .bind(hash)
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(())
+                })
+            }))
+        }
+
+        fn set_password(
+            &self,
+            account: i64,
+            password_hash: String,
+            end_logins_but: Option<String>,
+        ) -> BoxFuture<'_, Result<bool, StorageError>> {
+            Box::pin(self.write("set password", move |conn| {
+                Box::pin(async move {
+                    let done = sqlx::query("UPDATE accounts SET password_hash = $2 WHERE id = $1")
+                        .bind(account)
+                        .bind(password_hash)
+                        .execute(&mut *conn)
+                        .await?;
+                    if let Some(keep) = end_logins_but {
+                        sqlx::query(
+                            "DELETE FROM login_sessions WHERE account_id = $1 AND token_hash <> $2",
+                        )
+                        .bind(account)
+                        .bind(keep)
+                        .execute(&mut *conn)
+                        .await?;
+                    }
+                    Ok(done.rows_affected() > 0)
+                })
+            }))
+        }
+
+        fn delete_account(
+            &self,
+            account: i64,
+        ) -> BoxFuture<'_, Result<Option<Vec<i64>>, StorageError>> {
+            let announcer = self.announcer();
+            Box::pin(self.write("delete account", move |conn| {
+                Box::pin(async move {
+                    let games: Vec<(i64, i64)> = sqlx::query_as(
+                        "UPDATE games SET \
+                         white_name = CASE WHEN white_account = $1 THEN $2 ELSE white_name END, \
+                         black_name = CASE WHEN black_account = $1 THEN $2 ELSE black_name END, \
+                         white_account = CASE WHEN white_account = $1 THEN NULL \
+                         ELSE white_account END, \
+                         black_account = CASE WHEN black_account = $1 THEN NULL \
+                         ELSE black_account END, \
+                         version = version + 1 \
+                         WHERE white_account = $1 OR black_account = $1 RETURNING id, ply",
+                    )
+                    .bind(account)
+                    .bind(super::DELETED_PLAYER)
+                    .fetch_all(&mut *conn)
+                    .await?;
+                    sqlx::query("DELETE FROM login_sessions WHERE account_id = $1")
+                        .bind(account)
+                        .execute(&mut *conn)
+                        .await?;
+                    let deleted = sqlx::query("DELETE FROM accounts WHERE id = $1")
+                        .bind(account)
+                        .execute(&mut *conn)
+                        .await?;
+                    if deleted.rows_affected() == 0 {
+                        return Ok(None);
+                    }
+                    for (id, ply) in &games {
+                        announce(conn, &announcer, *id, *ply).await?;
+                    }
+                    Ok(Some(games.into_iter().map(|(id, _)| id).collect()))
+                })
+            }))
+        }
+
+        fn account_games(
+            &self,
+            account: i64,
+            limit: u32,
+            offset: u32,
+        ) -> BoxFuture<'_, Result<(Vec<GameSummary>, u64), StorageError>> {
+            Box::pin(self.read("account games", move |conn| {
+                Box::pin(games_page(conn, Some(account), limit, offset))
+            }))
+        }
+
+        fn export_accounts(&self) -> BoxFuture<'_, Result<Vec<AccountRecord>, StorageError>> {
+            Box::pin(async move {
+                let rows = self
+                    .read("export accounts", |conn| {
+                        Box::pin(async move {
+                            let sql =
+                                format!("SELECT {} FROM accounts ORDER BY id", sql::ACCOUNT_COLUMNS);
+                            Ok(sqlx::query(sqlx::AssertSqlSafe(sql))
+                                .fetch_all(&mut *conn)
+                                .await?)
+                        })
+                    })
+                    .await?;
+                rows.iter()
+                    .map(|row| {
+                        let a = sql::account_of_row(row)?;
+                        Ok(AccountRecord {
+                            id: a.id,
+                            name: a.name,
+                            password_hash: a.password_hash,
+                            created_at: a.created_at,
+                            language: a.language,
+                            closed: a.closed,
+                        })
+                    })
+                    .collect()
+            })
+        }
+
+        fn import_accounts(
+            &self,
+            accounts: Vec<AccountRecord>,
+        ) -> BoxFuture<'_, Result<(), StorageError>> {
+            Box::pin(self.write("import accounts", move |conn| {
+                Box::pin(async move {
+                    if accounts.is_empty() {
+                        return Ok(());
+                    }
+                    for a in &accounts {
+                        let key = super::name_key(&a.name);
+                        let taken: Option<i64> = sqlx::query_scalar(
+                            "SELECT id FROM accounts WHERE id = $1 OR name_key = $2",
+                        )
+                        .bind(a.id)
+                        .bind(&key)
+                        .fetch_optional(&mut *conn)
+                        .await?;
+                        if taken.is_some() {
+                            return Err(StorageError::AccountExists(format!(
+                                "{} ('{}')",
+                                a.id, a.name
+                            )));
+                        }
+                        sqlx::query(
+                            "INSERT INTO accounts \
+                             (id, name, name_key, password_hash, created_at, language, closed) \
+                             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                        )
+                        .bind(a.id)
+                        .bind(&a.name)
+                        .bind(key)
+                        .bind(&a.password_hash)
+                        .bind(&a.created_at)
+                        .bind(&a.language)
+                        .bind(a.closed)
+                        .execute(&mut *conn)
+                        .await?;
+                    }
+                    after_account_import(conn).await?;
                     Ok(())
                 })
             }))
@@ -835,7 +1152,81 @@ macro_rules! row_writers {
                 .bind(black_ms)
                 .bind(turn_started_at)
                 .bind(deadline)
+                .bind(w.account)
+                .bind(b.account)
                 .fetch_one(&mut *conn)
+                .await
+        }
+
+        /// The account `by` names.
+        async fn account_row(
+            conn: &mut Conn,
+            by: sql::AccountBy,
+        ) -> Result<Option<super::Account>, StorageError> {
+            let filter = match by {
+                sql::AccountBy::Id(_) => "id = $1",
+                sql::AccountBy::Key(_) => "name_key = $1",
+            };
+            let text = format!(
+                "SELECT {} FROM accounts WHERE {filter}",
+                sql::ACCOUNT_COLUMNS
+            );
+            let query = sqlx::query(sqlx::AssertSqlSafe(text));
+            let query = match by {
+                sql::AccountBy::Id(id) => query.bind(id),
+                sql::AccountBy::Key(key) => query.bind(key),
+            };
+            let row = query.fetch_optional(&mut *conn).await?;
+            row.as_ref().map(sql::account_of_row).transpose()
+        }
+
+        /// A page of the archive, newest first, and the number of games in
+        /// all: every game, or those account `account` holds a seat of.
+        async fn games_page(
+            conn: &mut Conn,
+            account: Option<i64>,
+            limit: u32,
+            offset: u32,
+        ) -> Result<(Vec<GameSummary>, u64), StorageError> {
+            let filter = |n: usize| match account {
+                Some(_) => format!("WHERE white_account = ${n} OR black_account = ${n}"),
+                None => String::new(),
+            };
+            let count = format!("SELECT COUNT(*) FROM games {}", filter(1));
+            let mut q = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(count));
+            if let Some(a) = account {
+                q = q.bind(a);
+            }
+            let total = q.fetch_one(&mut *conn).await?;
+            let list = format!(
+                "SELECT {} FROM games {} ORDER BY id DESC LIMIT $1 OFFSET $2",
+                sql::GAME_COLUMNS,
+                filter(3)
+            );
+            let mut q = sqlx::query(sqlx::AssertSqlSafe(list))
+                .bind(i64::from(limit))
+                .bind(i64::from(offset));
+            if let Some(a) = account {
+                q = q.bind(a);
+            }
+            let rows = q.fetch_all(&mut *conn).await?;
+            let out = rows
+                .iter()
+                .map(sql::summary_of_row)
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok((out, u64::try_from(total).unwrap_or(0)))
+        }
+
+        /// `id` if account `id` is stored (an imported seat keeps only a
+        /// known account).
+        async fn known_account(
+            conn: &mut Conn,
+            id: Option<i64>,
+        ) -> Result<Option<i64>, sqlx::Error> {
+            let Some(id) = id else { return Ok(None) };
+            sqlx::query_scalar::<_, i64>("SELECT id FROM accounts WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&mut *conn)
                 .await
         }
 

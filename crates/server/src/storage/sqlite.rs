@@ -44,8 +44,9 @@ use sqlx::{ConnectOptions, Connection, Row};
 use super::record::tags_from_text;
 use super::sql;
 use super::{
-    Expected, GameMeta, GameRecord, GameSummary, MoveChange, NewGame, RecordMove, RecordSeat,
-    SeatChange, Storage, StorageError, StorageOptions, StoredGame,
+    Account, AccountRecord, Expected, GameMeta, GameRecord, GameSummary, MoveChange, NewAccount,
+    NewGame, NewLogin, RecordMove, RecordSeat, SeatChange, Storage, StorageError, StorageOptions,
+    StoredGame,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -1082,6 +1083,12 @@ async fn announce(_: &mut Conn, _: &Unannounced, _: i64, _: i64) -> Result<(), s
 
 /// Nothing follows an import: new games get ids after the largest.
 async fn after_import(_: &mut Conn) -> Result<(), sqlx::Error> {
+    Ok(())
+}
+
+/// Nothing follows an import of accounts: new ones get ids after the
+/// largest.
+async fn after_account_import(_: &mut Conn) -> Result<(), sqlx::Error> {
     Ok(())
 }
 

@@ -43,6 +43,7 @@ pub fn person(token_hash: String, name: &str) -> Seat {
         name: Some(name.to_string()),
         joined: true,
         level: None,
+        account: None,
     }
 }
 
