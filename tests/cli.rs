@@ -838,6 +838,7 @@ fn serve_refuses_a_damaged_database_and_db_export_saves_what_is_left() {
                     name: Some(name.into()),
                     joined: true,
                     level: None,
+                    account: None,
                 };
                 let game = NewGame {
                     game: storage::Variant::Muehle,
