@@ -1,6 +1,6 @@
 //! The browser UI: the files of `web/`, embedded in the binary. The app's
 //! pages (`/`, `/game/{id}`, `/archive`, `/analysis`, `/puzzles`,
-//! `/puzzles/{id}`) all get `index.html` (a single-page app); other paths
+//! `/puzzles/{id}`, `/login`, `/register`, `/account`) all get `index.html` (a single-page app); other paths
 //! are files.
 
 use axum::Router;
@@ -16,13 +16,16 @@ struct Assets;
 
 /// The app's pages: each is `index.html`, which shows the page its path
 /// names.
-const PAGES: [&str; 6] = [
+const PAGES: [&str; 9] = [
     "/",
     "/game/{id}",
     "/archive",
     "/analysis",
     "/puzzles",
     "/puzzles/{id}",
+    "/login",
+    "/register",
+    "/account",
 ];
 
 /// The page routes and the file fallback.
