@@ -53,20 +53,27 @@ async function request(method, path, body) {
   return data;
 }
 
+/**
+ * The seat an account holds (the login's cookie acts for it): stands in
+ * the place of a token and is sent as none.
+ */
+export const ACCOUNT_SEAT = '@account';
+const tok = (token) => (token === ACCOUNT_SEAT ? undefined : token);
+
 export const api = {
   createGame: (body) => request('POST', '/api/games', body),
   /** The state; with a token, `you` says which seat it holds (null: none). */
-  state: (id, token) => request('GET', token ? `/api/games/${id}?token=${encodeURIComponent(token)}` : `/api/games/${id}`),
+  state: (id, token) => request('GET', tok(token) ? `/api/games/${id}?token=${encodeURIComponent(token)}` : `/api/games/${id}`),
   /** `lagMs`: the network delay measured on the socket (timed games; the server credits it up to 0.5 s). */
-  move: (id, token, move, ply, lagMs) => request('POST', `/api/games/${id}/moves`, lagMs === undefined ? { move, token, ply } : { move, token, ply, lag_ms: lagMs }),
-  abort: (id, token) => request('POST', `/api/games/${id}/abort`, { token }),
-  claim: (id, token, result) => request('POST', `/api/games/${id}/claim`, { token, result }),
-  giveTime: (id, token) => request('POST', `/api/games/${id}/give-time`, { token }),
-  draw: (id, token, action) => request('POST', `/api/games/${id}/draw`, { token, action }),
-  huff: (id, token, ply, square) => request('POST', `/api/games/${id}/huff`, { token, ply, square }),
-  resign: (id, token) => request('POST', `/api/games/${id}/resign`, { token }),
-  takeback: (id, token) => request('POST', `/api/games/${id}/takeback`, { token }),
-  join: (id, token, name) => request('POST', `/api/games/${id}/join`, { token, name }),
+  move: (id, token, move, ply, lagMs) => request('POST', `/api/games/${id}/moves`, lagMs === undefined ? { move, token: tok(token), ply } : { move, token: tok(token), ply, lag_ms: lagMs }),
+  abort: (id, token) => request('POST', `/api/games/${id}/abort`, { token: tok(token) }),
+  claim: (id, token, result) => request('POST', `/api/games/${id}/claim`, { token: tok(token), result }),
+  giveTime: (id, token) => request('POST', `/api/games/${id}/give-time`, { token: tok(token) }),
+  draw: (id, token, action) => request('POST', `/api/games/${id}/draw`, { token: tok(token), action }),
+  huff: (id, token, ply, square) => request('POST', `/api/games/${id}/huff`, { token: tok(token), ply, square }),
+  resign: (id, token) => request('POST', `/api/games/${id}/resign`, { token: tok(token) }),
+  takeback: (id, token) => request('POST', `/api/games/${id}/takeback`, { token: tok(token) }),
+  join: (id, token, name) => request('POST', `/api/games/${id}/join`, { token: tok(token), name }),
   archive: (limit, offset) => request('GET', `/api/games?limit=${limit}&offset=${offset}`),
   record: (id) => request('GET', `/api/games/${id}/record`),
   importRecord: (record) => request('POST', '/api/games/import', { record }),
@@ -74,6 +81,13 @@ export const api = {
   tablebase: (rules) => request('GET', `/api/tablebase?rules=${encodeURIComponent(rules)}`),
   review: (id) => request('GET', `/api/games/${id}/review`),
   puzzles: () => request('GET', '/puzzles.json'),
+  account: () => request('GET', '/api/account'),
+  register: (name, password) => request('POST', '/api/account/register', { name, password }),
+  login: (name, password) => request('POST', '/api/account/login', { name, password }),
+  logout: () => request('POST', '/api/account/logout', {}),
+  changePassword: (old, neu) => request('POST', '/api/account/password', { old, new: neu }),
+  deleteAccount: (password) => request('POST', '/api/account/delete', { password }),
+  accountGames: (limit, offset) => request('GET', `/api/account/games?limit=${limit}&offset=${offset}`),
 };
 
 /**
@@ -119,7 +133,7 @@ export class GameSocket {
     ws.onopen = () => {
       this.delay = 500;
       this.onStatus?.('online');
-      if (this.helloToken) ws.send(JSON.stringify({ type: 'hello', token: this.helloToken }));
+      if (this.helloToken) ws.send(JSON.stringify({ type: 'hello', token: tok(this.helloToken) }));
       this.onOpen?.();
       this.startPings();
     };
@@ -174,7 +188,7 @@ export class GameSocket {
   hello(token) {
     if (token === this.helloToken) return;
     this.helloToken = token;
-    if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify({ type: 'hello', token }));
+    if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify({ type: 'hello', token: tok(token) }));
   }
 
   schedule() {

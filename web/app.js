@@ -1,5 +1,6 @@
 // brett's single page: header, language switch and a small router over the
-// views (home, game, archive, analysis, puzzles). The server sends index.html for
+// views (home, game, archive, analysis, puzzles, log in, register, account),
+// and who is logged in. The server sends index.html for
 // every route, so the paths work as bookmarks and on reload.
 
 import { LANGUAGES, lang, setLang, onLangChange, t } from './i18n.js';
@@ -10,6 +11,9 @@ import { AnalysisView } from './views/analysis.js';
 import { PuzzlesView } from './views/puzzles.js';
 import { setNavigator } from './nav.js';
 import { loadCatalogue } from './catalogue.js';
+import { LoginView, AccountView, logout } from './views/account.js';
+import { account, loadAccount, onAccountChange } from './account.js';
+import { h, mount } from './dom.js';
 
 const main = document.getElementById('main');
 let current = null;
@@ -20,6 +24,9 @@ function route(path) {
   if (/^\/archive\/?$/.test(path)) return { View: ArchiveView, params: {}, nav: 'archive' };
   if (/^\/analysis\/?$/.test(path)) return { View: AnalysisView, params: {}, nav: 'analysis' };
   if ((m = path.match(/^\/puzzles(?:\/(\d+))?\/?$/))) return { View: PuzzlesView, params: { id: m[1] ? Number(m[1]) : null }, nav: 'puzzles' };
+  if (/^\/login\/?$/.test(path)) return { View: LoginView, params: { mode: 'login' }, nav: 'login' };
+  if (/^\/register\/?$/.test(path)) return { View: LoginView, params: { mode: 'register' }, nav: 'register' };
+  if (/^\/account\/?$/.test(path)) return { View: AccountView, params: {}, nav: 'account' };
   return { View: HomeView, params: {}, nav: 'play' };
 }
 
@@ -27,11 +34,12 @@ function show() {
   if (current) current.destroy?.();
   main.replaceChildren();
   const { View, params, nav } = route(location.pathname);
-  for (const a of document.querySelectorAll('#nav a')) {
+  for (const a of document.querySelectorAll('#nav a, #account-nav a')) {
     if (a.dataset.nav === nav) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
   current = new View(main, params);
+  accountNav();
 }
 
 function navigate(url, { replace = false } = {}) {
@@ -42,6 +50,25 @@ function navigate(url, { replace = false } = {}) {
   main.focus({ preventScroll: true });
 }
 
+/** The header's account part: "Log in" and "Register" for a guest, else the name with its menu. */
+function accountNav() {
+  const box = document.getElementById('account-nav');
+  const a = account();
+  const nav = route(location.pathname).nav;
+  const link = (href, key, id) => h('a', { href, 'data-link': true, id, 'data-nav': key, 'aria-current': nav === key ? 'page' : null, text: t(`account.${key}`) });
+  if (!a) {
+    mount(box, link('/login', 'login', 'login-link'), link('/register', 'register', 'register-link'));
+    return;
+  }
+  const menu = h('details', { class: 'account-menu', id: 'account-menu' },
+    h('summary', { 'aria-label': t('account.menu', { name: a.name }) }, h('span', { class: 'account-name', id: 'account-menu-name', text: a.name })),
+    h('div', { class: 'menu' },
+      link('/account', 'account', 'account-link'),
+      h('button', { type: 'button', class: 'linkish', id: 'logout-link', onclick: () => { menu.open = false; logout(); }, text: t('account.logout') })));
+  menu.addEventListener('click', (ev) => { if (ev.target.closest('a')) menu.open = false; });
+  mount(box, menu);
+}
+
 function relabel() {
   document.documentElement.lang = lang();
   document.getElementById('skip-link').textContent = t('skip');
@@ -50,6 +77,7 @@ function relabel() {
   document.getElementById('lang-label').textContent = t('lang.label');
   const sel = document.getElementById('lang-select');
   sel.value = lang();
+  accountNav();
 }
 
 function init() {
@@ -76,6 +104,12 @@ function init() {
     navigate(url.pathname + url.search + url.hash);
   });
   window.addEventListener('popstate', show);
+  document.addEventListener('click', (ev) => {
+    const menu = document.getElementById('account-menu');
+    if (menu?.open && !menu.contains(ev.target)) menu.open = false;
+  });
+  onAccountChange(() => accountNav());
+  loadAccount();
   relabel();
   show();
 }

@@ -96,3 +96,11 @@ export const setLastPuzzle = (id) => write('puzzles.last', id);
 /** Whether the clock beeps when time runs low (on unless switched off). */
 export const clockSound = () => read('clock.sound', true) !== false;
 export const setClockSound = (on) => write('clock.sound', !!on);
+
+/**
+ * Whether this browser logged in to an account last (the login's cookie is
+ * out of the page's reach): only then is the server asked who is logged in,
+ * so that a guest's pages make no request that fails.
+ */
+export const loginHint = () => read('login', false) === true;
+export const setLoginHint = (on) => write('login', !!on);

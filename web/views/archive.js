@@ -69,6 +69,7 @@ export class ArchiveView {
     const name = (n, c) => {
       const m = /^Computer \(level (\d+)\)$/.exec(n || '');
       if (m) return t('game.computer', { n: m[1] });
+      if (n === '(deleted player)') return t('account.deletedPlayer');
       return n || colorName(c);
     };
     return [h('span', { class: 'pw' }, h('span', { class: 'swatch white', 'aria-hidden': 'true' }), h('span', { text: name(g.white, 'white') })),

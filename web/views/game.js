@@ -3,7 +3,8 @@
 
 import { h, s, mount, toast, confirmDialog, copyText } from '../dom.js';
 import { t, colorName, endText, errorText, fmtDate } from '../i18n.js';
-import { api, GameSocket } from '../api.js';
+import { api, GameSocket, ACCOUNT_SEAT } from '../api.js';
+import { account, onAccountChange } from '../account.js';
 import { other } from '../muehle.js';
 import { gameAdapter } from '../games/index.js';
 import * as store from '../store.js';
@@ -72,9 +73,15 @@ export class GameView {
     this.premove = null;
     this.lowBeep = null;
     this.ticker = setInterval(() => this.tick(), 100);
+    // A login or logout changes the seats the cookie acts for.
+    this.offAccount = onAccountChange(() => {
+      if (this.confirming) this.reconfirm = true;
+      else this.confirmSeats();
+    });
   }
 
   destroy() {
+    this.offAccount?.();
     clearInterval(this.ticker);
     this.socket.close();
     document.removeEventListener('keydown', this.onKey);
@@ -288,6 +295,14 @@ export class GameView {
         seats[you] = x.token;
         if (!x.stored || x.loose) store.addSeat(this.id, you, x.token);
       }
+      // The seats the login's account holds (no token needed: the cookie acts
+      // for them); a local game's both seats.
+      if (account()) {
+        const st = await api.state(this.id);
+        if (st.you) {
+          for (const c of st.kind === 'local' ? ['white', 'black'] : [st.you]) if (!seats[c]) seats[c] = ACCOUNT_SEAT;
+        }
+      }
       if (loose) store.dropLooseToken(this.id);
       this.linkToken = null;
       this.seats = seats;
@@ -303,6 +318,10 @@ export class GameView {
       if (e.code !== 'network') this.reportError(e);
     } finally {
       this.confirming = false;
+    }
+    if (this.reconfirm) {
+      this.reconfirm = false;
+      this.confirmSeats();
     }
     this.update();
   }

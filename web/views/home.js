@@ -11,6 +11,7 @@ import * as D from '../dame.js';
 import { gameNames, subtitleOf, familyOf } from '../catalogue.js';
 import { lang } from '../i18n.js';
 import * as store from '../store.js';
+import { account, accountKnown, onAccountChange } from '../account.js';
 import { LIVE_PRESETS, CORRESPONDENCE_DAYS, validCustom, controlText, fmtClock } from '../clock.js';
 
 export class HomeView {
@@ -34,13 +35,57 @@ export class HomeView {
     this.form.dame = { ...(D.PRESETS[this.form.game] || D.PRESETS.dame), ...(saved.dameOptions || {}) };
     this.busy = false;
     this.states = {};
+    // The logged-in account's games (from the server: they follow the account across devices).
+    this.accountGames = [];
     this.render();
     this.loadStates();
+    this.offAccount = onAccountChange(() => this.loadAccountGames());
+    if (accountKnown()) this.loadAccountGames();
+  }
+
+  destroy() {
+    this.dead = true;
+    this.offAccount();
+  }
+
+  async loadAccountGames() {
+    if (!account()) {
+      this.accountGames = [];
+      if (!this.dead) this.render();
+      return;
+    }
+    try {
+      const res = await api.accountGames(30, 0);
+      this.accountGames = res.games.map((g) => ({
+        id: g.id, kind: g.kind, colors: g.you === 'both' ? ['white', 'black'] : [g.you],
+        rules: g.rules, game: g.game || 'muehle', created: g.created_at,
+      }));
+    } catch {
+      this.accountGames = [];
+    }
+    if (this.dead) return;
+    this.render();
+    this.loadStates(this.accountGames.filter((g) => !(g.id in this.states)));
+  }
+
+  /** The seats held in game `id`: this browser's tokens and the account's seats. */
+  seatsOf(id) {
+    const mine = { ...store.seats(id) };
+    const acc = this.accountGames.find((a) => a.id === id);
+    for (const c of acc ? acc.colors : []) mine[c] = mine[c] || true;
+    return mine;
+  }
+
+  /** This browser's games and the account's, newest first, each once. */
+  myGames() {
+    const local = store.myGames();
+    const ids = new Set(local.map((g) => g.id));
+    const merged = [...local, ...this.accountGames.filter((g) => !ids.has(g.id))];
+    return merged.sort((a, b) => String(b.created || '').localeCompare(String(a.created || '')) || b.id - a.id);
   }
 
   /** The state of each remembered game: whose turn, or the result. */
-  async loadStates() {
-    const games = store.myGames();
+  async loadStates(games = this.myGames()) {
     await Promise.all(games.map(async (g) => {
       try {
         const st = await api.state(g.id);
@@ -61,10 +106,10 @@ export class HomeView {
    */
   yourTurn() {
     const list = [];
-    for (const g of store.myGames()) {
+    for (const g of this.myGames()) {
       const st = this.states[g.id];
       if (!st || st.status !== 'ongoing') continue;
-      const mine = store.seats(g.id);
+      const mine = this.seatsOf(g.id);
       if (!mine[st.turn] || (mine.white && mine.black)) continue;
       if (st.kind === 'online' && Object.values(st.players).some((p) => p.type !== 'computer' && !p.joined)) continue;
       let left = null;
@@ -87,13 +132,12 @@ export class HomeView {
           left !== null ? h('span', { class: `badge turn${st.clock.kind === 'live' && left < 20000 ? ' low' : ''}`, text: t('clock.timeLeft', { time: fmtClock(left, st.clock.kind) }) }) : null)))));
   }
 
-  destroy() { this.dead = true; }
 
   gameStatus(g) {
     const st = this.states[g.id];
     if (!st) return null;
     if (st.status === 'over') return h('span', { class: 'badge', text: endText(st) });
-    const mine = store.seats(g.id);
+    const mine = this.seatsOf(g.id);
     if (mine[st.turn] && !(mine.white && mine.black)) return h('span', { class: 'badge turn', text: t('game.yourMove') });
     return h('span', { class: 'badge', text: t('game.toMove', { color: colorName(st.turn) }) });
   }
@@ -193,7 +237,7 @@ export class HomeView {
         rules),
       start);
 
-    const games = store.myGames().slice(0, 8);
+    const games = this.myGames().slice(0, 8);
     const mine = h('section', { class: 'card my-games', 'aria-labelledby': 'my-games-h' },
       h('h2', { id: 'my-games-h', text: t('home.yourGames') }),
       games.length === 0 ? h('p', { class: 'muted', text: t('home.noGames') })
