@@ -112,7 +112,7 @@ pub fn rate(white: Rating, black: Rating, result: &str) -> Option<[Rating; 2]> {
 }
 
 /// One seat's rating change in a rated game that ended.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct SeatRating {
     /// The rating before the game (rounded).
     pub before: i64,
