@@ -1578,7 +1578,7 @@ fn summary_json(g: &GameSummary) -> Value {
         Some(level) => Some(computer_name(level)),
         None => g.seats[i].name.clone(),
     };
-    json!({
+    let mut line = json!({
         "id": g.id,
         "game": g.game.name(),
         "kind": g.kind,
@@ -1592,8 +1592,11 @@ fn summary_json(g: &GameSummary) -> Value {
         "ply": g.ply,
         "created_at": g.created_at,
         "updated_at": g.meta.updated_at,
-        "rated": g.rated,
-    })
+    });
+    if g.rated {
+        line["rated"] = json!(true);
+    }
+    line
 }
 
 /// A rated game must be an online game created by an account, by the

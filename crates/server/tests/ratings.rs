@@ -184,3 +184,58 @@ async fn a_rated_game_moves_both_ratings_once() {
     assert_eq!(own_rating(&s, &anna, "muehle").await["games"], 1);
     assert_eq!(own_rating(&s, &ben, "muehle").await["rating"], ba);
 }
+
+/// Two instances on one PostgreSQL database (`BRETT_TEST_POSTGRES`; skipped
+/// without): in each game White resigns on one and Black on the other at
+/// once; every game counts exactly once for both players.
+#[tokio::test]
+async fn racing_endings_on_two_instances_rate_each_game_once() {
+    const GAMES: usize = 12;
+    let test = "racing_endings_on_two_instances_rate_each_game_once";
+    let Some(base) = postgres_url(test) else {
+        return;
+    };
+    let url = new_pg_database(&base).await;
+    let mut servers = Vec::new();
+    for _ in 0..2 {
+        let mut c = config(std::path::Path::new("unused"), 30);
+        c.database_url = Some(url.clone());
+        c.games_per_minute = 0;
+        servers.push(TestServer::with_config("unused".into(), c).await);
+    }
+    let (a, b) = (&servers[0], &servers[1]);
+    let anna = Member::register(a, "Anna").await;
+    let ben = Member::register(a, "Ben").await;
+    for _ in 0..GAMES {
+        let (id, white, invite) = anna.invite(a, true).await;
+        let (status, v) = ben
+            .post(
+                b,
+                &format!("/api/games/{id}/join"),
+                json!({"token": invite}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        a.play_ok(id, &white, 0, "d6").await;
+        let (on_a, on_b) = tokio::join!(
+            a.action(id, "resign", json!({"token": white})),
+            b.action(id, "resign", json!({"token": invite})),
+        );
+        assert!(
+            on_a.0 == StatusCode::OK || on_b.0 == StatusCode::OK,
+            "{on_a:?} {on_b:?}"
+        );
+        for s in [a, b] {
+            // Both instances show the rating change of the stored ending.
+            let rated = |st: &Value| st["players"]["black"]["rating"]["after"].is_i64();
+            s.wait_for(id, 5, rated).await;
+        }
+    }
+    for (m, name) in [(&anna, "anna"), (&ben, "ben")] {
+        for s in [a, b] {
+            assert_eq!(own_rating(s, m, "muehle").await["games"], GAMES, "{name}");
+            let (_, h) = s.get(&format!("/api/players/{name}/ratings")).await;
+            assert_eq!(h["history"].as_array().unwrap().len(), GAMES, "{h}");
+        }
+    }
+}

@@ -34,10 +34,10 @@ pub(super) const INSERT_COLUMNS: &str = "game, kind, rules, start_position, ply,
      result, reason, draw_offer, white_token_hash, black_token_hash, white_name, black_name, \
      white_joined, black_joined, white_level, black_level, tags, created_at, updated_at, \
      version, time_control, white_ms, black_ms, turn_started_at, deadline, white_account, \
-     black_account";
+     black_account, rated";
 
 /// The number of [`INSERT_COLUMNS`].
-pub(super) const INSERT_COUNT: usize = 28;
+pub(super) const INSERT_COUNT: usize = 29;
 
 /// The columns of `accounts`, in the order [`account_of_row`] reads them.
 pub(super) const ACCOUNT_COLUMNS: &str = "id, name, password_hash, created_at, language, closed";
@@ -212,11 +212,12 @@ pub(super) struct GameColumns {
     pub tags: Option<String>,
     pub created_at: String,
     pub version: i64,
+    pub rated: bool,
 }
 
 impl GameColumns {
     /// A new game's row.
-    pub(super) fn of_new(g: &NewGame) -> GameColumns {
+    pub(super) fn of_new(g: &NewGame, rated: bool) -> GameColumns {
         GameColumns {
             game: g.game,
             kind: g.kind.clone(),
@@ -228,6 +229,7 @@ impl GameColumns {
             tags: tags_to_text(&g.tags),
             created_at: g.created_at.clone(),
             version: 0,
+            rated,
         }
     }
 
@@ -244,6 +246,7 @@ impl GameColumns {
             tags: tags_to_text(&g.tags),
             created_at: g.created_at.clone(),
             version: g.version,
+            rated: g.rated,
         })
     }
 }
@@ -444,14 +447,7 @@ macro_rules! storage_methods {
         ) -> BoxFuture<'_, Result<i64, StorageError>> {
             Box::pin(self.write("create game", move |conn| {
                 Box::pin(async move {
-                    let id = insert_game(conn, None, sql::GameColumns::of_new(&g)).await?;
-                    if rated {
-                        sqlx::query("UPDATE games SET rated = $2 WHERE id = $1")
-                            .bind(id)
-                            .bind(true)
-                            .execute(&mut *conn)
-                            .await?;
-                    }
+                    let id = insert_game(conn, None, sql::GameColumns::of_new(&g, rated)).await?;
                     let moves = g.moves.iter().enumerate().map(|(i, mv)| {
                         let clock = g.move_clocks.get(i).copied().flatten();
                         (mv.as_str(), g.created_at.as_str(), clock)
@@ -854,6 +850,7 @@ macro_rules! storage_methods {
                         moves: list,
                         version: row.try_get("version")?,
                         clock: meta.clock.map(Into::into),
+                        rated: row.try_get("rated")?,
                     });
                 }
                 Ok(out)
@@ -1296,6 +1293,7 @@ macro_rules! row_writers {
                 .bind(deadline)
                 .bind(w.account)
                 .bind(b.account)
+                .bind(c.rated)
                 .fetch_one(&mut *conn)
                 .await
         }
