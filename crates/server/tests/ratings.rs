@@ -40,6 +40,13 @@ impl Member {
         json_answer(r.send().await.unwrap()).await
     }
 
+    /// Take the invited seat of game `id` with its token.
+    async fn join(&self, s: &TestServer, id: i64, invite: &str) {
+        let path = format!("/api/games/{id}/join");
+        let (status, v) = self.post(s, &path, json!({"token": invite})).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+
     /// A rated (or casual) online Mühle game created by this member as
     /// White: its id, White's token and the invitation's token.
     async fn invite(&self, s: &TestServer, rated: bool) -> (i64, String, String) {
@@ -87,9 +94,7 @@ async fn a_rated_game_moves_both_ratings_once() {
     assert_error(status, &v, 409, "not_allowed");
     let (status, v) = anna.post(&s, &format!("/api/games/{id}/join"), join).await;
     assert_error(status, &v, 409, "not_allowed");
-    let join = json!({"token": invite});
-    let (status, v) = ben.post(&s, &format!("/api/games/{id}/join"), join).await;
-    assert_eq!(status, StatusCode::OK, "{v}");
+    ben.join(&s, id, &invite).await;
     s.play_ok(id, &white, 0, "d6").await;
     let (status, v) = s.action(id, "resign", json!({"token": invite})).await;
     assert_eq!(status, StatusCode::OK, "{v}");
@@ -154,32 +159,16 @@ async fn a_rated_game_moves_both_ratings_once() {
     assert_error(status, &v, 404, "not_found");
 
     // An aborted rated game and a casual game change nothing.
-    let (id, white, invite) = anna.invite(&s, true).await;
-    let (status, v) = ben
-        .post(
-            &s,
-            &format!("/api/games/{id}/join"),
-            json!({"token": invite}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    let (status, v) = s.action(id, "abort", json!({"token": white})).await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    assert!(v["players"]["white"]["rating"].is_null(), "{v}");
-
-    let (id, _, invite) = anna.invite(&s, false).await;
-    let (status, v) = ben
-        .post(
-            &s,
-            &format!("/api/games/{id}/join"),
-            json!({"token": invite}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    let (status, v) = s.action(id, "resign", json!({"token": invite})).await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    assert!(v["rated"].is_null(), "{v}");
-    assert!(v["players"]["white"]["rating"].is_null(), "{v}");
+    for (rated, ending) in [(true, "abort"), (false, "resign")] {
+        let (id, white, invite) = anna.invite(&s, rated).await;
+        ben.join(&s, id, &invite).await;
+        let (status, v) = s.action(id, ending, json!({"token": white})).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["status"], "over", "{v}");
+        for side in ["white", "black"] {
+            assert!(v["players"][side]["rating"].is_null(), "{v}");
+        }
+    }
 
     assert_eq!(own_rating(&s, &anna, "muehle").await["games"], 1);
     assert_eq!(own_rating(&s, &ben, "muehle").await["rating"], ba);
@@ -208,14 +197,7 @@ async fn racing_endings_on_two_instances_rate_each_game_once() {
     let ben = Member::register(a, "Ben").await;
     for _ in 0..GAMES {
         let (id, white, invite) = anna.invite(a, true).await;
-        let (status, v) = ben
-            .post(
-                b,
-                &format!("/api/games/{id}/join"),
-                json!({"token": invite}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::OK, "{v}");
+        ben.join(b, id, &invite).await;
         a.play_ok(id, &white, 0, "d6").await;
         let (on_a, on_b) = tokio::join!(
             a.action(id, "resign", json!({"token": white})),

@@ -4,7 +4,8 @@
 ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
 
 -- Each account's rating in each pool (`muehle`, `muehle:lasker-morris`,
--- `dame`, …: a game and its rule preset).
+-- `dame`, …: a game and its rule preset); `games`: the rated games that
+-- changed it.
 CREATE TABLE ratings (
     account_id INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
     pool TEXT NOT NULL,
@@ -18,18 +19,16 @@ CREATE TABLE ratings (
 
 CREATE INDEX ratings_pool ON ratings (pool, rating);
 
--- Every rating change: one row per rated game and seat (the primary key
--- makes a game count once).
+-- Every rating change: one row per rated game and seat (0 White, 1 Black;
+-- the primary key makes a game count once), before and after the game.
 CREATE TABLE rating_history (
     game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
     account_id INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
-    seat INTEGER NOT NULL,              -- 0 White, 1 Black
     pool TEXT NOT NULL,
-    rating_before REAL NOT NULL,
-    deviation_before REAL NOT NULL,
-    rating_after REAL NOT NULL,
-    deviation_after REAL NOT NULL,
-    at TEXT NOT NULL,                   -- RFC 3339 UTC
+    rating_before REAL NOT NULL, deviation_before REAL NOT NULL,
+    rating_after REAL NOT NULL, deviation_after REAL NOT NULL,
+    at TEXT NOT NULL,
     PRIMARY KEY (game_id, seat)
 );
 
