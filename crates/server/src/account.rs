@@ -14,7 +14,8 @@ use std::hash::{Hash, Hasher as _};
 use std::net::IpAddr;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use axum::extract::{FromRequestParts, State};
+use axum::extract::rejection::PathRejection;
+use axum::extract::{FromRequestParts, Path, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -29,7 +30,8 @@ use crate::error::{ApiError, ApiJson, ApiQuery};
 use crate::front::Https;
 use crate::guard::{Key, RateLimiter, client_ip};
 use crate::password::{self, Hasher, MAX_PASSWORD_BYTES, MIN_PASSWORD_CHARS, PasswordError};
-use crate::storage::{Account, NewAccount, NewLogin, name_key};
+use crate::rating;
+use crate::storage::{Account, NewAccount, NewLogin, PoolRating, name_key};
 use crate::util::{new_token, now_rfc3339, token_hash};
 
 /// The login cookie's name.
@@ -126,6 +128,8 @@ pub fn routes() -> Router<AppState> {
         .route("/account/password", post(change_password))
         .route("/account/delete", post(delete))
         .route("/account/games", get(games))
+        .route("/ratings/{pool}", get(leaderboard))
+        .route("/players/{name}/ratings", get(player_ratings))
 }
 
 /// Now in milliseconds since the Unix epoch.
@@ -389,9 +393,113 @@ async fn logout(
         .into_response())
 }
 
-async fn whoami(login: Login) -> Result<Json<Value>, ApiError> {
+async fn whoami(State(app): State<AppState>, login: Login) -> Result<Json<Value>, ApiError> {
     let signed = login.required()?;
-    Ok(Json(json!({"account": account_json(&signed.account)})))
+    let ratings = app
+        .registry
+        .storage()
+        .account_ratings(signed.account.id)
+        .await?;
+    Ok(Json(json!({
+        "account": account_json(&signed.account),
+        "ratings": ratings_json(&ratings),
+    })))
+}
+
+/// An account's ratings: pool → rating, deviation, provisional, games.
+fn ratings_json(ratings: &[PoolRating]) -> Value {
+    ratings
+        .iter()
+        .map(|r| {
+            let mut line = rating_json(r);
+            line.as_object_mut().map(|o| o.remove("name"));
+            (r.pool.clone(), line)
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
+/// One rating as the API shows it.
+fn rating_json(r: &PoolRating) -> Value {
+    json!({
+        "name": r.name,
+        "rating": r.rating.rating.round() as i64,
+        "rd": r.rating.deviation.round() as i64,
+        "provisional": r.rating.provisional(),
+        "games": r.games,
+    })
+}
+
+/// The most players a leaderboard lists.
+const LEADERBOARD_SIZE: u32 = 100;
+
+/// `GET /api/ratings/{pool}`: the best players of a rating pool.
+async fn leaderboard(
+    State(app): State<AppState>,
+    pool: Result<Path<String>, PathRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Ok(Path(pool)) = pool else {
+        return Err(ApiError::NotFound("no such rating pool".into()));
+    };
+    if !rating::pools().contains(&pool) {
+        return Err(ApiError::NotFound(format!(
+            "there is no rating pool '{pool}' (pools: {})",
+            rating::pools().join(", ")
+        )));
+    }
+    let players = app
+        .registry
+        .storage()
+        .leaderboard(pool.clone(), LEADERBOARD_SIZE)
+        .await?;
+    let players: Vec<Value> = players
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut line = rating_json(r);
+            line["rank"] = json!(i + 1);
+            line
+        })
+        .collect();
+    Ok(Json(json!({"pool": pool, "players": players})))
+}
+
+/// `GET /api/players/{name}/ratings`: a player's ratings and their
+/// history.
+async fn player_ratings(
+    State(app): State<AppState>,
+    name: Result<Path<String>, PathRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let missing = || ApiError::NotFound("there is no such player".into());
+    let Ok(Path(name)) = name else {
+        return Err(missing());
+    };
+    let storage = app.registry.storage();
+    let account = storage
+        .account_by_name(&name_key(&name))
+        .await?
+        .filter(|a| !a.closed)
+        .ok_or_else(missing)?;
+    let ratings = storage.account_ratings(account.id).await?;
+    let history: Vec<Value> = storage
+        .rating_history(account.id)
+        .await?
+        .iter()
+        .map(|p| {
+            json!({
+                "pool": p.pool,
+                "game": p.game,
+                "at": p.at,
+                "rating": p.rating.round() as i64,
+                "rd": p.deviation.round() as i64,
+            })
+        })
+        .collect();
+    Ok(Json(json!({
+        "name": account.name,
+        "ratings": ratings_json(&ratings),
+        "history": history,
+    })))
 }
 
 /// Check the logged-in account's password (limited as logins are).

@@ -130,6 +130,8 @@ struct CreateRequest {
     position: Option<String>,
     #[serde(default)]
     time_control: Option<String>,
+    #[serde(default)]
+    rated: bool,
 }
 
 fn default_game() -> String {
@@ -195,6 +197,7 @@ async fn create(
                 name,
                 control,
                 account: login.account(),
+                rated: req.rated,
             })
             .await
     })

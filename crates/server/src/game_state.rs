@@ -66,6 +66,10 @@ pub struct Player {
     /// Online games: how long the player has had no connection.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub away_ms: Option<u64>,
+    /// A rated game that ended with a result: the player's rating before
+    /// and after it (docs/API.md, "Ratings").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<crate::rating::SeatRating>,
 }
 
 /// A game's state.
@@ -117,6 +121,9 @@ pub struct GameState {
     /// A timed game's clock.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockState>,
+    /// A rated game (written only for one).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 /// What the state says beyond the game itself.
@@ -135,6 +142,8 @@ pub struct Seating {
     pub updated_at: String,
     /// A timed game's clock.
     pub clock: Option<ClockState>,
+    /// Whether the game is rated.
+    pub rated: bool,
 }
 
 impl GameState {
@@ -164,6 +173,7 @@ impl GameState {
             created_at: seating.created_at,
             updated_at: seating.updated_at,
             clock: seating.clock,
+            rated: seating.rated,
         }
     }
 }
@@ -228,6 +238,7 @@ mod tests {
             account: false,
             online: None,
             away_ms: None,
+            rating: None,
         }
     }
 
@@ -249,6 +260,7 @@ mod tests {
                 created_at: "2026-11-22T10:15:00Z".into(),
                 updated_at: "2026-11-22T10:15:09Z".into(),
                 clock: None,
+                rated: false,
             },
         )
     }

@@ -45,6 +45,7 @@ pub mod game_state;
 mod guard;
 pub mod password;
 pub mod perfect;
+pub mod rating;
 pub mod registry;
 mod state;
 pub mod storage;

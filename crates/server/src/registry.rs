@@ -24,9 +24,10 @@ use crate::error::ApiError;
 use crate::fair::AnalysisLimits;
 use crate::game::{Color, GameError, LiveGame, PerSide, SavedGame, TimeControl, Variant};
 use crate::game_state::{GameState, Kind, Player, Seating, StateMessage, Status, computer_name};
+use crate::rating::{self, SeatRating};
 use crate::storage::{
-    ClockMeta, Expected, GameMeta, GameSummary, MoveChange, NewGame, Seat, SeatChange, Seats,
-    Storage, StorageError, StoredGame,
+    ClockMeta, Expected, GameMeta, GameSummary, MoveChange, NewGame, RatingChange, Seat,
+    SeatChange, Seats, Storage, StorageError, StoredGame,
 };
 use crate::util::{self, constant_time_eq, now_rfc3339, token_hash};
 
@@ -99,6 +100,11 @@ pub(crate) struct Live {
     /// Both times left after each move (timed games; `None` where not
     /// stored).
     move_clocks: Vec<Option<[i64; 2]>>,
+    /// Whether the game is rated (docs/API.md, "Ratings").
+    pub(crate) rated: bool,
+    /// A rated game that ended with a result: White's and Black's rating
+    /// change.
+    ratings: Option<[RatingChange; 2]>,
     /// Who of the players is connected (the entry's).
     presence: Arc<Presence>,
     /// The server's time.
@@ -296,6 +302,9 @@ impl Live {
                 level: seat.level,
                 joined: seat.joined,
                 account: seat.account.is_some(),
+                rating: self
+                    .ratings
+                    .map(|r| SeatRating::new(r[side.index()].before, r[side.index()].after)),
             }
         });
         GameState::new(
@@ -310,6 +319,7 @@ impl Live {
                 clock: self
                     .clock
                     .map(|c| ClockState::new(&c, now, self.clock_view(&self.game))),
+                rated: self.rated,
             },
         )
     }
@@ -422,6 +432,9 @@ pub struct CreateGame {
     /// The creator's account (a login's cookie): it holds the creator's
     /// seats.
     pub account: Option<i64>,
+    /// A rated game (online, created by an account, by a rating pool's
+    /// rules: docs/API.md, "Ratings").
+    pub rated: bool,
 }
 
 /// Who acts for a seat: the seat's token, or the account that holds the
@@ -893,7 +906,8 @@ impl GameRegistry {
     }
 
     fn live_from_stored(&self, stored: StoredGame, entry: &Entry) -> Result<Live, ApiError> {
-        let (id, stored_version, g) = (stored.id, stored.version, stored.stored);
+        let (id, stored_version, rated, g) =
+            (stored.id, stored.version, stored.rated, stored.stored);
         let meta = &g.meta;
         let saved = SavedGame {
             game: g.game.name(),
@@ -931,6 +945,8 @@ impl GameRegistry {
             stored_version,
             stale: false,
             thinking: None,
+            rated,
+            ratings: None,
         })
     }
 
@@ -953,7 +969,8 @@ impl GameRegistry {
                 .load_game(entry.id)
                 .await?
                 .ok_or_else(|| ApiError::not_found_game(entry.id))?;
-            let live = self.live_from_stored(stored, entry)?;
+            let mut live = self.live_from_stored(stored, entry)?;
+            self.read_ratings(entry.id, &mut live).await;
             self.read_presence(entry).await;
             self.schedule(entry.id, &live);
             *guard = Some(live);
@@ -961,6 +978,19 @@ impl GameRegistry {
         let live = guard.as_mut().expect("loaded just now");
         self.start_computer(entry, live);
         Ok(live)
+    }
+
+    /// A rated game that has ended: its rating changes, if not read yet
+    /// (they were stored with the ending; a failed read leaves them out of
+    /// the state until the game is read anew).
+    async fn read_ratings(&self, id: i64, live: &mut Live) {
+        if !live.rated || live.ratings.is_some() || live.game.ending().is_none() {
+            return;
+        }
+        match self.storage.game_ratings(id).await {
+            Ok(ratings) => live.ratings = ratings,
+            Err(e) => tracing::warn!("game {id}: the rating changes could not be read: {e}"),
+        }
     }
 
     /// Send the state to every socket of the game.
@@ -1024,6 +1054,7 @@ impl GameRegistry {
             live.move_clocks.truncate(n);
         }
         live.updated_at = now;
+        self.read_ratings(entry.id, live).await;
         self.schedule(entry.id, live);
         if moves_change || live.game.ending().is_some() {
             // The computer's search in progress (if any) is void.
@@ -1141,6 +1172,9 @@ impl GameRegistry {
     /// Create a game.
     pub async fn create(self: &Arc<Self>, req: CreateGame) -> Result<Created, ApiError> {
         let account = req.account;
+        if req.rated {
+            check_rated(&req)?;
+        }
         let mut seats: Seats = Default::default();
         let mut tokens = Vec::new();
         let mut invite = None;
@@ -1199,6 +1233,8 @@ impl GameRegistry {
             stale: false,
             thinking: None,
             clock: GameClock::new(req.control, started),
+            rated: req.rated,
+            ratings: None,
             move_clocks: Vec::new(),
             presence: Arc::new(Presence::new(self.started_at)),
             time: self.time.clone(),
@@ -1206,18 +1242,21 @@ impl GameRegistry {
         let meta = live.meta(&live.game, live.clock.as_ref(), &now);
         let id = self
             .storage
-            .create_game(NewGame {
-                game: live.game.game_type(),
-                kind: req.kind.name().to_string(),
-                rules: live.game.rules_text(),
-                start_position: live.game.start_position(),
-                moves: live.game.stored_moves(),
-                move_clocks: Vec::new(),
-                meta,
-                seats: live.seats.clone(),
-                tags: Vec::new(),
-                created_at: now,
-            })
+            .create_game_rated(
+                NewGame {
+                    game: live.game.game_type(),
+                    kind: req.kind.name().to_string(),
+                    rules: live.game.rules_text(),
+                    start_position: live.game.start_position(),
+                    moves: live.game.stored_moves(),
+                    move_clocks: Vec::new(),
+                    meta,
+                    seats: live.seats.clone(),
+                    tags: Vec::new(),
+                    created_at: now,
+                },
+                req.rated,
+            )
             .await?;
         let entry = self.entry(id);
         let mut guard = entry.state.lock().await;
@@ -1401,6 +1440,9 @@ impl GameRegistry {
         let state = match change {
             Change::Game(step) => self.commit(&entry, live, *step).await?,
             Change::Seat { name } => {
+                if live.rated {
+                    check_rated_join(live, side, who.account)?;
+                }
                 let account = who
                     .account
                     .filter(|_| live.seats[side.index()].account.is_none());
@@ -1536,7 +1578,7 @@ fn summary_json(g: &GameSummary) -> Value {
         Some(level) => Some(computer_name(level)),
         None => g.seats[i].name.clone(),
     };
-    json!({
+    let mut line = json!({
         "id": g.id,
         "game": g.game.name(),
         "kind": g.kind,
@@ -1550,7 +1592,49 @@ fn summary_json(g: &GameSummary) -> Value {
         "ply": g.ply,
         "created_at": g.created_at,
         "updated_at": g.meta.updated_at,
-    })
+    });
+    if g.rated {
+        line["rated"] = json!(true);
+    }
+    line
+}
+
+/// A rated game must be an online game created by an account, by the
+/// rules of a rating pool.
+fn check_rated(req: &CreateGame) -> Result<(), ApiError> {
+    if req.kind != Kind::Online {
+        return Err(ApiError::BadRequest(
+            "only online games are rated (not games against the computer or on one device)".into(),
+        ));
+    }
+    if req.account.is_none() {
+        return Err(ApiError::BadRequest(
+            "only games between accounts are rated: log in to create a rated game".into(),
+        ));
+    }
+    if rating::pool_of(req.game.game_type(), &req.game.rules_text()).is_none() {
+        return Err(ApiError::BadRequest(format!(
+            "rated games are played by a preset's rules as they are; '{}' is none",
+            req.game.rules_text()
+        )));
+    }
+    Ok(())
+}
+
+/// The invited player of a rated game joins it with an account, not the
+/// creator's.
+fn check_rated_join(live: &Live, side: Color, account: Option<i64>) -> Result<(), ApiError> {
+    let Some(account) = account.or(live.seats[side.index()].account) else {
+        return Err(ApiError::NotAllowed(
+            "this game is rated: log in to an account to join it".into(),
+        ));
+    };
+    if live.seats[side.other().index()].account == Some(account) {
+        return Err(ApiError::NotAllowed(
+            "this game is rated: you cannot play it against yourself".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// A seat's socket is open (crate::ws): dropped when it closes, which the

@@ -161,6 +161,8 @@ pub struct StoredGame {
     /// change ([`Storage::update_game`], [`Storage::update_seat`]), which
     /// names the version it was made on.
     pub version: i64,
+    /// Whether the game is rated (docs/API.md, "Ratings").
+    pub rated: bool,
     /// The game, its moves, course and seats.
     pub stored: NewGame,
 }
@@ -265,6 +267,45 @@ pub struct GameSummary {
     pub meta: GameMeta,
     /// As [`NewGame::created_at`].
     pub created_at: String,
+    /// As [`StoredGame::rated`].
+    pub rated: bool,
+}
+
+/// One seat's rating change by a rated game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingChange {
+    /// The rating before the game.
+    pub before: f64,
+    /// The rating after it.
+    pub after: crate::rating::Rating,
+}
+
+/// An account's rating in one pool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoolRating {
+    /// The pool (crate::rating::pool_of).
+    pub pool: String,
+    /// The account's name.
+    pub name: String,
+    /// The rating.
+    pub rating: crate::rating::Rating,
+    /// The rated games played in the pool.
+    pub games: i64,
+}
+
+/// One point of an account's rating history.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingPoint {
+    /// The pool.
+    pub pool: String,
+    /// The game that changed the rating.
+    pub game: i64,
+    /// When (RFC 3339, UTC).
+    pub at: String,
+    /// The rating after the game.
+    pub rating: f64,
+    /// The deviation after the game.
+    pub deviation: f64,
 }
 
 /// An account as stored.
@@ -327,6 +368,39 @@ pub const DELETED_PLAYER: &str = "(deleted player)";
 pub trait Storage: Send + Sync + 'static {
     /// Store a new game (with its moves, for imports); returns its id.
     fn create_game(&self, game: NewGame) -> BoxFuture<'_, Result<i64, StorageError>>;
+
+    /// Store a new game as [`Storage::create_game`] does, rated or not
+    /// (docs/API.md, "Ratings"). A rated game's ending with a result
+    /// ([`Storage::update_game`]) changes the ratings of the accounts that
+    /// hold its seats, in the same transaction, once.
+    fn create_game_rated(
+        &self,
+        game: NewGame,
+        rated: bool,
+    ) -> BoxFuture<'_, Result<i64, StorageError>>;
+
+    /// The rating changes of rated game `id` (White, Black), once it has
+    /// ended with a result.
+    fn game_ratings(
+        &self,
+        id: i64,
+    ) -> BoxFuture<'_, Result<Option<[RatingChange; 2]>, StorageError>>;
+
+    /// The ratings of pool `pool`, best first: up to `limit`, the
+    /// provisional ones after the others.
+    fn leaderboard(
+        &self,
+        pool: String,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<PoolRating>, StorageError>>;
+
+    /// Account `account`'s ratings, one per pool it has played rated in.
+    fn account_ratings(&self, account: i64)
+    -> BoxFuture<'_, Result<Vec<PoolRating>, StorageError>>;
+
+    /// Account `account`'s rating history, oldest first.
+    fn rating_history(&self, account: i64)
+    -> BoxFuture<'_, Result<Vec<RatingPoint>, StorageError>>;
 
     /// Read a game with all its moves.
     fn load_game(&self, id: i64) -> BoxFuture<'_, Result<Option<StoredGame>, StorageError>>;

@@ -49,6 +49,10 @@ pub struct GameRecord {
     /// As [`GameMeta::clock`] (absent: untimed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<RecordClock>,
+    /// As [`StoredGame::rated`](super::StoredGame::rated) (absent: not
+    /// rated). The ratings themselves are not exported.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 /// The clock of an exported game, as [`ClockMeta`].

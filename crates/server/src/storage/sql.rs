@@ -26,7 +26,7 @@ pub(super) const GAME_COLUMNS: &str = "id, game, kind, rules, start_position, pl
      result, reason, draw_offer, white_token_hash, black_token_hash, white_name, black_name, \
      white_joined, black_joined, white_level, black_level, tags, created_at, updated_at, \
      version, time_control, white_ms, black_ms, turn_started_at, deadline, white_account, \
-     black_account";
+     black_account, rated";
 
 /// The columns an insert into `games` writes: `$1` is `id` when the id is
 /// given (an import), the rest follow.
@@ -34,10 +34,10 @@ pub(super) const INSERT_COLUMNS: &str = "game, kind, rules, start_position, ply,
      result, reason, draw_offer, white_token_hash, black_token_hash, white_name, black_name, \
      white_joined, black_joined, white_level, black_level, tags, created_at, updated_at, \
      version, time_control, white_ms, black_ms, turn_started_at, deadline, white_account, \
-     black_account";
+     black_account, rated";
 
 /// The number of [`INSERT_COLUMNS`].
-pub(super) const INSERT_COUNT: usize = 28;
+pub(super) const INSERT_COUNT: usize = 29;
 
 /// The columns of `accounts`, in the order [`account_of_row`] reads them.
 pub(super) const ACCOUNT_COLUMNS: &str = "id, name, password_hash, created_at, language, closed";
@@ -212,11 +212,12 @@ pub(super) struct GameColumns {
     pub tags: Option<String>,
     pub created_at: String,
     pub version: i64,
+    pub rated: bool,
 }
 
 impl GameColumns {
     /// A new game's row.
-    pub(super) fn of_new(g: &NewGame) -> GameColumns {
+    pub(super) fn of_new(g: &NewGame, rated: bool) -> GameColumns {
         GameColumns {
             game: g.game,
             kind: g.kind.clone(),
@@ -228,6 +229,7 @@ impl GameColumns {
             tags: tags_to_text(&g.tags),
             created_at: g.created_at.clone(),
             version: 0,
+            rated,
         }
     }
 
@@ -244,6 +246,7 @@ impl GameColumns {
             tags: tags_to_text(&g.tags),
             created_at: g.created_at.clone(),
             version: g.version,
+            rated: g.rated,
         })
     }
 }
@@ -383,6 +386,28 @@ where
         ply: usize::try_from(row.try_get::<i64, _>("ply")?).unwrap_or(0),
         meta,
         created_at: row.try_get("created_at")?,
+        rated: row.try_get("rated")?,
+    })
+}
+
+/// A rating read as `pool, name, rating, deviation, volatility, games`.
+pub(super) fn pool_rating_of_row<R>(row: &R) -> Result<super::PoolRating, StorageError>
+where
+    R: Row,
+    for<'r> String: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> i64: Decode<'r, R::Database> + Type<R::Database>,
+    for<'r> f64: Decode<'r, R::Database> + Type<R::Database>,
+    for<'a> &'a str: ColumnIndex<R>,
+{
+    Ok(super::PoolRating {
+        pool: row.try_get("pool")?,
+        name: row.try_get("name")?,
+        rating: crate::rating::Rating {
+            rating: row.try_get("rating")?,
+            deviation: row.try_get("deviation")?,
+            volatility: row.try_get("volatility")?,
+        },
+        games: row.try_get("games")?,
     })
 }
 
@@ -412,9 +437,17 @@ pub(super) fn move_clock(white: Option<i64>, black: Option<i64>) -> Option<[i64;
 macro_rules! storage_methods {
     () => {
         fn create_game(&self, g: NewGame) -> BoxFuture<'_, Result<i64, StorageError>> {
+            self.create_game_rated(g, false)
+        }
+
+        fn create_game_rated(
+            &self,
+            g: NewGame,
+            rated: bool,
+        ) -> BoxFuture<'_, Result<i64, StorageError>> {
             Box::pin(self.write("create game", move |conn| {
                 Box::pin(async move {
-                    let id = insert_game(conn, None, sql::GameColumns::of_new(&g)).await?;
+                    let id = insert_game(conn, None, sql::GameColumns::of_new(&g, rated)).await?;
                     let moves = g.moves.iter().enumerate().map(|(i, mv)| {
                         let clock = g.move_clocks.get(i).copied().flatten();
                         (mv.as_str(), g.created_at.as_str(), clock)
@@ -470,6 +503,7 @@ macro_rules! storage_methods {
                 Ok(Some(StoredGame {
                     id,
                     version: row.try_get("version")?,
+                    rated: row.try_get("rated")?,
                     stored: NewGame {
                         game,
                         kind: row.try_get("kind")?,
@@ -558,6 +592,11 @@ macro_rules! storage_methods {
                         let moves = appended.map(|mv| (mv, at, after)).into_iter();
                         insert_moves_from(conn, id, from, moves, meta.pending_huff.as_deref(), at)
                             .await?;
+                        if meta.status == super::Status::Over
+                            && let Some(result) = meta.result.as_deref()
+                        {
+                            apply_ratings(conn, id, result, at).await?;
+                        }
                         announce(conn, &announcer, id, new_ply as i64).await?;
                         Ok(version)
                     })
@@ -602,6 +641,105 @@ macro_rules! storage_methods {
                     };
                     announce(conn, &announcer, id, ply).await?;
                     Ok(version)
+                })
+            }))
+        }
+
+        fn game_ratings(
+            &self,
+            id: i64,
+        ) -> BoxFuture<'_, Result<Option<[super::RatingChange; 2]>, StorageError>> {
+            Box::pin(self.read("game ratings", move |conn| {
+                Box::pin(async move {
+                    let rows: Vec<(i64, f64, f64, f64)> = sqlx::query_as(
+                        "SELECT h.seat, h.rating_before, h.rating_after, h.deviation_after \
+                         FROM rating_history h WHERE h.game_id = $1 ORDER BY h.seat",
+                    )
+                    .bind(id)
+                    .fetch_all(&mut *conn)
+                    .await?;
+                    let change = |r: &(i64, f64, f64, f64)| super::RatingChange {
+                        before: r.1,
+                        after: crate::rating::Rating {
+                            rating: r.2,
+                            deviation: r.3,
+                            ..Default::default()
+                        },
+                    };
+                    Ok(match &rows[..] {
+                        [w, b] if w.0 == 0 && b.0 == 1 => Some([change(w), change(b)]),
+                        _ => None,
+                    })
+                })
+            }))
+        }
+
+        fn leaderboard(
+            &self,
+            pool: String,
+            limit: u32,
+        ) -> BoxFuture<'_, Result<Vec<super::PoolRating>, StorageError>> {
+            Box::pin(self.read("leaderboard", move |conn| {
+                Box::pin(async move {
+                    let rows = sqlx::query(
+                        "SELECT r.pool, a.name, r.rating, r.deviation, r.volatility, r.games \
+                         FROM ratings r JOIN accounts a ON a.id = r.account_id \
+                         WHERE r.pool = $1 AND r.games > 0 AND a.closed = $2 \
+                         ORDER BY r.deviation > $3, r.rating DESC, a.name_key LIMIT $4",
+                    )
+                    .bind(pool)
+                    .bind(false)
+                    .bind(crate::rating::PROVISIONAL_DEVIATION)
+                    .bind(i64::from(limit))
+                    .fetch_all(&mut *conn)
+                    .await?;
+                    rows.iter().map(sql::pool_rating_of_row).collect()
+                })
+            }))
+        }
+
+        fn account_ratings(
+            &self,
+            account: i64,
+        ) -> BoxFuture<'_, Result<Vec<super::PoolRating>, StorageError>> {
+            Box::pin(self.read("account ratings", move |conn| {
+                Box::pin(async move {
+                    let rows = sqlx::query(
+                        "SELECT r.pool, a.name, r.rating, r.deviation, r.volatility, r.games \
+                         FROM ratings r JOIN accounts a ON a.id = r.account_id \
+                         WHERE r.account_id = $1 AND r.games > 0 ORDER BY r.pool",
+                    )
+                    .bind(account)
+                    .fetch_all(&mut *conn)
+                    .await?;
+                    rows.iter().map(sql::pool_rating_of_row).collect()
+                })
+            }))
+        }
+
+        fn rating_history(
+            &self,
+            account: i64,
+        ) -> BoxFuture<'_, Result<Vec<super::RatingPoint>, StorageError>> {
+            Box::pin(self.read("rating history", move |conn| {
+                Box::pin(async move {
+                    let rows: Vec<(String, i64, String, f64, f64)> = sqlx::query_as(
+                        "SELECT pool, game_id, at, rating_after, deviation_after \
+                         FROM rating_history WHERE account_id = $1 ORDER BY at, game_id",
+                    )
+                    .bind(account)
+                    .fetch_all(&mut *conn)
+                    .await?;
+                    Ok(rows
+                        .into_iter()
+                        .map(|(pool, game, at, rating, deviation)| super::RatingPoint {
+                            pool,
+                            game,
+                            at,
+                            rating,
+                            deviation,
+                        })
+                        .collect())
                 })
             }))
         }
@@ -712,6 +850,7 @@ macro_rules! storage_methods {
                         moves: list,
                         version: row.try_get("version")?,
                         clock: meta.clock.map(Into::into),
+                        rated: row.try_get("rated")?,
                     });
                 }
                 Ok(out)
@@ -1154,6 +1293,7 @@ macro_rules! row_writers {
                 .bind(deadline)
                 .bind(w.account)
                 .bind(b.account)
+                .bind(c.rated)
                 .fetch_one(&mut *conn)
                 .await
         }
@@ -1215,6 +1355,103 @@ macro_rules! row_writers {
                 .map(sql::summary_of_row)
                 .collect::<Result<Vec<_>, _>>()?;
             Ok((out, u64::try_from(total).unwrap_or(0)))
+        }
+
+        /// Rate game `id`, which has just ended with `result`, if it is a
+        /// rated game between two accounts by a rating pool's rules and was
+        /// not rated before: both accounts' ratings in its pool change
+        /// (each game is its own rating period) and the change is kept in
+        /// `rating_history`, whose key (the game and the seat) lets a game
+        /// count once.
+        async fn apply_ratings(
+            conn: &mut Conn,
+            id: i64,
+            result: &str,
+            at: &str,
+        ) -> Result<(), StorageError> {
+            let row: Option<(bool, Option<i64>, Option<i64>, String, String)> = sqlx::query_as(
+                "SELECT rated, white_account, black_account, game, rules FROM games WHERE id = $1",
+            )
+            .bind(id)
+            .fetch_optional(&mut *conn)
+            .await?;
+            let Some((true, Some(white), Some(black), game, rules)) = row else {
+                return Ok(());
+            };
+            let pool = super::Variant::from_name(&game)
+                .and_then(|g| crate::rating::pool_of(g, &rules));
+            let Some(pool) = pool.filter(|_| white != black) else {
+                return Ok(());
+            };
+            let done: Option<i64> =
+                sqlx::query_scalar("SELECT game_id FROM rating_history WHERE game_id = $1 LIMIT 1")
+                    .bind(id)
+                    .fetch_optional(&mut *conn)
+                    .await?;
+            if done.is_some() {
+                return Ok(());
+            }
+            let mut before = [crate::rating::Rating::default(); 2];
+            for (i, account) in [white, black].into_iter().enumerate() {
+                // The row is written (or locked) first: of two games of
+                // one player ending at once, the second waits for the
+                // first's rating.
+                let start = crate::rating::Rating::default();
+                let (rating, deviation, volatility): (f64, f64, f64) = sqlx::query_as(
+                    "INSERT INTO ratings \
+                     (account_id, pool, rating, deviation, volatility, games, updated_at) \
+                     VALUES ($1, $2, $3, $4, $5, 0, $6) \
+                     ON CONFLICT (account_id, pool) DO UPDATE SET pool = excluded.pool \
+                     RETURNING rating, deviation, volatility",
+                )
+                .bind(account)
+                .bind(&pool)
+                .bind(start.rating)
+                .bind(start.deviation)
+                .bind(start.volatility)
+                .bind(at)
+                .fetch_one(&mut *conn)
+                .await?;
+                before[i] = crate::rating::Rating {
+                    rating,
+                    deviation,
+                    volatility,
+                };
+            }
+            let Some(after) = crate::rating::rate(before[0], before[1], result) else {
+                return Ok(());
+            };
+            for (i, account) in [white, black].into_iter().enumerate() {
+                sqlx::query(
+                    "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, \
+                     games = games + 1, updated_at = $6 WHERE account_id = $1 AND pool = $2",
+                )
+                .bind(account)
+                .bind(&pool)
+                .bind(after[i].rating)
+                .bind(after[i].deviation)
+                .bind(after[i].volatility)
+                .bind(at)
+                .execute(&mut *conn)
+                .await?;
+                sqlx::query(
+                    "INSERT INTO rating_history (game_id, account_id, seat, pool, rating_before, \
+                     deviation_before, rating_after, deviation_after, at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                )
+                .bind(id)
+                .bind(account)
+                .bind(i as i64)
+                .bind(&pool)
+                .bind(before[i].rating)
+                .bind(before[i].deviation)
+                .bind(after[i].rating)
+                .bind(after[i].deviation)
+                .bind(at)
+                .execute(&mut *conn)
+                .await?;
+            }
+            Ok(())
         }
 
         /// `id` if account `id` is stored (an imported seat keeps only a
