@@ -504,16 +504,30 @@ async fn stored_version(url: &str, id: i64) -> i64 {
     v
 }
 
+/// Instances A and B on a fresh database of the server `base`, going by
+/// one manual clock; the database's URL and the clock.
+async fn clocked_instances(
+    base: &str,
+) -> (
+    TestServer,
+    TestServer,
+    String,
+    Arc<server::clocks::ManualClock>,
+) {
+    let url = new_pg_database(base).await;
+    let clock = server::clocks::ManualClock::new(1_800_000_000_000);
+    let time = server::clocks::Time(clock.clone());
+    let a = instance(&url, |c| c.time = time.clone()).await;
+    let b = instance(&url, |c| c.time = time.clone()).await;
+    (a, b, url, clock)
+}
+
 #[tokio::test]
 async fn a_flag_on_two_instances_is_stored_once_and_reaches_both() {
     let Some(base) = postgres_url("a_flag_on_two_instances_is_stored_once_and_reaches_both") else {
         return;
     };
-    let url = new_pg_database(&base).await;
-    let clock = server::clocks::ManualClock::new(1_800_000_000_000);
-    let time = server::clocks::Time(clock.clone());
-    let a = instance(&url, |c| c.time = time.clone()).await;
-    let b = instance(&url, |c| c.time = time.clone()).await;
+    let (a, b, url, clock) = clocked_instances(&base).await;
     let v = a
         .create(json!({"kind": "local", "time_control": "1+0"}))
         .await;
@@ -548,11 +562,7 @@ async fn who_is_connected_counts_on_every_instance() {
     let Some(base) = postgres_url("who_is_connected_counts_on_every_instance") else {
         return;
     };
-    let url = new_pg_database(&base).await;
-    let clock = server::clocks::ManualClock::new(1_800_000_000_000);
-    let time = server::clocks::Time(clock.clone());
-    let a = instance(&url, |c| c.time = time.clone()).await;
-    let b = instance(&url, |c| c.time = time.clone()).await;
+    let (a, b, url, clock) = clocked_instances(&base).await;
     let v = a
         .create(json!({"kind": "online", "time_control": "5+3", "name": "Anna"}))
         .await;
