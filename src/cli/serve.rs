@@ -133,6 +133,9 @@ pub struct Args {
     /// message) stays open [default: 90].
     #[arg(long, value_name = "SECS")]
     ws_idle_timeout: Option<u64>,
+    /// Tests only: `POST /api/test/clock` moves the server's clock on.
+    #[arg(long, hide = true)]
+    test_clock: bool,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -149,6 +152,7 @@ pub fn run(args: Args) -> Result<()> {
         allowed_origins: args.allowed_origins,
         public_hosts: args.public_hosts,
         trusted_proxies: args.trusted_proxies,
+        test_clock: args.test_clock,
         ..server::ServerConfig::default()
     };
     if let Some(n) = args.max_connections_per_ip {

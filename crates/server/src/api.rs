@@ -44,6 +44,7 @@ pub fn routes() -> Router<AppState> {
         .route("/analyze", post(analyze))
         .route("/tablebase", get(tablebase_status))
         .route("/catalogue", get(catalogue))
+        .route("/test/clock", post(advance_test_clock))
         .merge(crate::account::routes())
         .fallback(unknown_api)
         .method_not_allowed_fallback(method_not_allowed)
@@ -52,6 +53,26 @@ pub fn routes() -> Router<AppState> {
 /// The games brett plays, with their presets, in every language of the app.
 async fn catalogue() -> Json<Value> {
     Json(crate::game::catalogue_json())
+}
+
+#[derive(Deserialize)]
+struct AdvanceRequest {
+    advance_ms: i64,
+}
+
+/// `POST /api/test/clock` (`brett serve --test-clock` only): move the
+/// server's clock on; answers the time now.
+async fn advance_test_clock(
+    State(app): State<AppState>,
+    ApiJson(req): ApiJson<AdvanceRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let Some(clock) = &app.test_clock else {
+        return Err(unknown_api().await);
+    };
+    if req.advance_ms < 0 {
+        return Err(ApiError::BadRequest("advance_ms is 0 or more".into()));
+    }
+    Ok(Json(json!({ "now_ms": clock.advance(req.advance_ms) })))
 }
 
 async fn unknown_api() -> ApiError {

@@ -109,6 +109,57 @@ impl TimeSource for ManualClock {
     }
 }
 
+/// The system's clock moved on by an offset that only grows when told to
+/// (`brett serve --test-clock`: browser tests end a correspondence game on
+/// time without waiting days). Waits end early when the offset grows.
+pub struct OffsetClock {
+    offset: watch::Sender<i64>,
+}
+
+impl OffsetClock {
+    /// The system's clock, no offset yet.
+    pub fn new() -> Arc<OffsetClock> {
+        Arc::new(OffsetClock {
+            offset: watch::channel(0).0,
+        })
+    }
+
+    /// Move the clock on by `ms` (at least 0); returns the time now.
+    pub fn advance(&self, ms: i64) -> i64 {
+        self.offset
+            .send_modify(|o| *o = o.saturating_add(ms.max(0)));
+        self.now_ms()
+    }
+}
+
+impl TimeSource for OffsetClock {
+    fn now_ms(&self) -> i64 {
+        SystemClock.now_ms().saturating_add(*self.offset.borrow())
+    }
+
+    fn sleep_until(&self, at_ms: i64) -> BoxFuture<'static, ()> {
+        let mut rx = self.offset.subscribe();
+        Box::pin(async move {
+            loop {
+                let now = SystemClock.now_ms().saturating_add(*rx.borrow_and_update());
+                if now >= at_ms {
+                    return;
+                }
+                let wait = Duration::from_millis(u64::try_from(at_ms - now).unwrap_or(0));
+                tokio::select! {
+                    () = tokio::time::sleep(wait) => {}
+                    changed = rx.changed() => {
+                        if changed.is_err() {
+                            tokio::time::sleep(wait).await;
+                            return;
+                        }
+                    }
+                }
+            }
+        })
+    }
+}
+
 /// The time the server goes by.
 #[derive(Clone)]
 pub struct Time(pub Arc<dyn TimeSource>);
@@ -532,6 +583,22 @@ async fn sweep(registry: Weak<GameRegistry>, time: Time, mut closing: watch::Rec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn an_offset_clock_wakes_a_wait_when_it_is_moved_on() {
+        let clock = OffsetClock::new();
+        let start = clock.now_ms();
+        let wait = tokio::spawn(clock.sleep_until(start + 86_400_000));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!wait.is_finished(), "a day has not passed yet");
+        let now = clock.advance(86_400_000);
+        assert!(now >= start + 86_400_000);
+        tokio::time::timeout(Duration::from_secs(2), wait)
+            .await
+            .expect("the wait ends when the clock is moved past it")
+            .unwrap();
+        assert!(clock.advance(-5) - now < 1_000, "never moves back");
+    }
 
     #[test]
     fn deadlines_come_out_in_order_and_once() {

@@ -167,6 +167,10 @@ pub struct ServerConfig {
     /// The time the clocks go by (the system's; tests and benchmarks give
     /// their own).
     pub time: clocks::Time,
+    /// Tests only: the clocks go by the system's time plus an offset that
+    /// `POST /api/test/clock {"advance_ms": N}` moves on (otherwise that
+    /// endpoint does not exist).
+    pub test_clock: bool,
 }
 
 impl Default for ServerConfig {
@@ -205,6 +209,7 @@ impl Default for ServerConfig {
             ws_idle_timeout: Duration::from_secs(90),
             max_analysis_time: None,
             time: clocks::Time::default(),
+            test_clock: false,
         }
     }
 }

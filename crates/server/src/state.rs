@@ -43,6 +43,8 @@ pub struct AppState {
     /// The open WebSockets of each client address.
     pub(crate) websockets: Arc<PerAddress>,
     pub(crate) ws: ws::Keepalive,
+    /// `--test-clock`: the clock `POST /api/test/clock` moves on.
+    pub(crate) test_clock: Option<Arc<clocks::OffsetClock>>,
 }
 
 impl AppState {
@@ -67,10 +69,15 @@ impl AppState {
             .await
             .with_context(|| format!("opening the database {}", storage::redact_url(&url)))?;
         let settings = config.registry_config();
+        let test_clock = config.test_clock.then(clocks::OffsetClock::new);
+        let time = match &test_clock {
+            Some(c) => clocks::Time(c.clone()),
+            None => config.time.clone(),
+        };
         // Every server was down: the time since is given back to the
         // clocks before any game is read (crate::clocks).
         let given = storage
-            .clocks_alive(config.time.now_ms(), clocks::DOWN_AFTER_MS)
+            .clocks_alive(time.now_ms(), clocks::DOWN_AFTER_MS)
             .await
             .context("restoring the clocks")?;
         if given > 0 {
@@ -79,8 +86,8 @@ impl AppState {
                 given as f64 / 1000.0
             );
         }
-        let registry = GameRegistry::with_time(storage.clone(), config.time.clone());
-        let clocks = ClockService::start(&registry, config.time.clone());
+        let registry = GameRegistry::with_time(storage.clone(), time.clone());
+        let clocks = ClockService::start(&registry, time);
         let engine = Scheduler::new(settings.engine_slots, settings.analysis.clone());
         let computer = ComputerService::start(
             registry.clone(),
@@ -109,6 +116,7 @@ impl AppState {
                 ping_interval: config.ws_ping_interval.max(Duration::from_millis(1)),
                 idle_timeout: config.ws_idle_timeout.max(Duration::from_millis(1)),
             },
+            test_clock,
         })
     }
 

@@ -456,3 +456,22 @@ async fn an_export_keeps_the_clocks() {
     assert_eq!(a.move_clocks, b.move_clocks);
     assert_eq!(a.move_clocks[2], Some([300_000 - 7_000 + 3_000, 300_000]));
 }
+
+#[tokio::test]
+async fn the_test_clock_exists_only_when_asked_for_and_ends_a_correspondence_game() {
+    let s = TestServer::start().await;
+    let (status, v) = s.post("/api/test/clock", json!({"advance_ms": 1})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
+    let s = TestServer::start_config(|c| c.test_clock = true).await;
+    let (id, ..) = local_game(&s, "muehle", "1d").await;
+    assert_eq!(s.state(id).await["clock"]["running"], "white");
+    let (status, v) = s.post("/api/test/clock", json!({"advance_ms": -1})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    let (status, v) = s
+        .post("/api/test/clock", json!({"advance_ms": 86_400_001}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let st = s.wait_for(id, 5, |st| st["status"] == "over").await;
+    assert_eq!(st["reason"], "time");
+    assert_eq!(st["result"], "0-1");
+}
