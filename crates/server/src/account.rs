@@ -31,7 +31,7 @@ use crate::front::Https;
 use crate::guard::{Key, RateLimiter, client_ip};
 use crate::password::{self, Hasher, MAX_PASSWORD_BYTES, MIN_PASSWORD_CHARS, PasswordError};
 use crate::rating;
-use crate::storage::{Account, NewAccount, NewLogin, PoolRating, name_key};
+use crate::storage::{Account, NewAccount, NewLogin, PoolRating, StatusFilter, name_key};
 use crate::util::{new_token, now_rfc3339, token_hash};
 
 /// The login cookie's name.
@@ -128,8 +128,11 @@ pub fn routes() -> Router<AppState> {
         .route("/account/password", post(change_password))
         .route("/account/delete", post(delete))
         .route("/account/games", get(games))
+        .route("/account/language", post(set_language))
+        .route("/account/your-turn", get(your_turn))
         .route("/ratings/{pool}", get(leaderboard))
         .route("/players/{name}/ratings", get(player_ratings))
+        .route("/players/{name}/games", get(player_games))
 }
 
 /// Now in milliseconds since the Unix epoch.
@@ -173,6 +176,15 @@ impl Login {
     /// The account's id.
     pub fn account(&self) -> Option<i64> {
         self.0.as_ref().map(|s| s.account.id)
+    }
+
+    /// The name a seat taken with this login shows: the account's (a
+    /// player with an account plays under its name), else `asked`.
+    pub fn seat_name(&self, asked: Option<String>) -> Option<String> {
+        match &self.0 {
+            Some(s) => Some(s.account.name.clone()),
+            None => asked,
+        }
     }
 
     fn required(self) -> Result<SignedIn, ApiError> {
@@ -466,20 +478,29 @@ async fn leaderboard(
 
 /// `GET /api/players/{name}/ratings`: a player's ratings and their
 /// history.
-async fn player_ratings(
-    State(app): State<AppState>,
+/// The account a public page names (`404` for a name no open account has).
+async fn public_account(
+    app: &AppState,
     name: Result<Path<String>, PathRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Account, ApiError> {
     let missing = || ApiError::NotFound("there is no such player".into());
     let Ok(Path(name)) = name else {
         return Err(missing());
     };
-    let storage = app.registry.storage();
-    let account = storage
+    app.registry
+        .storage()
         .account_by_name(&name_key(&name))
         .await?
         .filter(|a| !a.closed)
-        .ok_or_else(missing)?;
+        .ok_or_else(missing)
+}
+
+async fn player_ratings(
+    State(app): State<AppState>,
+    name: Result<Path<String>, PathRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let account = public_account(&app, name).await?;
+    let storage = app.registry.storage();
     let ratings = storage.account_ratings(account.id).await?;
     let history: Vec<Value> = storage
         .rating_history(account.id)
@@ -585,11 +606,108 @@ async fn games(
 ) -> Result<Json<Value>, ApiError> {
     let signed = login.required()?;
     let (limit, offset) = q.page();
-    Ok(Json(
-        app.registry
-            .account_games(signed.account.id, limit, offset)
-            .await?,
-    ))
+    let filter = q.filter(Some(signed.account.id), StatusFilter::All)?;
+    Ok(Json(app.registry.games_list(filter, limit, offset).await?))
+}
+
+/// The languages of the app.
+pub const LANGUAGES: [&str; 4] = ["de", "en", "fr", "it"];
+
+#[derive(Deserialize)]
+struct LanguageRequest {
+    language: Option<String>,
+}
+
+/// `POST /api/account/language`: the account's language, kept for every
+/// device it logs in on (`null`: the browser's).
+async fn set_language(
+    State(app): State<AppState>,
+    login: Login,
+    ApiJson(req): ApiJson<LanguageRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let signed = login.required()?;
+    let language = match req.language.as_deref() {
+        None => None,
+        Some(l) if LANGUAGES.contains(&l) => Some(l.to_string()),
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!(
+                "language '{other}' is none of {}",
+                LANGUAGES.join(", ")
+            )));
+        }
+    };
+    app.registry
+        .storage()
+        .set_language(signed.account.id, language.clone())
+        .await?;
+    let mut account = signed.account.clone();
+    account.language = language;
+    Ok(Json(json!({"account": account_json(&account)})))
+}
+
+/// The most running games `GET /api/account/your-turn` looks through.
+const YOUR_TURN_GAMES: u32 = 100;
+
+/// `GET /api/account/your-turn`: the account's running games (with
+/// another player: online) in which it is the account's move, least time
+/// left first.
+async fn your_turn(State(app): State<AppState>, login: Login) -> Result<Json<Value>, ApiError> {
+    let signed = login.required()?;
+    let me = signed.account.id;
+    let filter = crate::storage::GameFilter {
+        account: Some(me),
+        status: StatusFilter::Ongoing,
+        ..Default::default()
+    };
+    let (games, _) = app
+        .registry
+        .storage()
+        .find_games(filter, YOUR_TURN_GAMES, 0)
+        .await?;
+    let mut turns = Vec::new();
+    for g in games.iter().filter(|g| g.kind == "online") {
+        let held = [0, 1].map(|i| g.seats[i].account == Some(me));
+        if held[0] == held[1] || !g.seats.iter().all(|s| s.joined) {
+            continue;
+        }
+        let state = app.registry.state(g.id).await?;
+        let st = serde_json::to_value(&state).map_err(ApiError::internal)?;
+        let you = if held[0] { "white" } else { "black" };
+        if st["status"] != "ongoing" || st["turn"] != you {
+            continue;
+        }
+        let opponent = if held[0] { "black" } else { "white" };
+        let left = st["clock"][format!("{you}_ms")].as_i64();
+        turns.push(json!({
+            "id": g.id,
+            "game": g.game.name(),
+            "rules": g.rules,
+            "you": you,
+            "opponent": st["players"][opponent]["name"],
+            "ply": st["ply"],
+            "time_control": st["clock"]["control"],
+            "time_left_ms": left,
+        }));
+    }
+    turns.sort_by_key(|t| t["time_left_ms"].as_i64().unwrap_or(i64::MAX));
+    Ok(Json(json!({"games": turns})))
+}
+
+/// `GET /api/players/{name}/games`: a player's finished games (public).
+async fn player_games(
+    State(app): State<AppState>,
+    name: Result<Path<String>, PathRejection>,
+    ApiQuery(q): ApiQuery<ArchiveQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let account = public_account(&app, name).await?;
+    let (limit, offset) = q.page();
+    let mut filter = q.filter(Some(account.id), StatusFilter::Finished)?;
+    // Only finished games: a player's running games and invitations are
+    // theirs (and their opponents') to see.
+    filter.status = StatusFilter::Finished;
+    let mut list = app.registry.games_list(filter, limit, offset).await?;
+    list["name"] = json!(account.name);
+    Ok(Json(list))
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ use crate::game::{Color, LiveGame, TimeControl, Variant};
 use crate::game_state::{GameState, Kind, StateForSeat};
 use crate::guard::Requester;
 use crate::registry::{Action, CreateGame, Credentials, DrawAction};
+use crate::storage::{GameFilter, Outcome, StatusFilter};
 use crate::util::clean_name;
 
 /// The `/api` routes.
@@ -194,7 +195,7 @@ async fn create(
             )));
         }
     };
-    let name = clean_name(req.name.as_deref()).map_err(ApiError::BadRequest)?;
+    let name = login.seat_name(clean_name(req.name.as_deref()).map_err(ApiError::BadRequest)?);
     let control: TimeControl = match req.time_control.as_deref() {
         None => TimeControl::Untimed,
         Some(text) => text
@@ -435,7 +436,7 @@ async fn join(
     login: Login,
     ApiJson(req): ApiJson<JoinRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
-    let name = clean_name(req.name.as_deref()).map_err(ApiError::BadRequest)?;
+    let name = login.seat_name(clean_name(req.name.as_deref()).map_err(ApiError::BadRequest)?);
     act(&app, id, req.token, login, Action::Join { name }).await
 }
 
@@ -481,6 +482,13 @@ async fn import(
 pub(crate) struct ArchiveQuery {
     limit: Option<u32>,
     offset: Option<u32>,
+    /// `finished`, `ongoing` or `all`.
+    status: Option<String>,
+    /// A catalogue name.
+    game: Option<String>,
+    /// `win`, `loss`, `draw` (for a player's games), `1-0`, `0-1`,
+    /// `1/2-1/2` (for any).
+    result: Option<String>,
 }
 
 impl ArchiveQuery {
@@ -490,6 +498,52 @@ impl ArchiveQuery {
             self.limit.unwrap_or(50).min(MAX_PAGE),
             self.offset.unwrap_or(0),
         )
+    }
+
+    /// The games the query asks for: of `account` if given, in the state
+    /// `status` unless the query names one.
+    pub(crate) fn filter(
+        &self,
+        account: Option<i64>,
+        status: StatusFilter,
+    ) -> Result<GameFilter, ApiError> {
+        let status = match self.status.as_deref() {
+            None => status,
+            Some("finished") => StatusFilter::Finished,
+            Some("ongoing") => StatusFilter::Ongoing,
+            Some("all") => StatusFilter::All,
+            Some(other) => {
+                return Err(ApiError::BadRequest(format!(
+                    "status '{other}' is none of finished, ongoing, all"
+                )));
+            }
+        };
+        let game = match self.game.as_deref() {
+            None | Some("") => None,
+            Some(g) => Some(Variant::parse(g)?.name().to_string()),
+        };
+        let outcome = match (self.result.as_deref(), account) {
+            (None | Some(""), _) => None,
+            (Some("win"), Some(_)) | (Some("1-0"), _) => Some(Outcome::Win),
+            (Some("loss"), Some(_)) | (Some("0-1"), _) => Some(Outcome::Loss),
+            (Some("draw" | "1/2-1/2"), _) => Some(Outcome::Draw),
+            (Some(other), _) => {
+                return Err(ApiError::BadRequest(format!(
+                    "result '{other}' is none of {}",
+                    if account.is_some() {
+                        "win, loss, draw"
+                    } else {
+                        "1-0, 0-1, 1/2-1/2"
+                    }
+                )));
+            }
+        };
+        Ok(GameFilter {
+            account,
+            status,
+            game,
+            outcome,
+        })
     }
 }
 
@@ -501,7 +555,8 @@ async fn archive(
     ApiQuery(q): ApiQuery<ArchiveQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let (limit, offset) = q.page();
-    Ok(Json(app.registry.archive(limit, offset).await?))
+    let filter = q.filter(None, StatusFilter::All)?;
+    Ok(Json(app.registry.games_list(filter, limit, offset).await?))
 }
 
 #[derive(Deserialize)]

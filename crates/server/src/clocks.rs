@@ -46,6 +46,9 @@ pub const EXTRA_TIME_MS: u64 = 15_000;
 /// due deadlines stored by others and renews its count of sockets).
 pub const SWEEP: Duration = Duration::from_secs(1);
 
+/// How often a server looks for invitations that expire.
+pub const INVITATION_SWEEP_MS: i64 = 60_000;
+
 /// A server not heard of for this long was down: when one starts after
 /// that, the time since is given back to the clocks (a running server only
 /// says it runs).
@@ -544,12 +547,15 @@ async fn run(registry: Weak<GameRegistry>, time: Time, mut rx: mpsc::UnboundedRe
     }
 }
 
-/// Every [`SWEEP`]: say that a server runs; with several instances, renew
+/// Every [`SWEEP`]: say that a server runs; every
+/// [`INVITATION_SWEEP_MS`], end the invitations nobody answered; with
+/// several instances, renew
 /// this one's count of sockets and end the games whose deadline passed
 /// (stored by an instance that has since gone).
 async fn sweep(registry: Weak<GameRegistry>, time: Time, mut closing: watch::Receiver<bool>) {
     let mut tick = tokio::time::interval(SWEEP);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut invitations_at = i64::MIN;
     loop {
         tokio::select! {
             _ = tick.tick() => {}
@@ -561,6 +567,17 @@ async fn sweep(registry: Weak<GameRegistry>, time: Time, mut closing: watch::Rec
         let now = time.now_ms();
         if let Err(e) = reg.storage().clocks_alive(now, i64::MAX).await {
             tracing::warn!(error = %e, "saying the server runs failed");
+        }
+        if now >= invitations_at {
+            invitations_at = now.saturating_add(INVITATION_SWEEP_MS);
+            let reg = reg.clone();
+            tokio::spawn(async move {
+                match reg.expire_invitations().await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!("{n} unanswered invitations expired"),
+                    Err(e) => tracing::warn!(error = %e, "expiring invitations failed"),
+                }
+            });
         }
         let Some(cluster) = reg.storage().cluster() else {
             continue;

@@ -26,8 +26,8 @@ use crate::game::{Color, GameError, LiveGame, PerSide, SavedGame, TimeControl, V
 use crate::game_state::{GameState, Kind, Player, Seating, StateMessage, Status, computer_name};
 use crate::rating::{self, SeatRating};
 use crate::storage::{
-    ClockMeta, Expected, GameMeta, GameSummary, MoveChange, NewGame, RatingChange, Seat,
-    SeatChange, Seats, Storage, StorageError, StoredGame,
+    ClockMeta, Expected, GameFilter, GameMeta, GameSummary, MoveChange, NewGame, RatingChange,
+    Seat, SeatChange, Seats, Storage, StorageError, StoredGame,
 };
 use crate::util::{self, constant_time_eq, now_rfc3339, token_hash};
 
@@ -67,6 +67,13 @@ impl Default for RegistryConfig {
 /// games whose draw rules are switched off get near it; the limit keeps
 /// every exported record importable (crate::error::IMPORT_LIMIT).
 pub const MAX_GAME_PLIES: usize = 20_000;
+
+/// An online game whose second player has not come this many hours after
+/// its creation is aborted (the invitation expires).
+pub const INVITATION_HOURS: i64 = 24;
+
+/// As [`INVITATION_HOURS`], in days, for a correspondence game.
+pub const CORRESPONDENCE_INVITATION_DAYS: i64 = 7;
 
 /// A colour as the storage writes it: exactly `white` or `black`.
 fn color_from_row(s: &str) -> Option<Color> {
@@ -1514,37 +1521,68 @@ impl GameRegistry {
         Ok((record, live.game.game_type()))
     }
 
-    /// The archive, newest first.
-    pub async fn archive(&self, limit: u32, offset: u32) -> Result<Value, ApiError> {
-        let (games, total) = self.storage.list_games(limit, offset).await?;
-        let games: Vec<Value> = games.iter().map(summary_json).collect();
-        Ok(json!({"games": games, "total": total}))
-    }
-
-    /// The games account `account` holds a seat of, newest first: the
-    /// archive's lines with `you` (`white`, `black`, or `both`).
-    pub async fn account_games(
+    /// A page of the games `filter` lets through, newest first: the
+    /// archive's lines; with `you` (`white`, `black`, or `both`) when the
+    /// filter names an account.
+    pub async fn games_list(
         &self,
-        account: i64,
+        filter: GameFilter,
         limit: u32,
         offset: u32,
     ) -> Result<Value, ApiError> {
-        let (games, total) = self.storage.account_games(account, limit, offset).await?;
+        let account = filter.account;
+        let (games, total) = self.storage.find_games(filter, limit, offset).await?;
         let games: Vec<Value> = games
             .iter()
             .map(|g| {
                 let mut line = summary_json(g);
-                let holds = |i: usize| g.seats[i].account == Some(account);
-                line["you"] = match (holds(0), holds(1)) {
-                    (true, true) => json!("both"),
-                    (true, false) => json!("white"),
-                    (false, true) => json!("black"),
-                    (false, false) => Value::Null,
-                };
+                if let Some(account) = account {
+                    let holds = |i: usize| g.seats[i].account == Some(account);
+                    line["you"] = match (holds(0), holds(1)) {
+                        (true, true) => json!("both"),
+                        (true, false) => json!("white"),
+                        (false, true) => json!("black"),
+                        (false, false) => Value::Null,
+                    };
+                }
                 line
             })
             .collect();
         Ok(json!({"games": games, "total": total}))
+    }
+
+    /// End the online games whose invitation nobody answered in time
+    /// ([`INVITATION_HOURS`], [`CORRESPONDENCE_INVITATION_DAYS`] by the
+    /// server's clock): they are aborted, and leave the archive.
+    pub async fn expire_invitations(self: &Arc<Self>) -> Result<usize, ApiError> {
+        let now_s = self.time.now_ms() / 1000;
+        let before = util::rfc3339(now_s - INVITATION_HOURS * 3600);
+        let before_corr = util::rfc3339(now_s - CORRESPONDENCE_INVITATION_DAYS * 86_400);
+        let ids = self
+            .storage
+            .unanswered_invitations(before, before_corr)
+            .await?;
+        let mut ended = 0;
+        for id in ids {
+            let entry = self.entry(id);
+            let mut guard = entry.state.lock().await;
+            let live = self.load(&entry, &mut guard).await?;
+            let waiting = live.seats.iter().any(|s| !s.joined);
+            if live.game.ending().is_some() || !waiting {
+                continue;
+            }
+            let mut next = live.game.clone();
+            next.abort()?;
+            match self
+                .commit(&entry, live, Step::new(next, MoveChange::Keep))
+                .await
+            {
+                Ok(_) => ended += 1,
+                // Another instance or the joining player came first.
+                Err(e) => tracing::debug!(game = id, error = %e, "expiring an invitation"),
+            }
+        }
+        Ok(ended)
     }
 
     /// Account `account` was deleted: its games, changed in storage, are
@@ -1595,6 +1633,13 @@ fn summary_json(g: &GameSummary) -> Value {
     });
     if g.rated {
         line["rated"] = json!(true);
+    }
+    // Which names are accounts' (their profile pages): as the state's
+    // `players.*.account`, written only when true.
+    for (i, side) in ["white_account", "black_account"].into_iter().enumerate() {
+        if g.seats[i].account.is_some() {
+            line[side] = json!(true);
+        }
     }
     line
 }

@@ -271,6 +271,44 @@ pub struct GameSummary {
     pub rated: bool,
 }
 
+/// Which games a list shows ([`Storage::find_games`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameFilter {
+    /// Only the games whose seats this account holds.
+    pub account: Option<i64>,
+    /// Only the games in this state.
+    pub status: StatusFilter,
+    /// Only games of this catalogue name (`muehle`, `dame-100`, …).
+    pub game: Option<String>,
+    /// Only games with this outcome for [`GameFilter::account`] (for a
+    /// list without an account: `Win` White's, `Loss` Black's).
+    pub outcome: Option<Outcome>,
+}
+
+/// The state of the games a list shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StatusFilter {
+    /// Every game.
+    #[default]
+    All,
+    /// Games that ended, except those aborted (invitations nobody
+    /// answered, games nobody began).
+    Finished,
+    /// Games still being played.
+    Ongoing,
+}
+
+/// A game's outcome for one side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side won.
+    Win,
+    /// The side lost.
+    Loss,
+    /// A draw.
+    Draw,
+}
+
 /// One seat's rating change by a rated game.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RatingChange {
@@ -431,6 +469,24 @@ pub trait Storage: Send + Sync + 'static {
         offset: u32,
     ) -> BoxFuture<'_, Result<(Vec<GameSummary>, u64), StorageError>>;
 
+    /// The games `filter` lets through, newest first, and their number.
+    fn find_games(
+        &self,
+        filter: GameFilter,
+        limit: u32,
+        offset: u32,
+    ) -> BoxFuture<'_, Result<(Vec<GameSummary>, u64), StorageError>>;
+
+    /// Online games still waiting for their second player that were
+    /// created before `before` (RFC 3339), or, with a correspondence time
+    /// control, before `before_correspondence`: the invitations that
+    /// expire.
+    fn unanswered_invitations(
+        &self,
+        before: String,
+        before_correspondence: String,
+    ) -> BoxFuture<'_, Result<Vec<i64>, StorageError>>;
+
     /// Ids of the ongoing games that have a computer seat.
     fn ongoing_computer_games(&self) -> BoxFuture<'_, Result<Vec<i64>, StorageError>>;
 
@@ -514,6 +570,14 @@ pub trait Storage: Send + Sync + 'static {
     /// account).
     fn delete_account(&self, account: i64)
     -> BoxFuture<'_, Result<Option<Vec<i64>>, StorageError>>;
+
+    /// Set account `account`'s language (`None`: the browser's); `false`
+    /// when there is no such account.
+    fn set_language(
+        &self,
+        account: i64,
+        language: Option<String>,
+    ) -> BoxFuture<'_, Result<bool, StorageError>>;
 
     /// The games account `account` holds a seat of, newest first, and their
     /// number.

@@ -21,6 +21,59 @@ use super::{
     Variant,
 };
 
+/// A value bound to a query's numbered parameter.
+pub(super) enum Bind {
+    Int(i64),
+    Text(String),
+}
+
+/// The `WHERE` clause of a list of games ([`super::GameFilter`]), its
+/// parameters numbered from `first`, and their values in order. The
+/// clause always has a condition (`WHERE TRUE …`), so more may follow
+/// with `AND`.
+pub(super) fn filter_clause(filter: &super::GameFilter, first: usize) -> (String, Vec<Bind>) {
+    use super::{Outcome, StatusFilter};
+    let mut clause = String::from("WHERE 1 = 1");
+    let mut binds = Vec::new();
+    let param = |b: Bind, binds: &mut Vec<Bind>| {
+        binds.push(b);
+        format!("${}", first + binds.len() - 1)
+    };
+    if let Some(a) = filter.account {
+        let p = param(Bind::Int(a), &mut binds);
+        clause += &format!(" AND (white_account = {p} OR black_account = {p})");
+    }
+    match filter.status {
+        StatusFilter::All => {}
+        StatusFilter::Finished => {
+            clause += " AND status = 'over' AND COALESCE(reason, '') <> 'aborted'";
+        }
+        StatusFilter::Ongoing => clause += " AND status = 'ongoing'",
+    }
+    if let Some(g) = &filter.game {
+        let p = param(Bind::Text(g.clone()), &mut binds);
+        clause += &format!(" AND game = {p}");
+    }
+    if let Some(outcome) = filter.outcome {
+        let (white, black) = match outcome {
+            Outcome::Win => ("1-0", "0-1"),
+            Outcome::Loss => ("0-1", "1-0"),
+            Outcome::Draw => ("1/2-1/2", "1/2-1/2"),
+        };
+        match filter.account {
+            Some(a) => {
+                let p = param(Bind::Int(a), &mut binds);
+                clause += &format!(
+                    " AND ((white_account = {p} AND result = '{white}') \
+                     OR (black_account = {p} AND result = '{black}'))"
+                );
+            }
+            None => clause += &format!(" AND result = '{white}'"),
+        }
+    }
+    (clause, binds)
+}
+
 /// The columns of `games`, in the order the queries read them.
 pub(super) const GAME_COLUMNS: &str = "id, game, kind, rules, start_position, ply, status, \
      result, reason, draw_offer, white_token_hash, black_token_hash, white_name, black_name, \
@@ -750,7 +803,41 @@ macro_rules! storage_methods {
             offset: u32,
         ) -> BoxFuture<'_, Result<(Vec<GameSummary>, u64), StorageError>> {
             Box::pin(self.read("list games", move |conn| {
-                Box::pin(games_page(conn, None, limit, offset))
+                Box::pin(games_page(conn, super::GameFilter::default(), limit, offset))
+            }))
+        }
+
+        fn find_games(
+            &self,
+            filter: super::GameFilter,
+            limit: u32,
+            offset: u32,
+        ) -> BoxFuture<'_, Result<(Vec<GameSummary>, u64), StorageError>> {
+            Box::pin(self.read("find games", move |conn| {
+                Box::pin(games_page(conn, filter, limit, offset))
+            }))
+        }
+
+        fn unanswered_invitations(
+            &self,
+            before: String,
+            before_correspondence: String,
+        ) -> BoxFuture<'_, Result<Vec<i64>, StorageError>> {
+            Box::pin(self.read("unanswered invitations", move |conn| {
+                Box::pin(async move {
+                    let ids = sqlx::query_scalar(
+                        "SELECT id FROM games WHERE status = 'ongoing' AND kind = 'online' \
+                         AND (white_joined = $1 OR black_joined = $1) \
+                         AND created_at < (CASE WHEN time_control LIKE '%d' \
+                         THEN $3 ELSE $2 END) ORDER BY id",
+                    )
+                    .bind(false)
+                    .bind(before)
+                    .bind(before_correspondence)
+                    .fetch_all(&mut *conn)
+                    .await?;
+                    Ok(ids)
+                })
             }))
         }
 
@@ -1075,6 +1162,23 @@ macro_rules! storage_methods {
             }))
         }
 
+        fn set_language(
+            &self,
+            account: i64,
+            language: Option<String>,
+        ) -> BoxFuture<'_, Result<bool, StorageError>> {
+            Box::pin(self.write("set language", move |conn| {
+                Box::pin(async move {
+                    let done = sqlx::query("UPDATE accounts SET language = $2 WHERE id = $1")
+                        .bind(account)
+                        .bind(language)
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(done.rows_affected() > 0)
+                })
+            }))
+        }
+
         fn set_password(
             &self,
             account: i64,
@@ -1150,7 +1254,15 @@ macro_rules! storage_methods {
             offset: u32,
         ) -> BoxFuture<'_, Result<(Vec<GameSummary>, u64), StorageError>> {
             Box::pin(self.read("account games", move |conn| {
-                Box::pin(games_page(conn, Some(account), limit, offset))
+                Box::pin(games_page(
+                    conn,
+                    super::GameFilter {
+                        account: Some(account),
+                        ..Default::default()
+                    },
+                    limit,
+                    offset,
+                ))
             }))
         }
 
@@ -1324,30 +1436,33 @@ macro_rules! row_writers {
         /// all: every game, or those account `account` holds a seat of.
         async fn games_page(
             conn: &mut Conn,
-            account: Option<i64>,
+            filter: super::GameFilter,
             limit: u32,
             offset: u32,
         ) -> Result<(Vec<GameSummary>, u64), StorageError> {
-            let filter = |n: usize| match account {
-                Some(_) => format!("WHERE white_account = ${n} OR black_account = ${n}"),
-                None => String::new(),
-            };
-            let count = format!("SELECT COUNT(*) FROM games {}", filter(1));
+            let (clause, binds) = sql::filter_clause(&filter, 1);
+            let count = format!("SELECT COUNT(*) FROM games {clause}");
             let mut q = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(count));
-            if let Some(a) = account {
-                q = q.bind(a);
+            for b in &binds {
+                q = match b {
+                    sql::Bind::Int(v) => q.bind(*v),
+                    sql::Bind::Text(v) => q.bind(v.clone()),
+                };
             }
             let total = q.fetch_one(&mut *conn).await?;
+            let (clause, binds) = sql::filter_clause(&filter, 3);
             let list = format!(
-                "SELECT {} FROM games {} ORDER BY id DESC LIMIT $1 OFFSET $2",
+                "SELECT {} FROM games {clause} ORDER BY id DESC LIMIT $1 OFFSET $2",
                 sql::GAME_COLUMNS,
-                filter(3)
             );
             let mut q = sqlx::query(sqlx::AssertSqlSafe(list))
                 .bind(i64::from(limit))
                 .bind(i64::from(offset));
-            if let Some(a) = account {
-                q = q.bind(a);
+            for b in &binds {
+                q = match b {
+                    sql::Bind::Int(v) => q.bind(*v),
+                    sql::Bind::Text(v) => q.bind(v.clone()),
+                };
             }
             let rows = q.fetch_all(&mut *conn).await?;
             let out = rows

@@ -10,7 +10,10 @@
 //! database: restarts find their games).
 #![allow(dead_code)]
 
+mod member;
 mod stored;
+
+pub use member::Member;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
