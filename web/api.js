@@ -74,7 +74,7 @@ export const api = {
   resign: (id, token) => request('POST', `/api/games/${id}/resign`, { token: tok(token) }),
   takeback: (id, token) => request('POST', `/api/games/${id}/takeback`, { token: tok(token) }),
   join: (id, token, name) => request('POST', `/api/games/${id}/join`, { token: tok(token), name }),
-  archive: (limit, offset) => request('GET', `/api/games?limit=${limit}&offset=${offset}`),
+  archive: (limit, offset, filters = '') => request('GET', `/api/games?limit=${limit}&offset=${offset}${filters}`),
   record: (id) => request('GET', `/api/games/${id}/record`),
   importRecord: (record) => request('POST', '/api/games/import', { record }),
   analyze: (body) => request('POST', '/api/analyze', body),
@@ -87,6 +87,12 @@ export const api = {
   logout: () => request('POST', '/api/account/logout', {}),
   changePassword: (old, neu) => request('POST', '/api/account/password', { old, new: neu }),
   deleteAccount: (password) => request('POST', '/api/account/delete', { password }),
+  playerRatings: (name) => request('GET', `/api/players/${encodeURIComponent(name)}/ratings`),
+  playerGames: (name, query) => request('GET', `/api/players/${encodeURIComponent(name)}/games?${query}`),
+  ratingPools: () => request('GET', '/api/ratings'),
+  leaderboard: (pool) => request('GET', `/api/ratings/${encodeURIComponent(pool)}`),
+  setLanguage: (language) => request('POST', '/api/account/language', { language }),
+  yourTurn: () => request('GET', '/api/account/your-turn'),
   accountGames: (limit, offset) => request('GET', `/api/account/games?limit=${limit}&offset=${offset}`),
 };
 

@@ -1,5 +1,6 @@
 // brett's single page: header, language switch and a small router over the
-// views (home, game, archive, analysis, puzzles, log in, register, account),
+// views (home, game, archive, analysis, puzzles, log in, register, account,
+// a player's page, the leaderboards),
 // and who is logged in. The server sends index.html for
 // every route, so the paths work as bookmarks and on reload.
 
@@ -12,6 +13,9 @@ import { PuzzlesView } from './views/puzzles.js';
 import { setNavigator } from './nav.js';
 import { loadCatalogue } from './catalogue.js';
 import { LoginView, AccountView, logout } from './views/account.js';
+import { ProfileView, LeaderboardView } from './views/profile.js';
+import { startTurnWatch } from './turns.js';
+import { api } from './api.js';
 import { account, loadAccount, onAccountChange } from './account.js';
 import { h, mount } from './dom.js';
 
@@ -27,6 +31,8 @@ function route(path) {
   if (/^\/login\/?$/.test(path)) return { View: LoginView, params: { mode: 'login' }, nav: 'login' };
   if (/^\/register\/?$/.test(path)) return { View: LoginView, params: { mode: 'register' }, nav: 'register' };
   if (/^\/account\/?$/.test(path)) return { View: AccountView, params: {}, nav: 'account' };
+  if ((m = path.match(/^\/players\/([^/]+)\/?$/))) return { View: ProfileView, params: { name: decodeURIComponent(m[1]) }, nav: 'profile' };
+  if (/^\/leaderboard\/?$/.test(path)) return { View: LeaderboardView, params: {}, nav: 'leaderboard' };
   return { View: HomeView, params: {}, nav: 'play' };
 }
 
@@ -63,7 +69,9 @@ function accountNav() {
   const menu = h('details', { class: 'account-menu', id: 'account-menu' },
     h('summary', { 'aria-label': t('account.menu', { name: a.name }) }, h('span', { class: 'account-name', id: 'account-menu-name', text: a.name })),
     h('div', { class: 'menu' },
+      h('a', { href: `/players/${encodeURIComponent(a.name)}`, 'data-link': true, id: 'profile-link', 'data-nav': 'profile', text: t('account.profile') }),
       link('/account', 'account', 'account-link'),
+      h('a', { href: '/leaderboard', 'data-link': true, id: 'leaderboard-link', 'data-nav': 'leaderboard', text: t('nav.leaderboard') }),
       h('button', { type: 'button', class: 'linkish', id: 'logout-link', onclick: () => { menu.open = false; logout(); }, text: t('account.logout') })));
   menu.addEventListener('click', (ev) => { if (ev.target.closest('a')) menu.open = false; });
   mount(box, menu);
@@ -90,7 +98,14 @@ function init() {
     o.lang = code;
     sel.append(o);
   }
-  sel.addEventListener('change', () => setLang(sel.value));
+  // A language chosen on this page wins over the account's (which may come later).
+  let chosenHere = false;
+  sel.addEventListener('change', () => {
+    chosenHere = true;
+    setLang(sel.value);
+    // A player with an account keeps the choice on every device.
+    if (account()) api.setLanguage(sel.value).then((r) => { account().language = r.account.language; }, () => {});
+  });
   onLangChange(() => {
     relabel();
     current?.relabel?.();
@@ -108,7 +123,12 @@ function init() {
     const menu = document.getElementById('account-menu');
     if (menu?.open && !menu.contains(ev.target)) menu.open = false;
   });
-  onAccountChange(() => accountNav());
+  onAccountChange((a) => {
+    // The account's language, chosen on another device, wins over this browser's.
+    if (a && a.language && a.language !== lang() && !chosenHere) setLang(a.language);
+    accountNav();
+  });
+  startTurnWatch();
   loadAccount();
   relabel();
   show();

@@ -4,30 +4,15 @@
 // token), changing the password, deleting the account, names shown as text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, newPage, api, logErrorsAfter, fillNewGame, startGame, clickMove, waitState, shot } from './helpers.mjs';
+import {
+  useServerAndBrowser, newPage, api, logErrorsAfter, fillNewGame, startGame, clickMove, waitState, shot, registerAccount, loginAccount,
+} from './helpers.mjs';
 
 const suite = useServerAndBrowser('accounts');
 const PASSWORD = 'correct horse 1';
 
-async function register(page, name, password = PASSWORD) {
-  await page.goto(suite.server.url);
-  await page.click('#register-link');
-  await page.waitForURL(/\/register$/);
-  await page.fill('#account-name', name);
-  await page.fill('#account-password', password);
-  await page.click('#account-submit');
-  await page.waitForURL(/\/account$/);
-  await page.waitForFunction((n) => document.querySelector('#account-menu-name')?.textContent === n, name);
-  // The account's games are in (the page drawn for the last time).
-  await page.waitForSelector('#account-games-empty, .account-games');
-}
-
-async function login(page, name, password = PASSWORD) {
-  await page.goto(`${suite.server.url}/login`);
-  await page.fill('#account-name', name);
-  await page.fill('#account-password', password);
-  await page.click('#account-submit');
-}
+const register = (page, name, password = PASSWORD) => registerAccount(page, suite.server.url, name, password);
+const login = (page, name, password = PASSWORD) => loginAccount(page, suite.server.url, name, password);
 
 async function logout(page) {
   await page.click('#account-menu > summary');

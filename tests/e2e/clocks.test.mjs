@@ -134,8 +134,8 @@ test('a short online game lost on time ends on both pages within a second of the
     const late = [hostEnd - deadline, guestEnd - deadline];
     console.log(`end shown after the deadline: host ${Math.round(late[0])} ms, guest ${Math.round(late[1])} ms`);
     for (const ms of late) assert.ok(ms < 1000, `the end shows within 1 s of the deadline (${Math.round(ms)} ms)`);
-    assert.match(await host.textContent('#status'), /Weiß hat die Zeit überschritten – Schwarz gewinnt/);
-    assert.match(await guest.textContent('#status'), /White ran out of time – Black wins/);
+    assert.equal(await host.textContent('#status'), 'Du hast auf Zeit verloren – Ben gewinnt');
+    assert.equal(await guest.textContent('#status'), 'You won on time – Anna ran out of time');
     assert.equal(await guest.textContent('#clock-white'), '0:00.0');
     const st = await getState(suite.server.url, g.id);
     assert.equal(st.reason, 'time');
@@ -288,7 +288,7 @@ test('a player whose opponent has left claims the win', async (t) => {
     assert.match(await host.textContent('#claim-box'), /Ben hat die Partie verlassen/);
     await host.click('#claim-win');
     await host.waitForSelector('.status-line.over');
-    assert.match(await host.textContent('#status'), /Schwarz hat die Partie verlassen – Weiß beansprucht den Sieg/);
+    assert.equal(await host.textContent('#status'), 'Du hast gewonnen – Ben hat die Partie verlassen');
     const st = await getState(suite.server.url, g.id);
     assert.deepEqual([st.result, st.reason], ['1-0', 'claimed']);
   } catch (e) {

@@ -99,7 +99,7 @@ test('a Dame record downloads as .pdn, a Mühle record as .txt', async (t) => {
   await openWithSeats(page, suite.server.url, mill);
   await page.waitForSelector('svg.board');
   assert.match(await download('#export'), /\.txt$/);
-  await page.goto(`${suite.server.url}/archive`);
+  await page.goto(`${suite.server.url}/archive?status=all`); // running games too
   await page.waitForSelector(`tr[data-id="${dame.id}"]`);
   assert.match(await download(`tr[data-id="${dame.id}"] a[download]`), /\.pdn$/);
   assert.match(await download(`tr[data-id="${mill.id}"] a[download]`), /\.txt$/);

@@ -293,7 +293,7 @@ test('Dame record (PDN) export and import, analysis from the game', async (t) =>
   }
   const { page } = await newPage(suite.browser, { locale: 'de-DE' });
   logErrorsAfter(t, page);
-  await page.goto(`${suite.server.url}/archive`);
+  await page.goto(`${suite.server.url}/archive?status=all`); // running games too
   const row = page.locator(`tr[data-id="${created.id}"]`);
   await row.waitFor();
   assert.match(await row.textContent(), /Dame 8×8/);

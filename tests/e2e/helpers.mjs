@@ -104,9 +104,9 @@ export async function launchBrowser() {
  * tests of a file and stops both after them. Returns {server, browser},
  * filled in once the tests run.
  */
-export function useServerAndBrowser(name) {
+export function useServerAndBrowser(name, options = {}) {
   const suite = { server: null, browser: null };
-  before(async () => { suite.server = await startServer(name); suite.browser = await launchBrowser(); });
+  before(async () => { suite.server = await startServer(name, options); suite.browser = await launchBrowser(); });
   after(async () => { await suite.browser?.close(); await suite.server?.stop(); });
   return suite;
 }
@@ -195,6 +195,28 @@ export async function fillNewGame(page, { game, kind, level, color, name } = {})
   if (level !== undefined) await page.fill('#level', String(level));
   if (color) await page.check(`input[name=color][value=${color}]`);
   if (name !== undefined) await page.fill('#name', name);
+}
+
+/** Registers `name` on the register page (from the header's link); waits for the account page. */
+export async function registerAccount(page, url, name, password) {
+  await page.goto(url);
+  await page.click('#register-link');
+  await page.waitForURL(/\/register$/);
+  await page.fill('#account-name', name);
+  await page.fill('#account-password', password);
+  await page.click('#account-submit');
+  await page.waitForURL(/\/account$/);
+  await page.waitForFunction((n) => document.querySelector('#account-menu-name')?.textContent === n, name);
+  // The account's games are in (the page drawn for the last time).
+  await page.waitForSelector('#account-games-empty, .account-games');
+}
+
+/** Logs in on the login page (does not wait for the answer). */
+export async function loginAccount(page, url, name, password) {
+  await page.goto(`${url}/login`);
+  await page.fill('#account-name', name);
+  await page.fill('#account-password', password);
+  await page.click('#account-submit');
 }
 
 /** Starts the game of the new-game form; returns its id once its page is open. */

@@ -63,7 +63,7 @@ test('the archive and the analysis page count plies and call them so', async (t)
   const game = await playedGame({ game: 'muehle' }, ['a7', 'b6', 'd7', 'd6']);
   const { page } = await newPage(suite.browser, { locale: 'de-DE' });
   logErrorsAfter(t, page);
-  await page.goto(`${suite.server.url}/archive`);
+  await page.goto(`${suite.server.url}/archive?status=all`); // running games too
   const row = page.locator(`tr[data-id="${game.id}"]`);
   await row.waitFor();
   const expected = { de: 'Halbzüge', en: 'Plies', fr: 'Demi-coups', it: 'Semimosse' };

@@ -2,7 +2,7 @@
 // filterable by game and result; change the password; log out; delete it).
 
 import { h, mount, toast, confirmDialog } from '../dom.js';
-import { t, fmtDate, colorName, endText } from '../i18n.js';
+import { t, fmtDate, colorName, endText, LANGUAGES, setLang } from '../i18n.js';
 import { api } from '../api.js';
 import { navigate } from '../nav.js';
 import { account, setAccount, loadAccount, accountErrorKey, onAccountChange } from '../account.js';
@@ -219,12 +219,33 @@ export class AccountView {
       h('section', { class: 'card', 'aria-labelledby': 'account-h' },
         h('h1', { id: 'account-h' }, t('account.title'), ': ', h('span', { class: 'account-name', text: a.name })),
         a.created_at ? h('p', { class: 'muted', text: t('account.since', { date: fmtDate(a.created_at) }) }) : null,
+        h('p', {}, h('a', { href: `/players/${encodeURIComponent(a.name)}`, 'data-link': true, id: 'own-profile', text: t('account.profile') })),
+        h('div', { class: 'field' },
+          h('label', { for: 'account-language', text: t('account.language') }),
+          h('select', { id: 'account-language', onchange: (e) => this.setLanguage(e.target.value) },
+            h('option', { value: '', selected: !a.language, text: t('account.language.browser') }),
+            ...LANGUAGES.map(({ code, name }) => h('option', { value: code, lang: code, selected: a.language === code, text: name })))),
         h('div', { class: 'row' }, h('button', { class: 'btn', type: 'button', id: 'logout-button', onclick: () => logout(), text: t('account.logout') }))),
       h('section', { class: 'card', id: 'account-games', 'aria-labelledby': 'account-games-h' },
         h('h2', { id: 'account-games-h', text: t('account.games') }),
         this.games && this.games.length ? filters : null,
         this.gamesTable()),
       pwForm, delForm));
+  }
+
+  /** The account's language (kept on the server for every device); '' for the browser's. */
+  async setLanguage(code) {
+    try {
+      const res = await api.setLanguage(code || null);
+      account().language = res.account.language;
+      if (code) setLang(code);
+      else this.render();
+      toast(t('account.language.saved'));
+      this.root.querySelector('#account-language')?.focus();
+    } catch (e) {
+      if (e.code === 'not_logged_in') { setAccount(null); return; }
+      toast(e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message }), 'error');
+    }
   }
 
   async changePassword() {

@@ -1,5 +1,7 @@
-// Archive: every game (number, players, rules, result with reason, date),
-// paging, open to replay, export the record, import a record.
+// Archive: the finished games (or those being played, or all), by game;
+// number, players (accounts' names link to their pages), rules, result
+// with reason, date; paging, open to replay, export the record, import a
+// record.
 
 import { h, mount, toast } from '../dom.js';
 import { t, fmtDate, endText, colorName, errorText } from '../i18n.js';
@@ -8,7 +10,10 @@ import { navigate } from '../nav.js';
 import { gameName } from '../rules.js';
 import { controlText, clockIcon } from '../clock.js';
 import { rulesLabelOf, ruleOptionsOf } from '../games/index.js';
-import { recordFileName } from '../catalogue.js';
+import { recordFileName, gameNames } from '../catalogue.js';
+import { playerLink } from './profile.js';
+
+const STATUSES = ['finished', 'ongoing', 'all'];
 
 const PAGE = 20;
 
@@ -17,6 +22,8 @@ export class ArchiveView {
     this.root = root;
     const q = new URLSearchParams(location.search);
     this.offset = Math.max(0, Number(q.get('offset')) || 0);
+    this.status = STATUSES.includes(q.get('status')) ? q.get('status') : 'finished';
+    this.game = gameNames().includes(q.get('game')) ? q.get('game') : 'all';
     this.data = null;
     this.error = null;
     this.importText = '';
@@ -32,7 +39,7 @@ export class ArchiveView {
 
   async load() {
     try {
-      this.data = await api.archive(PAGE, this.offset);
+      this.data = await api.archive(PAGE, this.offset, this.query(false));
       this.error = null;
     } catch (e) {
       this.error = e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message });
@@ -40,10 +47,38 @@ export class ArchiveView {
     this.render();
   }
 
+  /** The filters as query parameters (`&status=…&game=…`); for the page's address, with the offset and without the defaults. */
+  query(address) {
+    const q = new URLSearchParams();
+    if (!address || this.status !== 'finished') q.set('status', this.status);
+    if (this.game !== 'all') q.set('game', this.game);
+    if (address && this.offset) q.set('offset', this.offset);
+    const text = q.toString();
+    return address ? text : (text ? `&${text}` : '');
+  }
+
   page(offset) {
     this.offset = Math.max(0, offset);
-    history.replaceState(null, '', this.offset ? `/archive?offset=${this.offset}` : '/archive');
+    const q = this.query(true);
+    history.replaceState(null, '', q ? `/archive?${q}` : '/archive');
     this.load();
+  }
+
+  filter(which, value) {
+    this[which] = value;
+    this.page(0);
+  }
+
+  filters() {
+    return h('div', { class: 'filters' },
+      h('div', { class: 'field' },
+        h('label', { for: 'archive-status', text: t('archive.show') }),
+        h('select', { id: 'archive-status', onchange: (e) => this.filter('status', e.target.value) },
+          ...STATUSES.map((x) => h('option', { value: x, selected: x === this.status, text: t(`archive.status.${x}`) })))),
+      h('div', { class: 'field' },
+        h('label', { for: 'archive-game', text: t('account.filter.game') }),
+        h('select', { id: 'archive-game', onchange: (e) => this.filter('game', e.target.value) },
+          ...['all', ...gameNames()].map((x) => h('option', { value: x, selected: x === this.game, text: x === 'all' ? t('account.filter.all') : gameName(x) })))));
   }
 
   result(g) {
@@ -72,9 +107,10 @@ export class ArchiveView {
       if (n === '(deleted player)') return t('account.deletedPlayer');
       return n || colorName(c);
     };
-    return [h('span', { class: 'pw' }, h('span', { class: 'swatch white', 'aria-hidden': 'true' }), h('span', { text: name(g.white, 'white') })),
+    const side = (c) => (g[`${c}_account`] && g[c] ? playerLink(g[c]) : h('span', { text: name(g[c], c) }));
+    return [h('span', { class: 'pw' }, h('span', { class: 'swatch white', 'aria-hidden': 'true' }), side('white')),
       h('span', { class: 'vs', text: ' – ' }),
-      h('span', { class: 'pb' }, h('span', { class: 'swatch black', 'aria-hidden': 'true' }), h('span', { text: name(g.black, 'black') }))];
+      h('span', { class: 'pb' }, h('span', { class: 'swatch black', 'aria-hidden': 'true' }), side('black'))];
   }
 
   render() {
@@ -82,7 +118,7 @@ export class ArchiveView {
     let body;
     if (this.error) body = h('p', { class: 'error', text: this.error });
     else if (!this.data) body = h('p', { class: 'muted', text: '…' });
-    else if (this.data.games.length === 0) body = h('p', { class: 'muted', text: t('archive.empty') });
+    else if (this.data.games.length === 0) body = h('p', { class: 'muted', id: 'archive-empty', text: t(this.status === 'finished' && this.game === 'all' ? 'archive.empty' : 'account.games.noneFiltered') });
     else {
       body = h('table', { class: 'archive-table' },
         h('thead', {}, h('tr', {},
@@ -127,7 +163,10 @@ export class ArchiveView {
       h('div', { class: 'row end' }, h('button', { class: 'btn primary', type: 'submit', id: 'import-btn', text: t('archive.import.button') })));
 
     mount(this.root, h('div', { class: 'archive' },
-      h('div', { class: 'card' }, h('h1', { text: t('archive.title') }), body, pager),
+      h('div', { class: 'card' },
+        h('div', { class: 'row spread' }, h('h1', { text: t('archive.title') }),
+          h('a', { href: '/leaderboard', 'data-link': true, id: 'archive-leaderboard', text: t('nav.leaderboard') })),
+        this.filters(), body, pager),
       importForm));
   }
 

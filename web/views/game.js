@@ -2,7 +2,7 @@
 // invite / watch links, live updates through the socket.
 
 import { h, s, mount, toast, confirmDialog, copyText } from '../dom.js';
-import { t, colorName, endText, errorText, fmtDate } from '../i18n.js';
+import { t, colorName, errorText, fmtDate } from '../i18n.js';
 import { api, GameSocket, ACCOUNT_SEAT } from '../api.js';
 import { account, onAccountChange } from '../account.js';
 import { other } from '../muehle.js';
@@ -11,6 +11,7 @@ import * as store from '../store.js';
 import { navigate } from '../nav.js';
 import { statusBox, changeText } from '../tablebase.js';
 import { fmtClock, clockTimes, controlText, beep, clockIcon, LOW_TIME_MS } from '../clock.js';
+import { endTextFor, ratingChangeText, sideName } from '../ending.js';
 
 /**
  * Takes the token out of the URL fragment (#token=…&color=…): {token, color}
@@ -923,7 +924,7 @@ export class GameView {
     // Status
     const over = st.status === 'over';
     let status;
-    if (over) status = endText(st);
+    if (over) status = endTextFor(st, this.myColor());
     // Until the server has confirmed this browser's seats, whose turn it is
     // "for you" is not known yet: no guess that would flash a wrong status.
     else if (!this.seatsConfirmed) status = t('game.loading');
@@ -940,7 +941,13 @@ export class GameView {
     e.thinking.hidden = !st.thinking || over;
     e.banner.hidden = !over;
     if (over) {
-      mount(e.banner, h('strong', { text: t('game.over') }), st.result && st.result !== '*' ? h('span', { text: ` · ${st.result}` }) : null);
+      // A rated game: the rating change, the player's own first.
+      const mine = this.myColor();
+      const sides = mine ? [mine, other(mine)] : ['white', 'black'];
+      const ratings = sides.map((c) => [c, ratingChangeText(st, c)]).filter(([, text]) => text);
+      mount(e.banner, h('strong', { text: t('game.over') }), st.result && st.result !== '*' ? h('span', { text: ` · ${st.result}` }) : null,
+        ratings.length ? h('ul', { class: 'rating-changes', id: 'rating-changes' }, ...ratings.map(([c, text]) => h('li', { 'data-side': c },
+          h('span', { text: `${c === mine ? t('rating.yours') : sideName(st, c)}: ` }), h('strong', { text })))) : null);
     }
     let hint = '';
     const huffs = canMove ? this.game.huffable() : new Set();
@@ -1070,7 +1077,13 @@ export class GameView {
     const appeared = show && e.joinBox.hidden;
     e.joinBox.hidden = !show;
     // On a phone the join card is the first thing on screen.
-    if (appeared) requestAnimationFrame(() => e.joinBox.scrollIntoView({ block: 'start' }));
+    // (To a whole pixel: a fraction would cut its top edge off.)
+    if (appeared) {
+      requestAnimationFrame(() => {
+        const top = e.joinBox.getBoundingClientRect().top + window.scrollY;
+        window.scrollTo({ top: Math.max(0, Math.floor(top)) });
+      });
+    }
     if (!show) return;
     const c = this.myColor();
     if (e.joinBox.dataset.lang === document.documentElement.lang) return;

@@ -171,7 +171,17 @@ export class HomeView {
         [h('span', { class: `swatch ${c}`, 'aria-hidden': 'true' }), h('span', { text: t(`color.${c}`) })],
         f.color === c, () => { f.color = c; }))) : null;
 
-    const name = h('div', { class: 'field' },
+    // Rated games: online, between accounts.
+    const rated = f.kind !== 'online' ? null : account()
+      ? h('label', { class: 'check', id: 'rated-choice' },
+        h('input', { id: 'rated', type: 'checkbox', checked: !!f.rated, onchange: (e) => { f.rated = e.target.checked; } }),
+        h('span', { text: t('home.rated') }),
+        h('span', { class: 'small muted block', text: t('home.rated.note') }))
+      : h('p', { class: 'small muted', id: 'rated-login' }, t('home.rated.guest'), ' ',
+        h('a', { href: '/login', 'data-link': true, text: t('account.login') }));
+
+    // A player with an account plays under its name.
+    const name = account() ? h('p', { class: 'small muted', id: 'playing-as', text: t('home.playingAs', { name: account().name }) }) : h('div', { class: 'field' },
       h('label', { for: 'name', text: t('home.name') }),
       h('input', {
         id: 'name', type: 'text', maxlength: 40, autocomplete: 'nickname', value: f.name,
@@ -231,7 +241,7 @@ export class HomeView {
     const form = h('form', { class: 'card create', onsubmit: (e) => { e.preventDefault(); this.create(); } },
       h('h1', { text: family === 'dame' ? t('home.title.dame') : t('home.title') }),
       h('p', { class: 'muted', text: t('app.tagline') }),
-      game, kinds, level, colour, timeControl, name,
+      game, kinds, level, colour, timeControl, rated, name,
       dame || h('details', { class: 'rules-details', open: f.preset !== 'standard' || Object.keys(overrides(f.preset, o)).length > 0 },
         h('summary', {}, h('span', { text: t('home.rules') }), h('span', { class: 'muted', text: ` – ${presetName(f.preset)}` })),
         rules),
@@ -359,6 +369,7 @@ export class HomeView {
     if (f.kind !== 'local') body.color = f.color;
     if (name) body.name = name;
     if (control) body.time_control = control;
+    if (f.kind === 'online' && f.rated && account()) body.rated = true;
     this.busy = true;
     this.render();
     try {

@@ -130,6 +130,7 @@ pub fn routes() -> Router<AppState> {
         .route("/account/games", get(games))
         .route("/account/language", post(set_language))
         .route("/account/your-turn", get(your_turn))
+        .route("/ratings", get(rating_pools))
         .route("/ratings/{pool}", get(leaderboard))
         .route("/players/{name}/ratings", get(player_ratings))
         .route("/players/{name}/games", get(player_games))
@@ -446,6 +447,11 @@ fn rating_json(r: &PoolRating) -> Value {
 const LEADERBOARD_SIZE: u32 = 100;
 
 /// `GET /api/ratings/{pool}`: the best players of a rating pool.
+/// `GET /api/ratings`: the rating pools.
+async fn rating_pools() -> Json<Value> {
+    Json(json!({"pools": rating::pools()}))
+}
+
 async fn leaderboard(
     State(app): State<AppState>,
     pool: Result<Path<String>, PathRejection>,

@@ -1,6 +1,7 @@
 //! The browser UI: the files of `web/`, embedded in the binary. The app's
 //! pages (`/`, `/game/{id}`, `/archive`, `/analysis`, `/puzzles`,
-//! `/puzzles/{id}`, `/login`, `/register`, `/account`) all get `index.html` (a single-page app); other paths
+//! `/puzzles/{id}`, `/login`, `/register`, `/account`, `/players/{name}`,
+//! `/leaderboard`) all get `index.html` (a single-page app); other paths
 //! are files.
 
 use axum::Router;
@@ -16,7 +17,7 @@ struct Assets;
 
 /// The app's pages: each is `index.html`, which shows the page its path
 /// names.
-const PAGES: [&str; 9] = [
+const PAGES: [&str; 11] = [
     "/",
     "/game/{id}",
     "/archive",
@@ -26,6 +27,8 @@ const PAGES: [&str; 9] = [
     "/login",
     "/register",
     "/account",
+    "/players/{name}",
+    "/leaderboard",
 ];
 
 /// The page routes and the file fallback.
