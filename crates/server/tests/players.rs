@@ -225,3 +225,43 @@ async fn your_turn_lists_the_games_waiting_for_the_account() {
     let (status, v) = s.get("/api/account/your-turn").await;
     assert_error(status, &v, 401, "not_logged_in");
 }
+
+#[tokio::test]
+async fn a_player_cannot_act_for_another_nor_read_their_invitations() {
+    let s = TestServer::start().await;
+    let anna = Member::register(&s, "Anna").await;
+    let ben = Member::register(&s, "Ben").await;
+    let (id, white, invite) = anna.invite(&s, false).await;
+    // Nobody else reads the invitation's token: not in the state, not in
+    // any list.
+    for text in [
+        ben.get(&s, &format!("/api/games/{id}")).await.1.to_string(),
+        s.get(&format!("/api/games/{id}")).await.1.to_string(),
+        s.get("/api/games?status=all").await.1.to_string(),
+        s.get("/api/players/anna/games").await.1.to_string(),
+        ben.get(&s, "/api/account/games").await.1.to_string(),
+    ] {
+        assert!(!text.contains(&invite) && !text.contains(&white), "{text}");
+    }
+    let (_, own) = ben.get(&s, "/api/account/games").await;
+    assert_eq!(own["total"], 0);
+    let (_, page) = s.get("/api/players/anna/games").await;
+    assert_eq!(page["total"], 0, "a running invitation is not public");
+    // Ben's cookie does not act for Anna's seat.
+    for (action, body) in [
+        ("moves", json!({"move": "d6", "ply": 0})),
+        ("resign", json!({})),
+        ("abort", json!({})),
+    ] {
+        let (status, v) = ben
+            .post(&s, &format!("/api/games/{id}/{action}"), body)
+            .await;
+        assert_error(status, &v, 403, "wrong_token");
+    }
+    assert_eq!(s.state(id).await["status"], "ongoing");
+    // Anna's cookie does.
+    let (status, v) = anna
+        .post(&s, &format!("/api/games/{id}/abort"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+}
