@@ -22,8 +22,14 @@ function initial() {
     const saved = localStorage.getItem(KEY);
     if (saved && TABLES[saved]) return saved;
   } catch { /* storage may be off */ }
-  const nav = (navigator.language || 'en').toLowerCase();
-  return nav.startsWith('de') ? 'de' : 'en';
+  // The first of the browser's languages (its Accept-Language, in order)
+  // that brett speaks; English if none.
+  const wanted = navigator.languages?.length ? navigator.languages : [navigator.language || 'en'];
+  for (const l of wanted) {
+    const code = String(l).toLowerCase().split('-')[0];
+    if (TABLES[code]) return code;
+  }
+  return 'en';
 }
 
 let current = initial();

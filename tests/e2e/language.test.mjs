@@ -1,11 +1,21 @@
-// (e) Switching the language: German by default for a German browser,
-// English otherwise; the switch changes every text at once (also in a game
+// (e) Switching the language: the browser's language when brett speaks it
+// (German, English, French, Italian), English otherwise; the switch changes every text at once (also in a game
 // in progress and its end announcement), and is remembered.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServerAndBrowser, newPage, shot, getState, waitMoves, fillNewGame, startGame } from './helpers.mjs';
 
 const suite = useServerAndBrowser('language');
+
+test('French and Italian browsers start in their language, others in English', async () => {
+  for (const [locale, lang, h1] of [['fr-FR', 'fr', 'Nouvelle partie de moulin'], ['it-CH', 'it', 'Nuova partita a mulino'], ['es-ES', 'en', 'New game of Mühle']]) {
+    const { page, context } = await newPage(suite.browser, { locale });
+    await page.goto(suite.server.url);
+    assert.equal(await page.textContent('h1'), h1, locale);
+    assert.equal(await page.getAttribute('html', 'lang'), lang, locale);
+    await context.close();
+  }
+});
 
 test('the language follows the browser and the switch', async () => {
   const { page: en } = await newPage(suite.browser, { locale: 'en-GB' });
