@@ -52,8 +52,23 @@ export function onLangChange(fn) {
 
 export function t(key, params = {}) {
   let text = TABLES[current][key] ?? en[key] ?? key;
-  for (const [k, v] of Object.entries(params)) text = text.split(`{${k}}`).join(String(v));
+  for (const [k, v] of Object.entries(params)) {
+    // A colour in the form the sentence needs: `{color.pl}` (les Noirs),
+    // `{color.f}` (pedina nera), `{color.m}` (pion noir).
+    if (text.includes(`{${k}.`)) {
+      for (const form of ['pl', 'f', 'm']) text = text.split(`{${k}.${form}}`).join(colorForm(String(v), form));
+    }
+    text = text.split(`{${k}}`).join(String(v));
+  }
   return text;
+}
+
+/** A colour's name `v` (as colorName gives it) in form `form` of the language, if it has one. */
+function colorForm(v, form) {
+  for (const c of ['white', 'black']) {
+    if (v === (TABLES[current][`color.${c}`] ?? en[`color.${c}`])) return TABLES[current][`color.${c}.${form}`] ?? v;
+  }
+  return v;
 }
 
 export const colorName = (c) => t(`color.${c}`);

@@ -12,7 +12,8 @@ import it from '../../web/i18n/it.js';
 test('de, en, fr and it have the same keys and the same parameters', () => {
   const tables = { de, en, fr, it };
   assert.ok(Object.keys(en).length > 300, `read ${Object.keys(en).length} English keys`);
-  const params = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join(',');
+  // (`{color.pl}`: the parameter `color` in another form.)
+  const params = (text) => [...new Set([...text.matchAll(/\{(\w+)(?:\.\w+)?\}/g)].map((m) => m[1]))].sort().join(',');
   for (const [lang, tab] of Object.entries(tables)) {
     const missing = Object.keys(en).filter((k) => !(k in tab));
     const extra = Object.keys(tab).filter((k) => !(k in en));

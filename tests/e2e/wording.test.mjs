@@ -164,3 +164,26 @@ test('the phase of a finished game is no longer shown', async (t) => {
   await page.waitForSelector('#move-list button.move[data-ply="1"].current');
   assert.deepEqual((await phases()).sort(), ['Schwarz setzt', 'Weiß setzt']);
 });
+
+test('French and Italian colours agree with their words', async (t) => {
+  // A local Mühle game in French: "Au tour des Blancs", a stone "pion noir".
+  const mill = await playedGame({ game: 'muehle' }, ['d6', 'f4']);
+  const { page } = await newPage(suite.browser, { locale: 'fr-FR' });
+  logErrorsAfter(t, page);
+  await openWithSeats(page, suite.server.url, mill);
+  await waitMoves(page, 2);
+  assert.equal(await page.textContent('#status'), 'Au tour des Blancs');
+  assert.match(await page.getAttribute('.board [data-point=f4]', 'aria-label'), /^f4 : pion noir/);
+  // The invited player's words too: "Tu joues avec les Noirs."
+  assert.equal(await page.evaluate(async () => {
+    const i18n = await import('/i18n.js');
+    return i18n.t('game.yourSeat', { color: i18n.colorName('black') });
+  }), 'Tu joues avec les Noirs.');
+  // A Dame game in Italian: "pedina bianca".
+  const dame = await playedGame({ game: 'dame' }, ['c3-d4']);
+  await page.selectOption('#lang-select', 'it');
+  await openWithSeats(page, suite.server.url, dame);
+  await waitMoves(page, 1);
+  assert.match(await page.getAttribute('.dame-board [data-square=d4]', 'aria-label'), /^d4: pedina bianca/);
+  assert.match(await page.getAttribute('.dame-board [data-square=f6]', 'aria-label'), /^f6: pedina nera/);
+});

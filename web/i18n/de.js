@@ -12,6 +12,12 @@ const de = {
 
   'color.white': 'Weiß',
   'color.black': 'Schwarz',
+  'color.white.pl': 'Weiß',
+  'color.black.pl': 'Schwarz',
+  'color.white.m': 'weiß',
+  'color.black.m': 'schwarz',
+  'color.white.f': 'weiß',
+  'color.black.f': 'schwarz',
   'color.random': 'Zufällig (Los)',
 
   'kind.computer': 'Gegen den Computer',

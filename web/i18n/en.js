@@ -13,6 +13,12 @@ const en = {
 
   'color.white': 'White',
   'color.black': 'Black',
+  'color.white.pl': 'White',
+  'color.black.pl': 'Black',
+  'color.white.m': 'white',
+  'color.black.m': 'black',
+  'color.white.f': 'white',
+  'color.black.f': 'black',
   'color.random': 'Random (by lot)',
 
   'kind.computer': 'Against the computer',
