@@ -87,12 +87,15 @@ export function detailText(detail) {
     if (params[k] === 'white' || params[k] === 'black') params[k] = colorName(params[k]);
   }
   if (params.field !== undefined && `detail.field.${params.field}` in en) params.field = t(`detail.field.${params.field}`);
+  let key = `detail.${detail.code}`;
   if (detail.cause) {
+    // A text that names the cause (`….because`) when there is one this page can word.
     const cause = detailText(detail.cause);
-    if (cause === null) return null;
-    params.cause = cause;
+    if (cause !== null) {
+      params.cause = cause;
+      if (`${key}.because` in en) key = `${key}.because`;
+    } else if (!(`${key}.because` in en)) return null;
   }
-  const key = `detail.${detail.code}`;
   // A parameter the text names but the detail lacks: better the message.
   if ([...t(key).matchAll(/\{(\w+)\}/g)].some((m) => params[m[1]] === undefined)) return null;
   return t(key, params);

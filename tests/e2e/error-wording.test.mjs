@@ -34,7 +34,7 @@ test('a broken record is refused in the player\'s language, naming the move', as
 
   assert.equal(
     await importError(page, '[White "Anna"]\n[Black "Ben"]\n\n1. d6 f4 2. d6 *'),
-    'Die Partie konnte nicht importiert werden: Zug 2 (d6): d6 ist hier nicht erlaubt',
+    'Die Partie konnte nicht importiert werden: Zug 2 (d6): d6 ist schon besetzt',
   );
   await shot(page, 'error-wording-import-de');
   assert.equal(
@@ -48,7 +48,7 @@ test('a broken record is refused in the player\'s language, naming the move', as
   // Dame (PDN): the move and the bad counter of a FEN tag.
   assert.equal(
     await importError(page, '[GameType "20"]\n\n1. 32-28 19-23 2. 28-22 *'),
-    'Die Partie konnte nicht importiert werden: Zug 2 (28-22): 28-22 ist hier nicht erlaubt',
+    'Die Partie konnte nicht importiert werden: Zug 2 (28-22): Schlagen ist Pflicht: 28x19',
   );
   assert.equal(
     await importError(page, '[GameType "20"]\n[FEN "W:W31-50:B1-20:Fx"]\n\n1. 32-28 *'),

@@ -174,7 +174,8 @@ where
 }
 
 /// [`Detailed`] for a game's move error: the variants every game has
-/// (`Parse`, `GameOver`, `Illegal { mv, why }`) written once, then the
+/// (`Parse`, `GameOver`, `Illegal { mv, why, reason }`: the reason as
+/// the detail's cause) written once, then the
 /// game's own arms.
 #[macro_export]
 macro_rules! move_error_detail {
@@ -184,9 +185,15 @@ macro_rules! move_error_detail {
                 match self {
                     $err::Parse(e) => $crate::Detailed::detail(e),
                     $err::GameOver(_) => $crate::ErrorDetail::new("move.game_over"),
-                    $err::Illegal { mv, why } => $crate::ErrorDetail::new("move.illegal")
-                        .with("move", mv)
-                        .with("why", why),
+                    $err::Illegal { mv, why, reason } => {
+                        let d = $crate::ErrorDetail::new("move.illegal")
+                            .with("move", mv)
+                            .with("why", why);
+                        match reason {
+                            Some(r) => d.caused_by((**r).clone()),
+                            None => d,
+                        }
+                    }
                     $($arm)*
                 }
             }

@@ -327,7 +327,7 @@ macro_rules! position_counters {
 }
 
 /// A game's move error: the variants every game has (`Parse` from the
-/// game's move-text error, `GameOver`, `Illegal { mv, why }`) written once,
+/// game's move-text error, `GameOver`, `Illegal { mv, why, reason }`) written once,
 /// then the game's own. Derives `thiserror::Error` (the game depends on
 /// thiserror) and the usual traits.
 #[macro_export]
@@ -354,6 +354,9 @@ macro_rules! move_errors {
                 mv: String,
                 /// Which rule it breaks.
                 why: String,
+                /// The same as a detail (`illegal.occupied` with its
+                /// square, …) for words in other languages.
+                reason: Option<Box<$crate::ErrorDetail>>,
             },
             $($own)*
         }

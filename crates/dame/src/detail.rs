@@ -145,11 +145,16 @@ mod tests {
         let d = Game::from_record("[GameType \"20\"]\n\n1. 32-28 19-23 2. 28-22 *")
             .unwrap_err()
             .detail();
-        assert_eq!(d.codes(), ["record.move", "move.illegal"]);
+        assert_eq!(
+            d.codes(),
+            ["record.move", "move.illegal", "illegal.must_capture"]
+        );
         assert_eq!(
             (d.param("number"), d.param("move")),
             (Some("2"), Some("28-22"))
         );
+        let why = d.cause.as_deref().and_then(|c| c.cause.as_deref()).unwrap();
+        assert_eq!(why.param("moves"), Some("28x19"));
         let d = Game::from_record("[GameType \"99\"]\n\n1. 32-28 *")
             .unwrap_err()
             .detail();

@@ -10,6 +10,7 @@ use crate::{
     Bitboard, BoardSize, Color, Ending, Move, MoveList, MoveText, ParseMoveError, ParseSquareError,
     RuleSet, Square,
 };
+use boardgame::ErrorDetail;
 
 /// Run a generic move-generation function for the position's board.
 macro_rules! on_board {
@@ -1143,20 +1144,35 @@ impl Position {
 
     fn explain(&self, text: &str, from: Square, capture_written: bool) -> MoveError {
         let us = self.turn;
-        let illegal = |why: String| MoveError::Illegal {
+        let illegal = |why: String, reason: ErrorDetail| MoveError::Illegal {
             mv: text.to_string(),
             why,
+            reason: Some(Box::new(reason)),
         };
         if from.size() != self.size() {
-            return illegal(format!(
-                "{from} is not a square of the {} board",
-                self.size()
-            ));
+            return illegal(
+                format!("{from} is not a square of the {} board", self.size()),
+                ErrorDetail::new("illegal.off_board").with("size", self.size()),
+            );
         }
         match self.piece_at(from) {
             Some(p) if p.color == us => {}
-            Some(_) => return illegal(format!("the piece on {from} is not {us}'s")),
-            None => return illegal(format!("there is no {us} piece on {from}")),
+            Some(_) => {
+                return illegal(
+                    format!("the piece on {from} is not {us}'s"),
+                    ErrorDetail::new("illegal.not_yours")
+                        .with("square", from)
+                        .with("color", us.name()),
+                );
+            }
+            None => {
+                return illegal(
+                    format!("there is no {us} piece on {from}"),
+                    ErrorDetail::new("illegal.no_piece")
+                        .with("color", us.name())
+                        .with("square", from),
+                );
+            }
         }
         let legal = self.legal_moves();
         let captures: Vec<&Move> = legal.iter().filter(|m| m.is_capture()).collect();
@@ -1168,23 +1184,42 @@ impl Position {
             names.join(", ")
         };
         if !captures.is_empty() && !self.rules.huffing && !capture_written {
-            return illegal(format!("capturing is compulsory: {}", list(&captures)));
+            return illegal(
+                format!("capturing is compulsory: {}", list(&captures)),
+                ErrorDetail::new("illegal.must_capture").with("moves", list(&captures)),
+            );
         }
         if !captures.is_empty() && self.rules.majority_capture {
-            return illegal(format!(
-                "the capture that takes the most pieces ({}) is compulsory: {}",
-                captures[0].capture_count(),
-                list(&captures)
-            ));
+            return illegal(
+                format!(
+                    "the capture that takes the most pieces ({}) is compulsory: {}",
+                    captures[0].capture_count(),
+                    list(&captures)
+                ),
+                ErrorDetail::new("illegal.must_capture_most")
+                    .with("count", captures[0].capture_count())
+                    .with("moves", list(&captures)),
+            );
         }
         if !captures.is_empty() && !self.rules.huffing {
-            return illegal(format!("the legal captures are {}", list(&captures)));
+            return illegal(
+                format!("the legal captures are {}", list(&captures)),
+                ErrorDetail::new("illegal.captures_are").with("moves", list(&captures)),
+            );
         }
         let own: Vec<&Move> = legal.iter().filter(|m| m.from() == from).collect();
         if own.is_empty() {
-            illegal(format!("the piece on {from} cannot move"))
+            illegal(
+                format!("the piece on {from} cannot move"),
+                ErrorDetail::new("illegal.cannot_move").with("square", from),
+            )
         } else {
-            illegal(format!("the piece on {from} can play {}", list(&own)))
+            illegal(
+                format!("the piece on {from} can play {}", list(&own)),
+                ErrorDetail::new("illegal.can_play")
+                    .with("square", from)
+                    .with("moves", list(&own)),
+            )
         }
     }
 
@@ -1225,6 +1260,9 @@ impl Position {
             return Err(MoveError::Illegal {
                 mv: written,
                 why: format!("not a move of the {} board", self.size()),
+                reason: Some(Box::new(
+                    ErrorDetail::new("illegal.off_board").with("size", self.size()),
+                )),
             });
         }
         let legal = self.legal_moves();

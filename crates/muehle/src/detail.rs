@@ -153,7 +153,12 @@ mod tests {
             (Some("2"), Some("d9"))
         );
         let d = Game::from_record("1. d6 d6 *").unwrap_err().detail();
-        assert_eq!(d.codes(), ["record.move", "move.illegal"]);
+        assert_eq!(
+            d.codes(),
+            ["record.move", "move.illegal", "illegal.occupied"]
+        );
+        let why = d.cause.as_deref().and_then(|c| c.cause.as_deref()).unwrap();
+        assert_eq!(why.param("square"), Some("d6"));
         let d = Game::from_record("[Rules \"fast\"]\n\n1. d6 *")
             .unwrap_err()
             .detail();

@@ -8,6 +8,7 @@ use arrayvec::ArrayVec;
 
 use crate::zobrist::{IN_HAND, KEYS};
 use crate::{Bitboard, Board, Color, Move, RemovalRule, RuleSet, Square};
+use boardgame::ErrorDetail;
 
 /// Stones each side starts with on the standard board ([`Board::NINE`]).
 pub const STONES_PER_SIDE: u8 = Board::NINE.stones();
@@ -839,9 +840,10 @@ impl Position {
             return Ok(());
         }
         let us = self.turn;
-        let illegal = |why: String| MoveError::Illegal {
+        let illegal = |why: String, reason: ErrorDetail| MoveError::Illegal {
             mv: m.to_string(),
             why,
+            reason: Some(Box::new(reason)),
         };
         let to = m.to();
         let phase = self.phase(us);
@@ -849,34 +851,54 @@ impl Position {
             phase == Phase::Moving || (phase == Phase::Placing && self.rules.move_in_placing);
         match (phase, m.from()) {
             (Phase::Placing, Some(_)) if !self.rules.move_in_placing => {
-                return Err(illegal(format!(
-                    "{us} still has {} stone(s) in hand and must place one",
-                    self.in_hand(us)
-                )));
+                return Err(illegal(
+                    format!(
+                        "{us} still has {} stone(s) in hand and must place one",
+                        self.in_hand(us)
+                    ),
+                    ErrorDetail::new("illegal.must_place")
+                        .with("color", us.name())
+                        .with("count", self.in_hand(us)),
+                ));
             }
             (Phase::Moving | Phase::Flying, None) => {
-                return Err(illegal(format!(
-                    "{us} has no stones left in hand: move a stone"
-                )));
+                return Err(illegal(
+                    format!("{us} has no stones left in hand: move a stone"),
+                    ErrorDetail::new("illegal.must_move").with("color", us.name()),
+                ));
             }
             (_, Some(from)) if self.stone_at(from) != Some(us) => {
-                return Err(illegal(format!("there is no {us} stone on {from}")));
+                return Err(illegal(
+                    format!("there is no {us} stone on {from}"),
+                    ErrorDetail::new("illegal.no_piece")
+                        .with("color", us.name())
+                        .with("square", from),
+                ));
             }
             (_, Some(from)) if may_slide && !self.rules.board.neighbours_of(from).contains(to) => {
-                return Err(illegal(format!(
-                    "{to} is not next to {from} along a line (only a player with three stones flies)"
-                )));
+                return Err(illegal(
+                    format!(
+                        "{to} is not next to {from} along a line (only a player with three stones flies)"
+                    ),
+                    ErrorDetail::new("illegal.not_adjacent")
+                        .with("from", from)
+                        .with("to", to),
+                ));
             }
             _ => {}
         }
         if !self.empty().contains(to) {
-            return Err(illegal(format!("{to} is not empty")));
+            return Err(illegal(
+                format!("{to} is not empty"),
+                ErrorDetail::new("illegal.occupied").with("square", to),
+            ));
         }
         let closes = self.closes_mill(m);
         let removable = self.removable(us);
         match (closes, m.removal()) {
             (false, Some(_)) => Err(illegal(
                 "it does not close a mill, so nothing is removed".into(),
+                ErrorDetail::new("illegal.no_mill"),
             )),
             (true, None) if removable.any() => Err(MoveError::RemovalRequired {
                 mv: m.to_string(),
@@ -885,19 +907,33 @@ impl Position {
                     .to_string(),
                 removable: list_squares(removable),
             }),
-            (true, Some(r)) if removable.is_empty() => Err(illegal(format!(
-                "no stone may be removed (all of the opponent's stones stand in mills), so {} is played without 'x{r}'",
-                m.without_removal()
-            ))),
-            (true, Some(r)) if self.stone_at(r) != Some(us.other()) => Err(illegal(format!(
-                "there is no {} stone on {r} to remove",
-                us.other()
-            ))),
-            (true, Some(r)) => Err(illegal(format!(
-                "the stone on {r} stands in a closed mill and may not be removed (removable: {})",
-                list_squares(removable)
-            ))),
-            _ => Err(illegal("it breaks the rules".into())),
+            (true, Some(r)) if removable.is_empty() => Err(illegal(
+                format!(
+                    "no stone may be removed (all of the opponent's stones stand in mills), so {} is played without 'x{r}'",
+                    m.without_removal()
+                ),
+                ErrorDetail::new("illegal.nothing_removable").with("move", m.without_removal()),
+            )),
+            (true, Some(r)) if self.stone_at(r) != Some(us.other()) => Err(illegal(
+                format!("there is no {} stone on {r} to remove", us.other()),
+                ErrorDetail::new("illegal.no_piece")
+                    .with("color", us.other().name())
+                    .with("square", r),
+            )),
+            (true, Some(r)) => Err(illegal(
+                format!(
+                    "the stone on {r} stands in a closed mill and may not be removed (removable: {})",
+                    list_squares(removable)
+                ),
+                ErrorDetail::new("illegal.in_mill")
+                    .with("square", r)
+                    .with("removable", list_squares(removable)),
+            )),
+            _ => Err(MoveError::Illegal {
+                mv: m.to_string(),
+                why: "it breaks the rules".into(),
+                reason: None,
+            }),
         }
     }
 
