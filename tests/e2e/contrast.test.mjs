@@ -192,3 +192,45 @@ for (const scheme of ['light', 'dark']) {
     assert.deepEqual(failures, []);
   });
 }
+
+test('the board coordinates have 4.5:1 contrast in both schemes and are readable on a phone', async (t) => {
+  const dame = await huffGame();
+  const mill = await millGame();
+  const failures = [];
+  for (const [scheme, width, height] of [['light', 1280, 800], ['dark', 1280, 800], ['light', 390, 844]]) {
+    const { page, context } = await newPage(suite.browser, { locale: 'de-DE', width, height });
+    logErrorsAfter(t, page);
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [g, sel] of [[mill, 'svg.board .labels text'], [dame, '.dame-board .dame-labels text']]) {
+      await openWithSeats(page, suite.server.url, g);
+      await page.waitForSelector(sel);
+      const labels = await page.$$eval(sel, (els) => {
+        const rgb = (c) => {
+          const m = /rgba?\(([^)]+)\)/.exec(c) || [];
+          return (m[1] || '0,0,0').split(/[\s,]+/).map(Number);
+        };
+        const probe = document.createElement('div');
+        document.body.append(probe);
+        const varColor = (name) => { probe.style.color = `var(${name})`; return rgb(getComputedStyle(probe).color); };
+        const lum = ([r, g, b]) => {
+          const f = (v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+          return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+        };
+        const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+        const out = els.map((el) => {
+          const bgVar = el.closest('.dame-board') ? (el.classList.contains('on-dark') ? '--dame-dark' : '--dame-light') : '--board';
+          const cs = getComputedStyle(el);
+          return { text: el.textContent, ratio: ratio(rgb(cs.fill), varColor(bgVar)) * 1, height: el.getBoundingClientRect().height };
+        });
+        probe.remove();
+        return out;
+      });
+      for (const l of labels) {
+        if (l.ratio < 4.5) failures.push(`${scheme} ${width}: ${sel} "${l.text}" ${l.ratio.toFixed(2)}:1`);
+        if (l.height < 11) failures.push(`${scheme} ${width}: ${sel} "${l.text}" ${l.height.toFixed(1)} px high`);
+      }
+    }
+    await context.close();
+  }
+  assert.deepEqual(failures, []);
+});
