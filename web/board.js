@@ -33,6 +33,8 @@ export class Board {
     this.prevLast = null;
     this.svg = s('svg', {
       class: 'board', viewBox: `0 0 ${SIZE} ${SIZE}`, role: 'group',
+      // One tab stop: the focused point (boardinput.js), not the board too.
+      tabindex: '-1',
       'aria-roledescription': 'board', 'aria-label': t('board.label'),
     });
     const defs = pieceDefs('stone', {

@@ -30,6 +30,8 @@ export class DameBoard {
     this.prevLast = null;
     this.svg = s('svg', {
       class: 'board dame-board', viewBox: `0 0 ${SIZE} ${SIZE}`, role: 'group',
+      // One tab stop: the focused square (boardinput.js), not the board too.
+      tabindex: '-1',
       'aria-roledescription': 'board', 'aria-label': t('dame.board.label'),
     });
     this.input = new BoardInput(this, {

@@ -104,3 +104,31 @@ test('a Dame record downloads as .pdn, a Mühle record as .txt', async (t) => {
   assert.match(await download(`tr[data-id="${dame.id}"] a[download]`), /\.pdn$/);
   assert.match(await download(`tr[data-id="${mill.id}"] a[download]`), /\.txt$/);
 });
+
+test('the board is one tab stop: its focused point or square, where the arrow keys work', async (t) => {
+  for (const game of ['muehle', 'dame']) {
+    const { data } = await api(suite.server.url, 'POST', '/api/games', { game, kind: 'local' });
+    const { page, context } = await newPage(suite.browser, { locale: 'en-GB' });
+    logErrorsAfter(t, page);
+    await openWithSeats(page, suite.server.url, data);
+    await page.waitForSelector('svg.board .pt, svg.board .sq');
+    await page.focus('#main');
+    const focused = () => page.evaluate(() => {
+      const a = document.activeElement;
+      return { tag: a.tagName.toLowerCase(), cell: a.dataset.point || a.dataset.square || null };
+    });
+    await page.keyboard.press('Tab');
+    const first = await focused();
+    assert.equal(first.tag, 'g', `${game}: the first stop is a cell, not the board (${JSON.stringify(first)})`);
+    for (const key of ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp']) {
+      await page.keyboard.press(key);
+      if ((await focused()).cell !== first.cell) break;
+    }
+    const moved = await focused();
+    assert.ok(moved.tag === 'g' && moved.cell !== first.cell, `${game}: the arrow keys move between cells (${JSON.stringify(moved)})`);
+    // Shift+Tab leaves the board at once: no stop on the board itself.
+    await page.keyboard.press('Shift+Tab');
+    assert.ok(!['svg', 'g'].includes((await focused()).tag), `${game}: ${JSON.stringify(await focused())}`);
+    await context.close();
+  }
+});
