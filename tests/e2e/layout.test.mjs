@@ -165,3 +165,25 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
     assert.deepEqual(problems, []);
   });
 }
+
+test('at 1280×800 "Start game" is on the screen without scrolling, and each level says how it plays', async (t) => {
+  const { page, context } = await newPage(suite.browser, { locale: 'de-DE', width: 1280, height: 800 });
+  logErrorsAfter(t, page);
+  await page.goto(suite.server.url);
+  await page.click('input[name=kind][value=computer]');
+  await page.waitForSelector('#level');
+  for (const kind of ['computer', 'online']) {
+    await page.click(`input[name=kind][value=${kind}]`);
+    const start = await page.locator('#start').boundingBox();
+    assert.ok(start && start.y >= 0 && start.y + start.height <= 800, `${kind}: #start at ${JSON.stringify(start)}`);
+  }
+  await page.click('input[name=kind][value=computer]');
+  await page.fill('#level', '3');
+  assert.equal(await page.textContent('#level-out'), 'Stufe 3');
+  assert.equal(await page.textContent('#level-desc'), 'sieht die direkten Drohungen des Gegners');
+  await page.fill('#level', '10');
+  assert.equal(await page.textContent('#level-desc'), 'volle Stärke');
+  assert.equal(await page.getAttribute('#level', 'aria-describedby'), 'level-desc');
+  await shot(page, 'layout-home-1280');
+  await context.close();
+});

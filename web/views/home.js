@@ -156,14 +156,22 @@ export class HomeView {
         f.kind === k, () => { f.kind = k; this.render(); this.root.querySelector(`input[name=kind][value=${k}]`)?.focus(); })));
 
     const levelOut = h('output', { id: 'level-out', for: 'level', text: t('home.level.value', { n: f.level }) });
+    // What the level plays like (as the README's table of levels says).
+    const levelDesc = h('p', { class: 'small muted level-desc', id: 'level-desc', text: t(`level.desc.${f.level}`) });
     const level = f.kind === 'computer' ? h('div', { class: 'field' },
       h('label', { for: 'level', text: t('home.level') }),
       h('div', { class: 'range-row' },
         h('input', {
           id: 'level', type: 'range', min: 1, max: 10, step: 1, value: f.level,
-          oninput: (e) => { f.level = Number(e.target.value); levelOut.textContent = t('home.level.value', { n: f.level }); },
+          'aria-describedby': 'level-desc',
+          oninput: (e) => {
+            f.level = Number(e.target.value);
+            levelOut.textContent = t('home.level.value', { n: f.level });
+            levelDesc.textContent = t(`level.desc.${f.level}`);
+          },
         }),
-        levelOut)) : null;
+        levelOut),
+      levelDesc) : null;
 
     const colour = f.kind !== 'local' ? h('fieldset', { class: 'colours' },
       h('legend', { text: t('home.color') }),
