@@ -45,12 +45,23 @@ test('on a phone the join card is the first thing on screen', async (t) => {
   const { invite } = await onlineGame(host);
   await guest.goto(invite);
   await guest.waitForSelector('#join');
+  await guest.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const box = await guest.locator('.join-box').boundingBox();
   const board = await guest.locator('svg.board').boundingBox();
-  assert.ok(box.y >= 0 && box.y + box.height <= 844, `join card on screen: ${JSON.stringify(box)}`);
+  // Below the header, which stays at the top: its heading is not hidden.
+  const header = await guest.locator('.topbar').boundingBox();
+  assert.ok(box.y >= header.y + header.height && box.y + box.height <= 844, `join card on screen: ${JSON.stringify(box)} under ${JSON.stringify(header)}`);
+  assert.ok(await guest.isVisible('.join-box h2'), 'its heading');
   assert.ok(box.y < board.y, 'the join card comes before the board');
   const join = await guest.locator('#join').boundingBox();
   assert.ok(join.y + join.height <= 844, 'the join button is visible without scrolling');
+  // It is nobody's move yet: the status says who is awaited.
+  assert.equal(await guest.textContent('#status'), 'Du bist zu einer Partie eingeladen');
+  const { page: watcher, context } = await newPage(suite.browser, { locale: 'de-DE' });
+  await watcher.goto(invite.replace(/#.*$/, ''));
+  await watcher.waitForSelector('svg.board');
+  await watcher.waitForFunction(() => document.getElementById('status')?.textContent === 'Die Partie wartet auf den eingeladenen Spieler.');
+  await context.close();
   await shot(guest, 'seats-phone-join');
 });
 

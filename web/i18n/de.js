@@ -110,6 +110,7 @@ const de = {
   'game.theirMove': '{name} ist am Zug',
   'game.thinking': 'Der Computer denkt nach …',
   'game.waitingJoin': 'Warte auf den Gegner – schicke ihm den Einladungslink.',
+  'game.waitingPlayer': "Die Partie wartet auf den eingeladenen Spieler.",
   'game.phase.placing': 'setzt',
   'game.phase.moving': 'zieht',
   'game.phase.flying': 'springt',

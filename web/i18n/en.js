@@ -111,6 +111,7 @@ const en = {
   'game.theirMove': '{name} to move',
   'game.thinking': 'The computer is thinking …',
   'game.waitingJoin': 'Waiting for your opponent – send them the invite link.',
+  'game.waitingPlayer': "The game is waiting for the invited player.",
   'game.phase.placing': 'placing',
   'game.phase.moving': 'moving',
   'game.phase.flying': 'flying',

@@ -104,6 +104,7 @@ const fr = {
   'game.theirMove': 'Au tour de {name}',
   'game.thinking': 'L\'ordinateur réfléchit …',
   'game.waitingJoin': 'En attente de l\'adversaire – envoie-lui le lien d\'invitation.',
+  'game.waitingPlayer': "La partie attend le joueur invité.",
   'game.phase.placing': 'pose',
   'game.phase.moving': 'déplace',
   'game.phase.flying': 'saute',

@@ -104,6 +104,7 @@ const it = {
   'game.theirMove': 'Tocca a {name}',
   'game.thinking': 'Il computer sta pensando …',
   'game.waitingJoin': 'In attesa dell\'avversario – mandagli il link d\'invito.',
+  'game.waitingPlayer': "La partita aspetta il giocatore invitato.",
   'game.phase.placing': 'piazza',
   'game.phase.moving': 'muove',
   'game.phase.flying': 'vola',

@@ -929,6 +929,8 @@ export class GameView {
     // "for you" is not known yet: no guess that would flash a wrong status.
     else if (!this.seatsConfirmed) status = t('game.loading');
     else if (st.kind === 'online' && Object.values(st.players).some((p) => !p.joined) && this.hasSeat() && !this.needsJoin()) status = t('game.waitingJoin');
+    // Nobody's move before the invited player is there.
+    else if (st.kind === 'online' && Object.values(st.players).some((p) => !p.joined)) status = this.needsJoin() ? t('game.join.title') : t('game.waitingPlayer');
     else if (this.seats.white && this.seats.black) status = t('game.toMove', { color: colorName(st.turn) });
     else if (this.seats[st.turn]) status = t('game.yourMove');
     else status = t('game.theirMove', { name: this.playerName(st.turn) });
@@ -1077,10 +1079,12 @@ export class GameView {
     const appeared = show && e.joinBox.hidden;
     e.joinBox.hidden = !show;
     // On a phone the join card is the first thing on screen.
-    // (To a whole pixel: a fraction would cut its top edge off.)
+    // It goes just under the header (which stays at the top), to a whole
+    // pixel: a fraction would cut its top edge off.
     if (appeared) {
       requestAnimationFrame(() => {
-        const top = e.joinBox.getBoundingClientRect().top + window.scrollY;
+        const header = document.querySelector('.topbar')?.getBoundingClientRect().bottom || 0;
+        const top = e.joinBox.getBoundingClientRect().top + window.scrollY - header - 8;
         window.scrollTo({ top: Math.max(0, Math.floor(top)) });
       });
     }
