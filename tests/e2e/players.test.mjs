@@ -187,3 +187,35 @@ test('the archive shows finished games, filtered by state and game; accounts\' n
   assert.equal(await page.inputValue('#archive-game'), 'muehle');
   await context.close();
 });
+
+test('the archive searches by player, result and day', async (t) => {
+  const { page, context } = await newPage(suite.browser, { locale: 'en-GB' });
+  logErrorsAfter(t, page);
+  const mk = async (name, resign) => {
+    const { data } = await api(suite.server.url, 'POST', '/api/games', { kind: 'local', name });
+    await api(suite.server.url, 'POST', `/api/games/${data.id}/moves`, { move: 'd6', token: data.tokens.white, ply: 0 });
+    await api(suite.server.url, 'POST', `/api/games/${data.id}/resign`, { token: data.tokens[resign] });
+    return data.id;
+  };
+  const zoe = await mk('Zoe', 'black');
+  const yuri = await mk('Yuri', 'white');
+  await page.goto(`${suite.server.url}/archive`);
+  await page.waitForSelector(`tr[data-id="${zoe}"]`);
+  await page.fill('#archive-player', 'zoe');
+  await page.press('#archive-player', 'Enter');
+  await page.waitForSelector(`tr[data-id="${yuri}"]`, { state: 'detached' });
+  assert.ok(await page.isVisible(`tr[data-id="${zoe}"]`));
+  assert.match(page.url(), /player=zoe/);
+  await page.fill('#archive-player', '');
+  await page.press('#archive-player', 'Enter');
+  await page.waitForSelector(`tr[data-id="${yuri}"]`);
+  await page.selectOption('#archive-result', '0-1');
+  await page.waitForSelector(`tr[data-id="${zoe}"]`, { state: 'detached' });
+  assert.ok(await page.isVisible(`tr[data-id="${yuri}"]`));
+  await page.selectOption('#archive-result', 'all');
+  await page.fill('#archive-from', '2099-01-01');
+  await page.dispatchEvent('#archive-from', 'change');
+  await page.waitForSelector('#archive-empty');
+  assert.match(page.url(), /from=2099-01-01/);
+  await context.close();
+});

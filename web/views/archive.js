@@ -14,6 +14,8 @@ import { recordFileName, gameNames } from '../catalogue.js';
 import { playerLink } from './profile.js';
 
 const STATUSES = ['finished', 'ongoing', 'all'];
+const RESULTS = ['all', '1-0', '0-1', '1/2-1/2'];
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 const PAGE = 20;
 
@@ -24,6 +26,10 @@ export class ArchiveView {
     this.offset = Math.max(0, Number(q.get('offset')) || 0);
     this.status = STATUSES.includes(q.get('status')) ? q.get('status') : 'finished';
     this.game = gameNames().includes(q.get('game')) ? q.get('game') : 'all';
+    this.outcome = RESULTS.includes(q.get('result')) ? q.get('result') : 'all';
+    this.player = (q.get('player') || '').slice(0, 40);
+    this.from = DAY.test(q.get('from') || '') ? q.get('from') : '';
+    this.to = DAY.test(q.get('to') || '') ? q.get('to') : '';
     this.data = null;
     this.error = null;
     this.importText = '';
@@ -45,6 +51,7 @@ export class ArchiveView {
       this.error = e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message });
     }
     this.render();
+    this.refocus = null;
   }
 
   /** The filters as query parameters (`&status=…&game=…`); for the page's address, with the offset and without the defaults. */
@@ -52,6 +59,10 @@ export class ArchiveView {
     const q = new URLSearchParams();
     if (!address || this.status !== 'finished') q.set('status', this.status);
     if (this.game !== 'all') q.set('game', this.game);
+    if (this.outcome !== 'all') q.set('result', this.outcome);
+    if (this.player.trim()) q.set('player', this.player.trim());
+    if (this.from) q.set('from', this.from);
+    if (this.to) q.set('to', this.to);
     if (address && this.offset) q.set('offset', this.offset);
     const text = q.toString();
     return address ? text : (text ? `&${text}` : '');
@@ -67,6 +78,7 @@ export class ArchiveView {
   filter(which, value) {
     this[which] = value;
     this.page(0);
+    this.refocus = `#archive-${which === 'outcome' ? 'result' : which}`;
   }
 
   filters() {
@@ -78,7 +90,20 @@ export class ArchiveView {
       h('div', { class: 'field' },
         h('label', { for: 'archive-game', text: t('account.filter.game') }),
         h('select', { id: 'archive-game', onchange: (e) => this.filter('game', e.target.value) },
-          ...['all', ...gameNames()].map((x) => h('option', { value: x, selected: x === this.game, text: x === 'all' ? t('account.filter.all') : gameName(x) })))));
+          ...['all', ...gameNames()].map((x) => h('option', { value: x, selected: x === this.game, text: x === 'all' ? t('account.filter.all') : gameName(x) })))),
+      h('div', { class: 'field' },
+        h('label', { for: 'archive-result', text: t('account.filter.result') }),
+        h('select', { id: 'archive-result', onchange: (e) => this.filter('outcome', e.target.value) },
+          ...RESULTS.map((x) => h('option', { value: x, selected: x === this.outcome, text: x === 'all' ? t('account.filter.all') : t(`result.${x}`) })))),
+      h('form', { class: 'field', role: 'search', onsubmit: (e) => { e.preventDefault(); this.filter('player', this.root.querySelector('#archive-player').value); } },
+        h('label', { for: 'archive-player', text: t('archive.player') }),
+        h('input', { id: 'archive-player', type: 'search', maxlength: 40, value: this.player, placeholder: t('archive.player.placeholder'), onchange: (e) => this.filter('player', e.target.value) })),
+      h('div', { class: 'field' },
+        h('label', { for: 'archive-from', text: t('archive.from') }),
+        h('input', { id: 'archive-from', type: 'date', value: this.from, onchange: (e) => this.filter('from', e.target.value) })),
+      h('div', { class: 'field' },
+        h('label', { for: 'archive-to', text: t('archive.to') }),
+        h('input', { id: 'archive-to', type: 'date', value: this.to, onchange: (e) => this.filter('to', e.target.value) })));
   }
 
   result(g) {
@@ -118,7 +143,7 @@ export class ArchiveView {
     let body;
     if (this.error) body = h('p', { class: 'error', text: this.error });
     else if (!this.data) body = h('p', { class: 'muted', text: '…' });
-    else if (this.data.games.length === 0) body = h('p', { class: 'muted', id: 'archive-empty', text: t(this.status === 'finished' && this.game === 'all' ? 'archive.empty' : 'account.games.noneFiltered') });
+    else if (this.data.games.length === 0) body = h('p', { class: 'muted', id: 'archive-empty', text: t(this.query(true) ? 'account.games.noneFiltered' : 'archive.empty') });
     else {
       body = h('table', { class: 'archive-table' },
         h('thead', {}, h('tr', {},
@@ -168,6 +193,7 @@ export class ArchiveView {
           h('a', { href: '/leaderboard', 'data-link': true, id: 'archive-leaderboard', text: t('nav.leaderboard') })),
         this.filters(), body, pager),
       importForm));
+    if (this.refocus) this.root.querySelector(this.refocus)?.focus();
   }
 
   /** The import's failure in words: the server's error (a bad record: which move, tag or line, and why) in the player's language. */

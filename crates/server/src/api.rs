@@ -489,6 +489,12 @@ pub(crate) struct ArchiveQuery {
     /// `win`, `loss`, `draw` (for a player's games), `1-0`, `0-1`,
     /// `1/2-1/2` (for any).
     result: Option<String>,
+    /// A player's name.
+    player: Option<String>,
+    /// The first day (`YYYY-MM-DD`).
+    from: Option<String>,
+    /// The last day (`YYYY-MM-DD`).
+    to: Option<String>,
 }
 
 impl ArchiveQuery {
@@ -538,11 +544,27 @@ impl ArchiveQuery {
                 )));
             }
         };
+        let player = match self.player.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(p) if p.chars().count() > 40 => {
+                return Err(ApiError::BadRequest("player: at most 40 characters".into()));
+            }
+            Some(p) => Some(p.to_string()),
+        };
+        let day = |d: &Option<String>, name: &str, next: bool| match d.as_deref() {
+            None | Some("") => Ok(None),
+            Some(text) => crate::util::day_start(text, next).map(Some).ok_or_else(|| {
+                ApiError::BadRequest(format!("{name}: a day as YYYY-MM-DD, not '{text}'"))
+            }),
+        };
         Ok(GameFilter {
             account,
             status,
             game,
             outcome,
+            player,
+            since: day(&self.from, "from", false)?,
+            before: day(&self.to, "to", true)?,
         })
     }
 }

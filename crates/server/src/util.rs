@@ -70,6 +70,39 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
+/// (year, month, day) to days since 1970-01-01 (H. Hinnant's algorithm,
+/// the inverse of [`civil_from_days`]).
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = i64::from((m + 9) % 12);
+    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The start of day `text` (`YYYY-MM-DD`, UTC) as RFC 3339, or of the day
+/// after it when `next`; `None` for text that is no such day.
+pub fn day_start(text: &str, next: bool) -> Option<String> {
+    let mut parts = text.split('-');
+    let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return None;
+    }
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if !(digits(y) && digits(m) && digits(d)) {
+        return None;
+    }
+    let (y, m, d): (i64, u32, u32) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
+    let days = days_from_civil(y, m, d);
+    // A day that does not exist (2026-02-30) comes back as another.
+    if civil_from_days(days) != (y, m, d) {
+        return None;
+    }
+    Some(rfc3339((days + i64::from(next)) * 86_400))
+}
+
 /// The longest player name, in characters.
 pub const MAX_NAME_CHARS: usize = 40;
 
@@ -113,6 +146,33 @@ pub fn clean_name(name: Option<&str>) -> Result<Option<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn days_are_read_exactly() {
+        assert_eq!(
+            day_start("2026-11-28", false).as_deref(),
+            Some("2026-11-28T00:00:00Z")
+        );
+        assert_eq!(
+            day_start("2026-12-31", true).as_deref(),
+            Some("2027-01-01T00:00:00Z")
+        );
+        assert_eq!(
+            day_start("2024-02-29", false).as_deref(),
+            Some("2024-02-29T00:00:00Z")
+        );
+        for bad in [
+            "2026-02-30",
+            "2026-13-01",
+            "26-11-28",
+            "2026-1-28",
+            "2026-11-28x",
+            "+026-11-28",
+            "",
+        ] {
+            assert_eq!(day_start(bad, false), None, "{bad}");
+        }
+    }
 
     #[test]
     fn dates() {

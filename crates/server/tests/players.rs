@@ -58,7 +58,27 @@ async fn the_archive_lists_finished_games_only() {
     assert_eq!(ids(&none), Vec::<i64>::new());
     let (_, none) = s.get("/api/games?game=dame").await;
     assert_eq!(none["total"], 0);
-    for bad in ["status=won", "result=win", "game=chess"] {
+    // By a player's name (any case) and by day.
+    let (_, v) = s.get("/api/games?player=NOBODY").await;
+    assert_eq!(v["total"], 0);
+    let today = s.state(resigned).await["created_at"].as_str().unwrap()[..10].to_string();
+    let (_, v) = s
+        .get(&format!(
+            "/api/games?status=finished&from={today}&to={today}"
+        ))
+        .await;
+    assert_eq!(ids(&v), vec![resigned]);
+    let (_, v) = s.get("/api/games?from=2099-01-01").await;
+    assert_eq!(v["total"], 0);
+    let (_, v) = s.get("/api/games?to=2000-01-01").await;
+    assert_eq!(v["total"], 0);
+    for bad in [
+        "status=won",
+        "result=win",
+        "game=chess",
+        "from=2026-02-30",
+        "to=yesterday",
+    ] {
         let (status, v) = s.get(&format!("/api/games?{bad}")).await;
         assert_error(status, &v, 400, "bad_request");
     }
@@ -126,6 +146,8 @@ async fn a_players_games_are_listed_with_filters() {
     assert_eq!(page["name"], "Anna");
     assert_eq!(ids(&page), vec![mine[1]], "finished games only");
     assert_eq!(page["games"][0]["you"], "white");
+    let (_, named) = s.get("/api/games?player=ANNA").await;
+    assert_eq!(named["total"], 2, "{named}");
     let (_, wins) = s.get("/api/players/Anna/games?result=win").await;
     assert_eq!(ids(&wins), vec![mine[1]]);
     let (_, losses) = s.get("/api/players/Anna/games?result=loss").await;

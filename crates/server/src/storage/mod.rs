@@ -283,6 +283,12 @@ pub struct GameFilter {
     /// Only games with this outcome for [`GameFilter::account`] (for a
     /// list without an account: `Win` White's, `Loss` Black's).
     pub outcome: Option<Outcome>,
+    /// Only games a player of this name (any case) played.
+    pub player: Option<String>,
+    /// Only games created at or after this time (RFC 3339).
+    pub since: Option<String>,
+    /// Only games created before this time (RFC 3339).
+    pub before: Option<String>,
 }
 
 /// The state of the games a list shows.

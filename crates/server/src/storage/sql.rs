@@ -71,6 +71,18 @@ pub(super) fn filter_clause(filter: &super::GameFilter, first: usize) -> (String
             None => clause += &format!(" AND result = '{white}'"),
         }
     }
+    if let Some(name) = &filter.player {
+        let p = param(Bind::Text(name.to_lowercase()), &mut binds);
+        clause += &format!(" AND (LOWER(white_name) = {p} OR LOWER(black_name) = {p})");
+    }
+    if let Some(since) = &filter.since {
+        let p = param(Bind::Text(since.clone()), &mut binds);
+        clause += &format!(" AND created_at >= {p}");
+    }
+    if let Some(before) = &filter.before {
+        let p = param(Bind::Text(before.clone()), &mut binds);
+        clause += &format!(" AND created_at < {p}");
+    }
     (clause, binds)
 }
 
