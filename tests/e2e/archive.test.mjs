@@ -116,3 +116,24 @@ test('the analysis explains its lines in the player\'s language (#12 §3.3)', as
   assert.ok(reasons.some((r) => r === 'verhindert die Mühle von Schwarz auf g7'), JSON.stringify(reasons));
   for (const r of reasons) assert.doesNotMatch(r, /\b(blocks|closes|improves|threatens|wins by force)\b/, r);
 });
+
+test('a record is imported from a file', async (t) => {
+  const { page, context } = await newPage(suite.browser, { locale: 'en-GB' });
+  logErrorsAfter(t, page);
+  await page.goto(`${suite.server.url}/archive`);
+  await page.waitForSelector('#import-file', { state: 'attached' });
+  await page.setInputFiles('#import-file', {
+    name: 'game.txt', mimeType: 'text/plain',
+    buffer: Buffer.from('[White "File <Anna>"]\n[Black "Ben"]\n\n1. d6 f4 2. d2 *\n'),
+  });
+  await page.waitForURL(/\/game\/\d+$/);
+  await waitMoves(page, 3);
+  assert.match(await page.textContent('body'), /File <Anna>/);
+  // A file that is no record: the box shows it, and the error says why.
+  await page.goto(`${suite.server.url}/archive`);
+  await page.setInputFiles('#import-file', { name: 'x.txt', mimeType: 'text/plain', buffer: Buffer.from('1. d6 d6 *') });
+  await page.waitForSelector('#import-error');
+  assert.match(await page.textContent('#import-error'), /d6 is taken already/);
+  assert.equal(await page.inputValue('#import-text'), '1. d6 d6 *');
+  await context.close();
+});

@@ -203,6 +203,8 @@ const de = {
   'archive.import': 'Partie importieren',
   'archive.import.label': 'Partieaufzeichnung (wie von „Exportieren“)',
   'archive.import.button': 'Importieren',
+  'archive.import.file': "Aus Datei …",
+  'archive.import.tooBig': "Die Datei ist zu groß für eine Partie (höchstens 4 MB).",
   'archive.import.done': 'Partie {id} importiert.',
   'archive.import.empty': 'Das Feld ist leer: füge zuerst eine Partieaufzeichnung ein (z. B. eine mit „Exportieren“ geladene).',
 

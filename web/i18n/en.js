@@ -204,6 +204,8 @@ const en = {
   'archive.import': 'Import a game',
   'archive.import.label': 'Game record (as from “Export”)',
   'archive.import.button': 'Import',
+  'archive.import.file': "From a file …",
+  'archive.import.tooBig': "The file is too large for a game record (at most 4 MB).",
   'archive.import.done': 'Game {id} imported.',
   'archive.import.empty': 'The box is empty: paste a game record into it first (for example one saved with “Export”).',
 

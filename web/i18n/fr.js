@@ -195,6 +195,8 @@ const fr = {
   'archive.import': 'Importer une partie',
   'archive.import.label': 'Notation de la partie (comme « Exporter »)',
   'archive.import.button': 'Importer',
+  'archive.import.file': "Depuis un fichier …",
+  'archive.import.tooBig': "Le fichier est trop grand pour une partie (4 Mo au plus).",
   'archive.import.done': 'Partie {id} importée.',
   'archive.import.empty': 'Le champ est vide : collez-y d’abord la notation d’une partie (par exemple une obtenue avec « Exporter »).',
   'analysis.title': 'Analyse',

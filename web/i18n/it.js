@@ -195,6 +195,8 @@ const it = {
   'archive.import': 'Importa una partita',
   'archive.import.label': 'Notazione della partita (come da «Esporta»)',
   'archive.import.button': 'Importa',
+  'archive.import.file': "Da un file …",
+  'archive.import.tooBig': "Il file è troppo grande per una partita (al massimo 4 MB).",
   'archive.import.done': 'Partita {id} importata.',
   'archive.import.empty': 'Il campo è vuoto: incolla prima la notazione di una partita (per esempio una ottenuta con «Esporta»).',
   'analysis.title': 'Analisi',

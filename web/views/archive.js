@@ -185,7 +185,10 @@ export class ArchiveView {
       h('label', { for: 'import-text', text: t('archive.import.label') }),
       ta,
       this.importError ? h('p', { class: 'error', id: 'import-error', role: 'alert', text: this.importErrorText() }) : null,
-      h('div', { class: 'row end' }, h('button', { class: 'btn primary', type: 'submit', id: 'import-btn', text: t('archive.import.button') })));
+      h('div', { class: 'row spread' },
+        h('label', { class: 'btn file-pick', for: 'import-file' }, t('archive.import.file'),
+          h('input', { id: 'import-file', type: 'file', accept: '.txt,.pdn,.pgn,text/plain', class: 'visually-hidden', onchange: (e) => this.readFile(e.target) })),
+        h('button', { class: 'btn primary', type: 'submit', id: 'import-btn', text: t('archive.import.button') })));
 
     mount(this.root, h('div', { class: 'archive' },
       h('div', { class: 'card' },
@@ -200,6 +203,21 @@ export class ArchiveView {
   importErrorText() {
     const { key, error } = this.importError;
     return key ? t(key) : t('archive.import.failed', { error: errorText(error) });
+  }
+
+  /** A record from a file: into the box, then imported. */
+  async readFile(input) {
+    const file = input.files && input.files[0];
+    if (!file) return;
+    if (file.size > 4 * 1024 * 1024) {
+      this.importError = { key: 'archive.import.tooBig' };
+      this.render();
+      return;
+    }
+    this.importText = await file.text();
+    input.value = '';
+    this.importError = null;
+    await this.doImport();
   }
 
   async doImport() {
