@@ -59,13 +59,13 @@ pub struct Database {
 }
 
 impl Database {
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         self.database
             .clone()
             .unwrap_or_else(storage::default_database_url)
     }
 
-    async fn open(&self) -> Result<std::sync::Arc<dyn Storage>> {
+    pub(crate) async fn open(&self) -> Result<std::sync::Arc<dyn Storage>> {
         let url = self.url();
         storage::open(&url)
             .await

@@ -45,6 +45,7 @@ pub fn routes() -> Router<AppState> {
         .route("/tablebase", get(tablebase_status))
         .route("/catalogue", get(catalogue))
         .merge(crate::account::routes())
+        .merge(crate::chat::routes())
         .fallback(unknown_api)
         .method_not_allowed_fallback(method_not_allowed)
 }
