@@ -1081,7 +1081,8 @@ fn tc_and_movetime_exclude_each_other() {
 #[test]
 fn admin_lists_reports_and_closes_accounts() {
     use server::storage::{
-        self, ChatPosted, ChatRoom, GameMeta, NewAccount, NewChatMessage, NewGame, NewLogin, Seat,
+        self, ChatPosted, ChatRoom, GameMeta, NewAccount, NewChatMessage, NewGame, NewLogin,
+        NewReport, Seat,
     };
 
     let dir = tempfile::tempdir().expect("temp dir");
@@ -1140,8 +1141,14 @@ fn admin_lists_reports_and_closes_accounts() {
         let ChatPosted::Posted(m) = db.add_chat(message, Vec::new()).await.unwrap() else {
             panic!("not posted");
         };
-        let at = "2026-11-28T10:05:00Z".to_string();
-        let report = db.report_chat(m.id, anna, "insult".into(), at).await;
+        let report = db
+            .report_chat(NewReport {
+                message: m.id,
+                reporter: anna,
+                reason: "insult".into(),
+                at: "2026-11-28T10:05:00Z".into(),
+            })
+            .await;
         db.close().await;
         report.unwrap().unwrap()
     });

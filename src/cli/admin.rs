@@ -3,7 +3,7 @@
 //! database as `brett db` does (`--database URL`, default the SQLite file
 //! of `brett serve`); a running server sees the changes at once.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use server::storage::{Account, ChatReport, ChatRoom, Storage, name_key};
 
 use super::db::Database;
@@ -50,11 +50,7 @@ pub enum Command {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    runtime.block_on(async move {
+    super::db::block_on(async move {
         let database = match &args.command {
             Command::Reports { database, .. }
             | Command::Resolve { database, .. }

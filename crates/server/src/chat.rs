@@ -28,7 +28,8 @@ use crate::error::{ApiError, ApiJson, ApiQuery, GameId};
 use crate::game::Color;
 use crate::registry::{Credentials, GameRegistry};
 use crate::storage::{
-    Account, ChatLimit, ChatMessage, ChatPosted, ChatRoom, NewChatMessage, Storage, name_key,
+    Account, ChatLimit, ChatMessage, ChatPosted, ChatRoom, NewChatMessage, NewReport, Storage,
+    name_key,
 };
 use crate::util::{is_bidi_control, now_rfc3339, rfc3339};
 
@@ -55,8 +56,14 @@ pub const CHAT_LIMITS: [ChatLimit; 2] = [
 pub fn routes() -> axum::Router<AppState> {
     axum::Router::new()
         .route("/games/{id}/chat", post(post_message).get(list))
-        .route("/players/{name}/block", post(block))
-        .route("/players/{name}/unblock", post(unblock))
+        .route(
+            "/players/{name}/block",
+            post(|State(app), login, name| set_block(app, login, name, true)),
+        )
+        .route(
+            "/players/{name}/unblock",
+            post(|State(app), login, name| set_block(app, login, name, false)),
+        )
         .route("/chat/{message}/report", post(report))
 }
 
@@ -176,10 +183,13 @@ pub fn check_text(text: &str) -> Result<String, ApiError> {
     Ok(text.to_string())
 }
 
+/// A request in a room: the body of a message (`text`), or the query of
+/// a list (no text); `token`: a guest player's seat.
 #[derive(Deserialize)]
-struct PostRequest {
+struct RoomRequest {
     room: String,
-    text: String,
+    #[serde(default)]
+    text: Option<String>,
     #[serde(default)]
     token: Option<String>,
 }
@@ -224,14 +234,15 @@ async fn open_account(storage: &dyn Storage, account: i64) -> Result<Account, Ap
     Ok(account)
 }
 
+/// `POST /api/games/{id}/chat`: `201` with the message stored.
 async fn post_message(
     State(app): State<AppState>,
     GameId(id): GameId,
     login: Login,
-    ApiJson(req): ApiJson<PostRequest>,
-) -> Result<Response, ApiError> {
+    ApiJson(req): ApiJson<RoomRequest>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
     let room = room_of(&req.room)?;
-    let text = check_text(&req.text)?;
+    let text = check_text(req.text.as_deref().unwrap_or(""))?;
     let registry = &app.registry;
     let storage = registry.storage().as_ref();
     let seat = seat_in(registry, id, req.token.as_deref(), &login).await?;
@@ -287,7 +298,7 @@ async fn post_message(
     };
     let body = json!({"message": message_json(&message)});
     send(registry, ChatLine::new(message, seat.over));
-    Ok((StatusCode::CREATED, Json(body)).into_response())
+    Ok((StatusCode::CREATED, Json(body)))
 }
 
 /// Send `line` to the sockets of its game here.
@@ -318,18 +329,11 @@ pub(crate) async fn forward(registry: &Arc<GameRegistry>, game: i64, message: i6
     }
 }
 
-#[derive(Deserialize)]
-struct ListQuery {
-    room: String,
-    #[serde(default)]
-    token: Option<String>,
-}
-
 async fn list(
     State(app): State<AppState>,
     GameId(id): GameId,
     login: Login,
-    ApiQuery(q): ApiQuery<ListQuery>,
+    ApiQuery(q): ApiQuery<RoomRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let room = room_of(&q.room)?;
     let seat = seat_in(&app.registry, id, q.token.as_deref(), &login).await?;
@@ -378,30 +382,21 @@ async fn accounts_of(
     Ok((me.account, other))
 }
 
-async fn block(
-    State(app): State<AppState>,
+/// `POST /api/players/{name}/block` and `…/unblock` (`block` false).
+async fn set_block(
+    app: AppState,
     login: Login,
     name: Result<Path<String>, PathRejection>,
+    block: bool,
 ) -> Result<Json<Value>, ApiError> {
     let (me, other) = accounts_of(&app, login, name).await?;
+    let since = block.then(now_rfc3339);
     app.registry
         .storage()
-        .set_block(me.id, other.id, true, now_rfc3339())
+        .set_block(me.id, other.id, since)
         .await?;
-    Ok(Json(json!({"blocked": other.name})))
-}
-
-async fn unblock(
-    State(app): State<AppState>,
-    login: Login,
-    name: Result<Path<String>, PathRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let (me, other) = accounts_of(&app, login, name).await?;
-    app.registry
-        .storage()
-        .set_block(me.id, other.id, false, now_rfc3339())
-        .await?;
-    Ok(Json(json!({"unblocked": other.name})))
+    let done = if block { "blocked" } else { "unblocked" };
+    Ok(Json(json!({ done: other.name })))
 }
 
 #[derive(Deserialize)]
@@ -446,10 +441,13 @@ async fn report(
             "the reason is longer than {MAX_REASON_CHARS} characters"
         )));
     }
-    let new = storage
-        .report_chat(id, me, reason.to_string(), now_rfc3339())
-        .await?
-        .is_some();
+    let report = NewReport {
+        message: id,
+        reporter: me,
+        reason: reason.to_string(),
+        at: now_rfc3339(),
+    };
+    let new = storage.report_chat(report).await?.is_some();
     let status = if new {
         StatusCode::CREATED
     } else {

@@ -114,22 +114,18 @@ impl Who {
 
 /// A new account `name`, logged in.
 async fn register(s: &TestServer, name: &str) -> Who {
-    let body = json!({"name": name, "password": "correct horse"});
-    let res = s
-        .client
-        .post(s.url("/api/account/register"))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
+    let creds = json!({"name": name, "password": "correct horse"});
+    let r = s.client.post(s.url("/api/account/register")).json(&creds);
+    let res = r.send().await.unwrap();
     assert_eq!(res.status(), StatusCode::CREATED);
-    let set = res.headers()["set-cookie"].to_str().unwrap();
-    let cookie = set
-        .strip_prefix("brett_session=")
-        .and_then(|v| v.split(';').next())
-        .unwrap();
+    let cookie = res.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next();
+    let value = cookie.and_then(|c| c.strip_prefix("brett_session="));
     Who {
-        cookie: Some(cookie.to_string()),
+        cookie: value.map(str::to_string),
         token: None,
     }
 }

@@ -93,6 +93,19 @@ pub fn chat_wait(recent: &[i64], now: i64, limits: &[ChatLimit]) -> Option<i64> 
         .max()
 }
 
+/// A report to store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewReport {
+    /// The message reported.
+    pub message: i64,
+    /// The reporter's account.
+    pub reporter: i64,
+    /// Why.
+    pub reason: String,
+    /// When (RFC 3339, UTC).
+    pub at: String,
+}
+
 /// A report of a chat message, with what the operator needs to judge it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChatReport {
@@ -260,12 +273,11 @@ macro_rules! chat_methods {
             &self,
             blocker: i64,
             blocked: i64,
-            block: bool,
-            at: String,
+            since: Option<String>,
         ) -> BoxFuture<'_, Result<bool, StorageError>> {
             Box::pin(self.write("set block", move |conn| {
                 Box::pin(async move {
-                    let done = if block {
+                    let done = if let Some(at) = since {
                         sqlx::query(
                             "INSERT INTO blocks (blocker, blocked, created_at) \
                              VALUES ($1, $2, $3) ON CONFLICT (blocker, blocked) DO NOTHING",
@@ -316,13 +328,7 @@ macro_rules! chat_methods {
             }))
         }
 
-        fn report_chat(
-            &self,
-            message: i64,
-            reporter: i64,
-            reason: String,
-            at: String,
-        ) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
+        fn report_chat(&self, r: NewReport) -> BoxFuture<'_, Result<Option<i64>, StorageError>> {
             Box::pin(self.write("report chat", move |conn| {
                 Box::pin(async move {
                     Ok(sqlx::query_scalar(
@@ -330,10 +336,10 @@ macro_rules! chat_methods {
                          SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM chat_reports \
                          WHERE message_id = $1 AND reporter = $2) RETURNING id",
                     )
-                    .bind(message)
-                    .bind(reporter)
-                    .bind(reason)
-                    .bind(at)
+                    .bind(r.message)
+                    .bind(r.reporter)
+                    .bind(r.reason)
+                    .bind(r.at)
                     .fetch_optional(&mut *conn)
                     .await?)
                 })
@@ -436,17 +442,7 @@ pub(super) use chat_methods;
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const LIMITS: [ChatLimit; 2] = [
-        ChatLimit {
-            window_ms: 5_000,
-            most: 3,
-        },
-        ChatLimit {
-            window_ms: 60_000,
-            most: 20,
-        },
-    ];
+    use crate::chat::CHAT_LIMITS as LIMITS;
 
     #[test]
     fn waits_until_every_window_has_room() {

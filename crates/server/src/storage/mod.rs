@@ -19,7 +19,7 @@ use futures_util::future::BoxFuture;
 
 pub use crate::game::{Status, Variant};
 pub use chat::{
-    ChatLimit, ChatMessage, ChatPosted, ChatReport, ChatRoom, NewChatMessage, chat_wait,
+    ChatLimit, ChatMessage, ChatPosted, ChatReport, ChatRoom, NewChatMessage, NewReport, chat_wait,
 };
 pub use postgres::PgStorage;
 pub use record::{AccountRecord, GameRecord, RecordClock, RecordMove, RecordSeat};
@@ -562,14 +562,13 @@ pub trait Storage: Send + Sync + 'static {
     /// The chat message `id`, whoever wrote it.
     fn chat_message(&self, id: i64) -> BoxFuture<'_, Result<Option<ChatMessage>, StorageError>>;
 
-    /// Account `blocker` blocks account `blocked` (`block`), or no longer
-    /// does; `false`: it was so already.
+    /// Account `blocker` blocks account `blocked` (`since`: from then
+    /// on), or no longer does (`None`); `false`: it was so already.
     fn set_block(
         &self,
         blocker: i64,
         blocked: i64,
-        block: bool,
-        at: String,
+        since: Option<String>,
     ) -> BoxFuture<'_, Result<bool, StorageError>>;
 
     /// Whether account `blocker` blocked account `blocked` (one way; a
@@ -579,15 +578,9 @@ pub trait Storage: Send + Sync + 'static {
     /// The names of the accounts `blocker` blocked, by name.
     fn blocked_names(&self, blocker: i64) -> BoxFuture<'_, Result<Vec<String>, StorageError>>;
 
-    /// Account `reporter` reports chat message `message` for `reason`:
-    /// the report's id, `None` if it reported the message already.
-    fn report_chat(
-        &self,
-        message: i64,
-        reporter: i64,
-        reason: String,
-        at: String,
-    ) -> BoxFuture<'_, Result<Option<i64>, StorageError>>;
+    /// Store a report: its id, `None` if its reporter reported the message
+    /// already.
+    fn report_chat(&self, report: NewReport) -> BoxFuture<'_, Result<Option<i64>, StorageError>>;
 
     /// The reports still open (`all`: every report), oldest first.
     fn chat_reports(&self, all: bool) -> BoxFuture<'_, Result<Vec<ChatReport>, StorageError>>;

@@ -30,8 +30,8 @@ use super::record::tags_from_text;
 use super::{
     Account, AccountRecord, ChatLimit, ChatMessage, ChatPosted, ChatReport, ChatRoom, Cluster,
     ClusterEvent, Expected, GameMeta, GameRecord, GameSummary, MoveChange, NewAccount,
-    NewChatMessage, NewGame, NewLogin, RecordMove, RecordSeat, RemoteChange, RemotePresence,
-    SeatChange, Storage, StorageError, StorageOptions, StoredGame,
+    NewChatMessage, NewGame, NewLogin, NewReport, RecordMove, RecordSeat, RemoteChange,
+    RemotePresence, SeatChange, Storage, StorageError, StorageOptions, StoredGame,
 };
 use super::{chat, sql};
 

@@ -45,7 +45,8 @@ use super::record::tags_from_text;
 use super::{
     Account, AccountRecord, ChatLimit, ChatMessage, ChatPosted, ChatReport, ChatRoom, Expected,
     GameMeta, GameRecord, GameSummary, MoveChange, NewAccount, NewChatMessage, NewGame, NewLogin,
-    RecordMove, RecordSeat, SeatChange, Storage, StorageError, StorageOptions, StoredGame,
+    NewReport, RecordMove, RecordSeat, SeatChange, Storage, StorageError, StorageOptions,
+    StoredGame,
 };
 use super::{chat, sql};
 
