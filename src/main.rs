@@ -79,6 +79,9 @@ enum Command {
     /// The app's database: migrate, export all games, import them (e.g.
     /// from SQLite to PostgreSQL).
     Db(cli::db::Args),
+    /// The operator's work on the app's database: reported chat messages,
+    /// closing and reopening accounts.
+    Admin(cli::admin::Args),
 }
 
 fn main() -> Result<()> {
@@ -121,6 +124,7 @@ fn main() -> Result<()> {
         Some(Command::Tablebase(args)) => cli::tablebase::run(args, cli.tablebase_dir.clone()),
         Some(Command::Serve(args)) => cli::serve::run(*args),
         Some(Command::Db(args)) => cli::db::run(args),
+        Some(Command::Admin(args)) => cli::admin::run(args),
         None => cli::serve::run(cli::serve::Args::default()),
     }
 }

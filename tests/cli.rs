@@ -1075,3 +1075,128 @@ fn tc_and_movetime_exclude_each_other() {
     );
     assert!(!ok && err.contains("no time control"), "{err}");
 }
+
+/// `brett admin`: the reported chat messages, resolving them, closing and
+/// reopening accounts, on an SQLite file.
+#[test]
+fn admin_lists_reports_and_closes_accounts() {
+    use server::storage::{
+        self, ChatPosted, ChatRoom, GameMeta, NewAccount, NewChatMessage, NewGame, NewLogin,
+        NewReport, Seat,
+    };
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}", dir.path().join("brett.db").display());
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let account = |name: &str| NewAccount {
+        name: name.into(),
+        name_key: name.to_lowercase(),
+        password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaA".into(),
+        created_at: "2026-11-28T10:00:00Z".into(),
+    };
+    let report = runtime.block_on(async {
+        let db = storage::open(&url).await.expect("new database");
+        let anna = db.create_account(account("Anna")).await.unwrap().unwrap();
+        let ben = db.create_account(account("Ben")).await.unwrap().unwrap();
+        let login = NewLogin {
+            token_hash: "a".repeat(64),
+            account: ben,
+            created_at: 0,
+            expires_at: i64::MAX,
+        };
+        db.create_login(login).await.unwrap();
+        let seat = |account: i64| Seat {
+            token_hash: Some(format!("{account:064}")),
+            joined: true,
+            account: Some(account),
+            ..Seat::default()
+        };
+        let game = db
+            .create_game(NewGame {
+                game: storage::Variant::Muehle,
+                kind: "online".into(),
+                rules: "standard".into(),
+                start_position: ".../.../.../....../.../.../... w 9 9 0 1".into(),
+                moves: Vec::new(),
+                move_clocks: Vec::new(),
+                meta: GameMeta {
+                    updated_at: "2026-11-28T10:00:00Z".into(),
+                    ..GameMeta::default()
+                },
+                seats: [seat(anna), seat(ben)],
+                tags: Vec::new(),
+                created_at: "2026-11-28T10:00:00Z".into(),
+            })
+            .await
+            .unwrap();
+        let message = NewChatMessage {
+            game,
+            room: ChatRoom::Players,
+            seat: Some(1),
+            account: Some(ben),
+            name: Some("Ben".into()),
+            text: "du Flasche".into(),
+            at: 1_000,
+        };
+        let ChatPosted::Posted(m) = db.add_chat(message, Vec::new()).await.unwrap() else {
+            panic!("not posted");
+        };
+        let report = db
+            .report_chat(NewReport {
+                message: m.id,
+                reporter: anna,
+                reason: "insult".into(),
+                at: "2026-11-28T10:05:00Z".into(),
+            })
+            .await;
+        db.close().await;
+        report.unwrap().unwrap()
+    });
+
+    let admin = |args: &[&str]| {
+        let mut all = vec!["admin"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--database", &url]);
+        brett(&all, "")
+    };
+    let (ok, out, err) = admin(&["reports"]);
+    assert!(ok, "{err}");
+    for part in [
+        &format!("report {report} [open]"),
+        "game 1, players' room",
+        "reported by Anna: insult",
+        "Ben: du Flasche",
+    ] {
+        assert!(out.contains(part), "{part}: {out}");
+    }
+    let (ok, _, err) = admin(&["resolve", &report.to_string(), "--by", "Olga"]);
+    assert!(ok && err.contains("resolved"), "{err}");
+    let (ok, _, err) = admin(&["resolve", &report.to_string()]);
+    assert!(!ok && err.contains("no open report"), "{err}");
+    let (ok, out, err) = admin(&["reports"]);
+    assert!(
+        ok && out.is_empty() && err.contains("no open reports"),
+        "{out}{err}"
+    );
+    let (ok, out, _) = admin(&["reports", "--all"]);
+    assert!(ok && out.contains("by Olga"), "{out}");
+
+    // Closing ends the logins and closes the account; reopening opens it.
+    let (ok, _, err) = admin(&["close", "ben"]);
+    assert!(ok && err.contains("Ben is closed"), "{err}");
+    let (ok, _, err) = admin(&["close", "nobody"]);
+    assert!(!ok && err.contains("no account 'nobody'"), "{err}");
+    let state = || {
+        runtime.block_on(async {
+            let db = storage::open(&url).await.expect("database");
+            let ben = db.account_by_name("ben").await.unwrap().unwrap();
+            let login = db.account_by_login(&"a".repeat(64), 1).await.unwrap();
+            db.close().await;
+            (ben.closed, login.is_some())
+        })
+    };
+    assert_eq!(state(), (true, false));
+    let (ok, _, err) = admin(&["reopen", "Ben"]);
+    assert!(ok && err.contains("open again"), "{err}");
+    assert!(!state().0);
+}

@@ -57,6 +57,7 @@ export function accountErrorKey(e) {
     case 'bad_login': return { key: 'account.error.bad_login' };
     case 'name_taken': return { key: 'account.error.name_taken' };
     case 'wrong_password': return { key: 'account.error.wrong_password' };
+    case 'account_closed': return { key: 'account.error.account_closed' };
     case 'not_logged_in': return { key: 'account.error.not_logged_in' };
     case 'rate_limited': return { key: 'account.error.rate_limited', params: { n: e.retryAfter || 60 } };
     case 'network': return { key: 'error.network' };

@@ -94,6 +94,12 @@ export const api = {
   setLanguage: (language) => request('POST', '/api/account/language', { language }),
   yourTurn: () => request('GET', '/api/account/your-turn'),
   accountGames: (limit, offset) => request('GET', `/api/account/games?limit=${limit}&offset=${offset}`),
+  /** A room's messages (`room`: players | spectators); a guest player's token for the players' room. */
+  chat: (id, room, token) => request('GET', `/api/games/${id}/chat?room=${room}${tok(token) ? `&token=${encodeURIComponent(token)}` : ''}`),
+  say: (id, room, text, token) => request('POST', `/api/games/${id}/chat`, { room, text, token: tok(token) }),
+  block: (name) => request('POST', `/api/players/${encodeURIComponent(name)}/block`, {}),
+  unblock: (name) => request('POST', `/api/players/${encodeURIComponent(name)}/unblock`, {}),
+  report: (message, reason) => request('POST', `/api/chat/${message}/report`, { reason }),
 };
 
 /**
@@ -102,9 +108,10 @@ export const api = {
  * can refetch the state; onStatus gets 'connecting' | 'online' | 'offline'.
  */
 export class GameSocket {
-  constructor(id, { onState, onOpen, onStatus }) {
+  constructor(id, { onState, onOpen, onStatus, onChat }) {
     this.id = id;
     this.onState = onState;
+    this.onChat = onChat;
     this.onOpen = onOpen;
     this.onStatus = onStatus;
     this.delay = 500;
@@ -149,6 +156,7 @@ export class GameSocket {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       if (msg && msg.type === 'state' && msg.state) this.onState?.(msg.state, at);
+      else if (msg && msg.type === 'chat' && msg.message) this.onChat?.(msg.message);
       else if (msg && msg.type === 'pong' && this.pingSent !== null) {
         this.lags = [...this.lags, (performance.now() - this.pingSent) / 2].slice(-5);
         this.pingSent = null;

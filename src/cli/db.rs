@@ -59,13 +59,13 @@ pub struct Database {
 }
 
 impl Database {
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         self.database
             .clone()
             .unwrap_or_else(storage::default_database_url)
     }
 
-    async fn open(&self) -> Result<std::sync::Arc<dyn Storage>> {
+    pub(crate) async fn open(&self) -> Result<std::sync::Arc<dyn Storage>> {
         let url = self.url();
         storage::open(&url)
             .await
@@ -73,12 +73,17 @@ impl Database {
     }
 }
 
-pub fn run(args: Args) -> Result<()> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
+/// Run `work` (on the database) to its end on a runtime of its own.
+pub(crate) fn block_on<T>(work: impl std::future::Future<Output = Result<T>>) -> Result<T> {
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .context("starting the async runtime")?;
-    runtime.block_on(async move {
+        .context("starting the async runtime")?
+        .block_on(work)
+}
+
+pub fn run(args: Args) -> Result<()> {
+    block_on(async move {
         match args.command {
             Command::Migrate(database) => {
                 let db = database.open().await?;

@@ -143,6 +143,7 @@ export class AccountView {
       return;
     }
     this.render();
+    this.loadBlocked();
     try {
       const res = await api.accountGames(200, 0);
       this.games = res.games;
@@ -153,6 +154,40 @@ export class AccountView {
       this.error = e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message });
     }
     this.render();
+  }
+
+  /** The players this account blocked (GET /api/account). */
+  async loadBlocked() {
+    try {
+      const res = await api.account();
+      this.blocked = res.blocked || [];
+    } catch {
+      this.blocked = null;
+    }
+    this.render();
+  }
+
+  async unblock(name) {
+    try {
+      await api.unblock(name);
+      this.blocked = (this.blocked || []).filter((n) => n !== name);
+      toast(t('chat.unblocked', { name }));
+    } catch (e) {
+      if (e.code === 'not_logged_in') { setAccount(null); return; }
+      toast(e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message }), 'error');
+    }
+    this.render();
+  }
+
+  blockedSection() {
+    const names = this.blocked || [];
+    return h('section', { class: 'card', id: 'account-blocked', 'aria-labelledby': 'account-blocked-h' },
+      h('h2', { id: 'account-blocked-h', text: t('account.blocked') }),
+      names.length
+        ? h('ul', { class: 'blocked-list' }, ...names.map((name) => h('li', { class: 'row' },
+          h('span', { class: 'blocked-name', text: name }),
+          h('button', { class: 'btn small', type: 'button', onclick: () => this.unblock(name), text: t('account.unblock') }))))
+        : h('p', { class: 'muted', text: t('account.blocked.none') }));
   }
 
   result(g) {
@@ -230,6 +265,7 @@ export class AccountView {
         h('h2', { id: 'account-games-h', text: t('account.games') }),
         this.games && this.games.length ? filters : null,
         this.gamesTable()),
+      this.blockedSection(),
       pwForm, delForm));
   }
 

@@ -5,6 +5,7 @@ import { h, s, mount, toast, confirmDialog, copyText } from '../dom.js';
 import { t, colorName, errorText, fmtDate } from '../i18n.js';
 import { api, GameSocket, ACCOUNT_SEAT } from '../api.js';
 import { account, onAccountChange } from '../account.js';
+import { ChatPanel } from '../chat.js';
 import { other } from '../muehle.js';
 import { gameAdapter } from '../games/index.js';
 import * as store from '../store.js';
@@ -60,12 +61,14 @@ export class GameView {
     // States the socket has delivered: an HTTP answer that crossed a newer
     // socket state on the way is not applied over it.
     this.socketStates = 0;
+    this.chat = new ChatPanel(id);
     this.build();
     this.load();
     this.socket = new GameSocket(id, {
       onState: (st, at) => { this.socketStates += 1; this.queueSocketState(st, at); },
-      onOpen: () => this.load(),
+      onOpen: () => { this.load(); this.chat.load(); },
       onStatus: (s) => { this.conn = s; this.renderConn(); },
+      onChat: (m) => this.chat.add(m),
     });
     this.onKey = (ev) => this.globalKey(ev);
     document.addEventListener('keydown', this.onKey);
@@ -736,6 +739,7 @@ export class GameView {
           h('div', { class: 'title-row' }, els.title, els.tc, els.conn),
           els.status, els.abortNote, els.thinking, els.hint, els.huffBox, els.banner, els.drawBox, els.claimBox, els.live_region),
         els.shareBox,
+        this.chat.el,
         h('div', { class: 'card moves-card' }, els.movesTitle, els.moveList, els.moveForm),
         els.reviewBox,
         h('div', { class: 'card controls-card' }, els.controls, els.sound, els.tools),
@@ -744,6 +748,7 @@ export class GameView {
   }
 
   relabel() {
+    this.chat.relabel();
     const e = this.els;
     e.first.setAttribute('aria-label', t('game.replay.first'));
     e.first.title = t('game.replay.first');
@@ -791,6 +796,7 @@ export class GameView {
     this.renderConn();
     const st = this.state;
     const e = this.els;
+    this.chat.sync(st, this.seats, this.seatsConfirmed);
     e.title.textContent = t('game.title', { id: this.id });
     if (!st) {
       e.status.textContent = t('game.loading');

@@ -361,8 +361,7 @@ async fn login(
         .registry
         .storage()
         .account_by_name(&name_key(&name))
-        .await?
-        .filter(|a| !a.closed);
+        .await?;
     let right = match &found {
         Some(a) => {
             accounts
@@ -376,6 +375,10 @@ async fn login(
         return Err(ApiError::BadLogin(BAD_LOGIN.into()));
     };
     accounts.refund(ip, Some(&name));
+    if account.closed {
+        // Said only to whoever knows the password.
+        return Err(ApiError::AccountClosed("this account is closed".into()));
+    }
     if password::needs_rehash(&account.password_hash) {
         let hash = accounts.hasher.hash(req.password).await?;
         app.registry
@@ -408,14 +411,13 @@ async fn logout(
 
 async fn whoami(State(app): State<AppState>, login: Login) -> Result<Json<Value>, ApiError> {
     let signed = login.required()?;
-    let ratings = app
-        .registry
-        .storage()
-        .account_ratings(signed.account.id)
-        .await?;
+    let storage = app.registry.storage();
+    let ratings = storage.account_ratings(signed.account.id).await?;
+    let blocked = storage.blocked_names(signed.account.id).await?;
     Ok(Json(json!({
         "account": account_json(&signed.account),
         "ratings": ratings_json(&ratings),
+        "blocked": blocked,
     })))
 }
 

@@ -47,6 +47,7 @@ pub fn routes() -> Router<AppState> {
         .route("/catalogue", get(catalogue))
         .route("/test/clock", post(advance_test_clock))
         .merge(crate::account::routes())
+        .merge(crate::chat::routes())
         .fallback(unknown_api)
         .method_not_allowed_fallback(method_not_allowed)
 }

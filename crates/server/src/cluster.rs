@@ -137,6 +137,10 @@ impl ClusterService {
                         let h = h.clone();
                         tokio::spawn(async move { h.refresh(change.game, false).await });
                     }
+                    ClusterEvent::Chat { game, message } => {
+                        let h = h.clone();
+                        tokio::spawn(async move { crate::chat::forward(&h, game, message).await });
+                    }
                     ClusterEvent::Resync | ClusterEvent::Listening => {
                         for id in h.live_game_ids() {
                             let h = h.clone();

@@ -61,6 +61,10 @@ pub enum ApiError {
     /// `409 name_taken`: an account of that name exists.
     #[error("{0}")]
     NameTaken(String),
+    /// `403 account_closed`: the account was closed by the operator (a
+    /// login with its right password, a chat message for its seat).
+    #[error("{0}")]
+    AccountClosed(String),
     /// `404 not_found`.
     #[error("{0}")]
     NotFound(String),
@@ -141,6 +145,7 @@ impl ApiError {
             ApiError::BadLogin(_) => "bad_login",
             ApiError::WrongPassword(_) => "wrong_password",
             ApiError::NameTaken(_) => "name_taken",
+            ApiError::AccountClosed(_) => "account_closed",
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::TooLarge(_) => "too_large",
@@ -169,9 +174,10 @@ impl ApiError {
             | ApiError::NotAllowed(_)
             | ApiError::WaitingForOpponent(_)
             | ApiError::NameTaken(_) => StatusCode::CONFLICT,
-            ApiError::WrongToken(_) | ApiError::CrossOrigin(_) | ApiError::WrongPassword(_) => {
-                StatusCode::FORBIDDEN
-            }
+            ApiError::WrongToken(_)
+            | ApiError::CrossOrigin(_)
+            | ApiError::WrongPassword(_)
+            | ApiError::AccountClosed(_) => StatusCode::FORBIDDEN,
             ApiError::NotLoggedIn(_) | ApiError::BadLogin(_) => StatusCode::UNAUTHORIZED,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::RateLimited(..) | ApiError::TooManyConnections(_) => {

@@ -32,6 +32,7 @@ pub mod account;
 mod analysis;
 mod api;
 mod assets;
+pub mod chat;
 pub mod clocks;
 pub mod cluster;
 mod computer;

@@ -403,6 +403,9 @@ pub struct Entry {
     /// Who of the players is connected to it here.
     pub(crate) presence: Arc<Presence>,
     tx: broadcast::Sender<Utf8Bytes>,
+    /// The game's new chat messages, for its sockets to filter
+    /// (crate::chat).
+    pub(crate) chat: broadcast::Sender<Arc<crate::chat::ChatLine>>,
     entries: Entries,
 }
 
@@ -906,6 +909,7 @@ impl GameRegistry {
             state: tokio::sync::Mutex::new(None),
             presence: Arc::new(Presence::new(self.started_at)),
             tx: broadcast::channel(CHANNEL_CAPACITY).0,
+            chat: broadcast::channel(CHANNEL_CAPACITY).0,
             entries: self.entries.clone(),
         });
         map.insert(id, Arc::downgrade(&entry));
@@ -1362,6 +1366,32 @@ impl GameRegistry {
         Ok(live.seat_for(who).ok())
     }
 
+    /// Who `who` is in game `id`'s chat (crate::chat).
+    pub(crate) async fn chat_seat(
+        self: &Arc<Self>,
+        id: i64,
+        who: Credentials<'_>,
+    ) -> Result<crate::chat::ChatSeat, ApiError> {
+        let entry = self.entry(id);
+        let mut guard = entry.state.lock().await;
+        let live = self.load(&entry, &mut guard).await?;
+        let seat = live.seat_for(who).ok();
+        let held = seat.map(|side| &live.seats[side.index()]);
+        Ok(crate::chat::ChatSeat {
+            online: live.kind == Kind::Online,
+            seat,
+            over: live.game.ending().is_some(),
+            account: held.and_then(|s| s.account),
+            name: held.and_then(|s| s.name.clone()),
+        })
+    }
+
+    /// The entry of game `id` if it is in memory here.
+    pub(crate) fn live_entry(&self, id: i64) -> Option<Arc<Entry>> {
+        let map = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(&id).and_then(Weak::upgrade)
+    }
+
     /// Subscribe to game `id`: its entry (to keep it alive), a receiver of
     /// its changes and the state now (taken after subscribing, so no change
     /// is missed).
@@ -1688,6 +1718,13 @@ pub struct PresenceGuard {
     registry: Arc<GameRegistry>,
     entry: Arc<Entry>,
     side: Color,
+}
+
+impl PresenceGuard {
+    /// The seat that is present.
+    pub fn side(&self) -> Color {
+        self.side
+    }
 }
 
 impl Drop for PresenceGuard {

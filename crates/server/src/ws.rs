@@ -1,5 +1,7 @@
 //! `GET /api/games/{id}/ws`: the game's state on connect and after every
-//! change; `{"type":"ping"}` is answered `{"type":"pong"}`;
+//! change, the new chat messages of the rooms the socket may read
+//! (crate::chat: by the seat of its cookie's account or its hello);
+//! `{"type":"ping"}` is answered `{"type":"pong"}`;
 //! `{"type":"hello","token":…}` makes the socket the presence of the
 //! token's seat (or, on a socket opened with a login's cookie, of the
 //! account's seat: then the token may be left out) (the players see who is
@@ -27,6 +29,7 @@ use tokio::time::Instant;
 
 use crate::AppState;
 use crate::account::Login;
+use crate::chat::{ChatLine, Reader};
 use crate::conn::ConnectionSlot;
 use crate::error::{ApiError, GameId};
 use crate::front::ClientAddr;
@@ -62,6 +65,7 @@ pub async fn handler(
         ));
     };
     let (entry, rx, state) = app.registry.watch(id).await?;
+    let chat = entry.chat.subscribe();
     let registry = app.registry.clone();
     let keepalive = app.ws;
     let account = login.account();
@@ -78,7 +82,8 @@ pub async fn handler(
             // address's sockets while it is open.
             let _slot = slot;
             let _held = held;
-            run(socket, registry, entry, rx, state, keepalive, account).await
+            let feeds = Feeds { rx, chat };
+            run(socket, registry, entry, feeds, state, keepalive, account).await
         }))
 }
 
@@ -193,15 +198,33 @@ async fn carry_out(socket: &mut WebSocket, answer: ClientAnswer, deadline: Insta
     }
 }
 
+/// What a socket is sent: the game's states and its chat.
+struct Feeds {
+    rx: tokio::sync::broadcast::Receiver<Utf8Bytes>,
+    chat: tokio::sync::broadcast::Receiver<Arc<ChatLine>>,
+}
+
+/// The chat reader of a socket that is `who` in game `id`.
+async fn reader_of(registry: &Arc<GameRegistry>, id: i64, who: Credentials<'_>) -> Reader {
+    match registry.chat_seat(id, who).await {
+        Ok(seat) => Reader::of(&seat, who.account),
+        Err(_) => Reader {
+            seat: None,
+            account: who.account,
+        },
+    }
+}
+
 async fn run(
     mut socket: WebSocket,
     registry: Arc<GameRegistry>,
     entry: Arc<Entry>,
-    mut rx: tokio::sync::broadcast::Receiver<Utf8Bytes>,
+    feeds: Feeds,
     state: GameState,
     keepalive: Keepalive,
     account: Option<i64>,
 ) {
+    let Feeds { mut rx, mut chat } = feeds;
     let mut closing = registry.closing();
     let mut heard = Instant::now();
     let deadline = |heard: Instant| heard + keepalive.idle_timeout;
@@ -217,7 +240,18 @@ async fn run(
         return;
     }
     // The seat this socket is the presence of, after a hello.
-    let mut present = None;
+    let mut present: Option<crate::registry::PresenceGuard> = None;
+    // Who reads the chat here: the cookie's account and its seat, or the
+    // seat of the hello.
+    let mut reader = reader_of(
+        &registry,
+        entry.id,
+        Credentials {
+            token: None,
+            account,
+        },
+    )
+    .await;
     let mut pings =
         tokio::time::interval_at(heard + keepalive.ping_interval, keepalive.ping_interval);
     pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -246,6 +280,20 @@ async fn run(
                 }
                 Err(RecvError::Closed) => return,
             },
+            line = chat.recv() => match line {
+                Ok(line) => {
+                    if reader.reads(&line, registry.storage().as_ref()).await
+                        && !send_by(&mut socket, Message::Text(line.text.clone()), deadline(heard))
+                            .await
+                    {
+                        return;
+                    }
+                }
+                // Fell behind: the client reads the room anew when it
+                // needs to.
+                Err(RecvError::Lagged(_)) => {}
+                Err(RecvError::Closed) => return,
+            },
             incoming = socket.recv() => {
                 if matches!(incoming, Some(Ok(_))) {
                     heard = Instant::now();
@@ -262,6 +310,9 @@ async fn run(
                             account,
                         };
                         present = registry.present_as(entry.id, who).await.ok().flatten();
+                        if present.is_some() {
+                            reader = reader_of(&registry, entry.id, who).await;
+                        }
                     }
                     Some(Ok(Message::Text(text))) => {
                         if !carry_out(&mut socket, answer_text(&text), deadline(heard)).await {

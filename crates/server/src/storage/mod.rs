@@ -5,6 +5,7 @@
 //! storage also offers a [`Cluster`] (change notifications, computer
 //! leases; crate::cluster).
 
+mod chat;
 mod postgres;
 mod record;
 mod sql;
@@ -17,6 +18,9 @@ use std::time::Duration;
 use futures_util::future::BoxFuture;
 
 pub use crate::game::{Status, Variant};
+pub use chat::{
+    ChatLimit, ChatMessage, ChatPosted, ChatReport, ChatRoom, NewChatMessage, NewReport, chat_wait,
+};
 pub use postgres::PgStorage;
 pub use record::{AccountRecord, GameRecord, RecordClock, RecordMove, RecordSeat};
 pub use sqlite::{APPLICATION_ID, Integrity, SqliteStorage};
@@ -605,8 +609,78 @@ pub trait Storage: Send + Sync + 'static {
         accounts: Vec<AccountRecord>,
     ) -> BoxFuture<'_, Result<(), StorageError>>;
 
+    /// Store a chat message unless its author (its account, else its
+    /// seat) has written as much in the game as `limits` allow
+    /// ([`ChatPosted::RateLimited`], nothing stored). Other instances are
+    /// told of it ([`ClusterEvent::Chat`]).
+    fn add_chat(
+        &self,
+        message: NewChatMessage,
+        limits: Vec<ChatLimit>,
+    ) -> BoxFuture<'_, Result<ChatPosted, StorageError>>;
+
+    /// The messages of a game's room, oldest first (the newest
+    /// [`chat::CHAT_LIST_MAX`] at most), but those of closed accounts and,
+    /// for `reader`, of the accounts it blocked.
+    fn chat_messages(
+        &self,
+        game: i64,
+        room: ChatRoom,
+        reader: Option<i64>,
+    ) -> BoxFuture<'_, Result<Vec<ChatMessage>, StorageError>>;
+
+    /// The chat message `id`, whoever wrote it.
+    fn chat_message(&self, id: i64) -> BoxFuture<'_, Result<Option<ChatMessage>, StorageError>>;
+
+    /// Account `blocker` blocks account `blocked` (`since`: from then
+    /// on), or no longer does (`None`); `false`: it was so already.
+    fn set_block(
+        &self,
+        blocker: i64,
+        blocked: i64,
+        since: Option<String>,
+    ) -> BoxFuture<'_, Result<bool, StorageError>>;
+
+    /// Whether account `blocker` blocked account `blocked` (one way; a
+    /// challenge checks both ways).
+    fn blocked(&self, blocker: i64, blocked: i64) -> BoxFuture<'_, Result<bool, StorageError>>;
+
+    /// The names of the accounts `blocker` blocked, by name.
+    fn blocked_names(&self, blocker: i64) -> BoxFuture<'_, Result<Vec<String>, StorageError>>;
+
+    /// Store a report: its id, `None` if its reporter reported the message
+    /// already.
+    fn report_chat(&self, report: NewReport) -> BoxFuture<'_, Result<Option<i64>, StorageError>>;
+
+    /// The reports still open (`all`: every report), oldest first.
+    fn chat_reports(&self, all: bool) -> BoxFuture<'_, Result<Vec<ChatReport>, StorageError>>;
+
+    /// Close report `id` (`by`: who did, `at`: when); `false`: no such
+    /// open report.
+    fn resolve_report(
+        &self,
+        id: i64,
+        by: String,
+        at: String,
+    ) -> BoxFuture<'_, Result<bool, StorageError>>;
+
+    /// Close account `account` (its logins end, nobody logs in to it, its
+    /// chat messages are hidden; its games stay) or open it again;
+    /// `false`: no such account.
+    fn set_account_closed(
+        &self,
+        account: i64,
+        closed: bool,
+    ) -> BoxFuture<'_, Result<bool, StorageError>>;
+
     /// Close the connections (waits for writes in progress).
     fn close(&self) -> BoxFuture<'_, ()>;
+}
+
+/// Whether either of two accounts blocked the other (a challenge between
+/// them is refused).
+pub async fn blocked_either(storage: &dyn Storage, a: i64, b: i64) -> Result<bool, StorageError> {
+    Ok(storage.blocked(a, b).await? || storage.blocked(b, a).await?)
 }
 
 /// A change of a game stored by another instance (a notification).
@@ -637,6 +711,13 @@ pub enum ClusterEvent {
     Listening,
     /// Another instance changed a game.
     Changed(RemoteChange),
+    /// Another instance stored a chat message of a game.
+    Chat {
+        /// The game.
+        game: i64,
+        /// The message.
+        message: i64,
+    },
     /// The listening connection was (re)established: changes made while
     /// it was down were not heard, every game in memory must be read anew.
     Resync,

@@ -27,12 +27,13 @@ use sqlx::Row;
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgListener, PgPool, PgPoolOptions};
 
 use super::record::tags_from_text;
-use super::sql;
 use super::{
-    Account, AccountRecord, Cluster, ClusterEvent, Expected, GameMeta, GameRecord, GameSummary,
-    MoveChange, NewAccount, NewGame, NewLogin, RecordMove, RecordSeat, RemoteChange,
+    Account, AccountRecord, ChatLimit, ChatMessage, ChatPosted, ChatReport, ChatRoom, Cluster,
+    ClusterEvent, Expected, GameMeta, GameRecord, GameSummary, MoveChange, NewAccount,
+    NewChatMessage, NewGame, NewLogin, NewReport, RecordMove, RecordSeat, RemoteChange,
     RemotePresence, SeatChange, Storage, StorageError, StorageOptions, StoredGame,
 };
+use super::{chat, sql};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
@@ -105,6 +106,22 @@ async fn announce(conn: &mut Conn, instance: &String, id: i64, ply: i64) -> sqlx
         .map(drop)
 }
 
+/// Announce chat message `message` of game `game` to the other
+/// instances; sent when the transaction commits.
+async fn announce_chat(
+    conn: &mut Conn,
+    instance: &String,
+    game: i64,
+    message: i64,
+) -> sqlx::Result<()> {
+    sqlx::query("SELECT pg_notify($1, $2)")
+        .bind(CHANNEL)
+        .bind(format!("{instance} chat {game} {message}"))
+        .execute(&mut *conn)
+        .await
+        .map(drop)
+}
+
 /// New games get ids after the imported ones.
 async fn after_import(conn: &mut Conn) -> sqlx::Result<()> {
     sqlx::query("SELECT setval(pg_get_serial_sequence('games', 'id'), (SELECT MAX(id) FROM games))")
@@ -121,6 +138,20 @@ async fn after_account_import(conn: &mut Conn) -> sqlx::Result<()> {
     .execute(&mut *conn)
     .await
     .map(drop)
+}
+
+/// A notification's payload: a chat message (`chat GAME MESSAGE`), unless
+/// this instance stored it.
+fn parse_chat(payload: &str, me: &str) -> Option<ClusterEvent> {
+    let mut parts = payload.split(' ');
+    let (from, kind, game, message) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+    if from == me || kind != "chat" {
+        return None;
+    }
+    Some(ClusterEvent::Chat {
+        game: game.parse().ok()?,
+        message: message.parse().ok()?,
+    })
 }
 
 /// A notification's payload: the change, unless this instance made it.
@@ -303,6 +334,7 @@ impl LeaseChange {
 
 impl Storage for PgStorage {
     sql::storage_methods!();
+    chat::chat_methods!();
 
     fn cluster(&self) -> Option<&dyn Cluster> {
         Some(self)
@@ -520,7 +552,10 @@ impl Cluster for PgStorage {
                             let event = match next {
                                 Ok(Some(n)) => match parse_change(n.payload(), &me) {
                                     Some(change) => ClusterEvent::Changed(change),
-                                    None => continue,
+                                    None => match parse_chat(n.payload(), &me) {
+                                        Some(chat) => chat,
+                                        None => continue,
+                                    },
                                 },
                                 // The connection was lost and is back: what
                                 // came meanwhile was not heard.
@@ -565,5 +600,19 @@ mod tests {
         assert_eq!(parse_change("me 12 7", "me"), None);
         assert_eq!(parse_change("abc x 7", "me"), None);
         assert_eq!(parse_change("abc", "me"), None);
+    }
+
+    #[test]
+    fn chat_payloads() {
+        assert_eq!(
+            parse_chat("abc chat 12 7", "me"),
+            Some(ClusterEvent::Chat {
+                game: 12,
+                message: 7
+            })
+        );
+        assert_eq!(parse_change("abc chat 12 7", "me"), None);
+        assert_eq!(parse_chat("me chat 12 7", "me"), None);
+        assert_eq!(parse_chat("abc 12 7", "me"), None);
     }
 }

@@ -1244,6 +1244,11 @@ macro_rules! storage_methods {
                         .bind(account)
                         .execute(&mut *conn)
                         .await?;
+                    sqlx::query("UPDATE chat_messages SET name = $2 WHERE account_id = $1")
+                        .bind(account)
+                        .bind(super::DELETED_PLAYER)
+                        .execute(&mut *conn)
+                        .await?;
                     let deleted = sqlx::query("DELETE FROM accounts WHERE id = $1")
                         .bind(account)
                         .execute(&mut *conn)

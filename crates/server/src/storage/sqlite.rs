@@ -42,12 +42,13 @@ use sqlx::sqlite::{
 use sqlx::{ConnectOptions, Connection, Row};
 
 use super::record::tags_from_text;
-use super::sql;
 use super::{
-    Account, AccountRecord, Expected, GameMeta, GameRecord, GameSummary, MoveChange, NewAccount,
-    NewGame, NewLogin, RecordMove, RecordSeat, SeatChange, Storage, StorageError, StorageOptions,
+    Account, AccountRecord, ChatLimit, ChatMessage, ChatPosted, ChatReport, ChatRoom, Expected,
+    GameMeta, GameRecord, GameSummary, MoveChange, NewAccount, NewChatMessage, NewGame, NewLogin,
+    NewReport, RecordMove, RecordSeat, SeatChange, Storage, StorageError, StorageOptions,
     StoredGame,
 };
+use super::{chat, sql};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
@@ -1081,6 +1082,11 @@ async fn announce(_: &mut Conn, _: &Unannounced, _: i64, _: i64) -> Result<(), s
     Ok(())
 }
 
+/// A chat message was stored: nothing to tell.
+async fn announce_chat(_: &mut Conn, _: &Unannounced, _: i64, _: i64) -> Result<(), sqlx::Error> {
+    Ok(())
+}
+
 /// Nothing follows an import: new games get ids after the largest.
 async fn after_import(_: &mut Conn) -> Result<(), sqlx::Error> {
     Ok(())
@@ -1094,6 +1100,7 @@ async fn after_account_import(_: &mut Conn) -> Result<(), sqlx::Error> {
 
 impl Storage for SqliteStorage {
     sql::storage_methods!();
+    chat::chat_methods!();
 
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
