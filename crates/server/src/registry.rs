@@ -29,7 +29,7 @@ use crate::storage::{
     ClockMeta, Expected, GameFilter, GameMeta, GameSummary, MoveChange, NewGame, RatingChange,
     Seat, SeatChange, Seats, Storage, StorageError, StoredGame,
 };
-use crate::util::{self, constant_time_eq, now_rfc3339, token_hash};
+use crate::util::{self, constant_time_eq, token_hash};
 
 /// How many state messages a socket may fall behind before it is sent a
 /// fresh state instead.
@@ -1034,7 +1034,7 @@ impl GameRegistry {
         live: &mut Live,
         mut step: Step,
     ) -> Result<GameState, ApiError> {
-        let now = now_rfc3339();
+        let now = self.now_text();
         let (clock, timed_out) = live.clock_step(&mut step, self.time.now_ms());
         let Step {
             next,
@@ -1229,7 +1229,7 @@ impl GameRegistry {
                 account: None,
             };
         }
-        let now = now_rfc3339();
+        let now = self.now_text();
         // Online games' clocks start when both players are there.
         let started = (req.kind != Kind::Online).then(|| self.time.now_ms());
         let mut live = Live {
@@ -1314,7 +1314,7 @@ impl GameRegistry {
             account: None,
         };
         let seats = [seat("White"), seat("Black")];
-        let now = now_rfc3339();
+        let now = self.now_text();
         let id = self
             .storage
             .create_game(NewGame {
@@ -1499,7 +1499,7 @@ impl GameRegistry {
         name: Option<String>,
         account: Option<i64>,
     ) -> Result<GameState, ApiError> {
-        let now = now_rfc3339();
+        let now = self.now_text();
         // The clock starts when both players are there.
         let mut clock = live.clock;
         if let Some(c) = &mut clock
@@ -1579,6 +1579,12 @@ impl GameRegistry {
             })
             .collect();
         Ok(json!({"games": games, "total": total}))
+    }
+
+    /// Now by the server's clock, as stored (RFC 3339): a game's times
+    /// and the expiry of its invitation go by the same clock.
+    fn now_text(&self) -> String {
+        util::rfc3339(self.time.now_ms().div_euclid(1000))
     }
 
     /// End the online games whose invitation nobody answered in time

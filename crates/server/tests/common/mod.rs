@@ -13,6 +13,7 @@
 mod member;
 mod stored;
 
+#[allow(unused_imports)]
 pub use member::Member;
 
 use std::path::PathBuf;
