@@ -175,7 +175,8 @@ impl Login {
         self.0.as_ref().map(|s| s.account.id)
     }
 
-    fn required(self) -> Result<SignedIn, ApiError> {
+    /// The signed-in account, or `not_logged_in`.
+    pub fn required(self) -> Result<SignedIn, ApiError> {
         self.0.ok_or_else(|| {
             ApiError::NotLoggedIn("you are not logged in (or your login has ended)".into())
         })

@@ -1,5 +1,5 @@
 //! The browser UI: the files of `web/`, embedded in the binary. The app's
-//! pages (`/`, `/game/{id}`, `/archive`, `/analysis`, `/puzzles`,
+//! pages (`/`, `/lobby`, `/game/{id}`, `/archive`, `/analysis`, `/puzzles`,
 //! `/puzzles/{id}`, `/login`, `/register`, `/account`) all get `index.html` (a single-page app); other paths
 //! are files.
 
@@ -16,8 +16,9 @@ struct Assets;
 
 /// The app's pages: each is `index.html`, which shows the page its path
 /// names.
-const PAGES: [&str; 9] = [
+const PAGES: [&str; 10] = [
     "/",
+    "/lobby",
     "/game/{id}",
     "/archive",
     "/analysis",

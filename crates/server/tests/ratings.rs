@@ -11,35 +11,7 @@ use common::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-/// A registered player: the value of their login cookie.
-struct Member(String);
-
 impl Member {
-    async fn register(s: &TestServer, name: &str) -> Member {
-        let body = json!({"name": name, "password": "a long enough password"});
-        let res = s
-            .client
-            .post(s.url("/api/account/register"))
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        assert!(res.status().is_success(), "register {name}");
-        let cookie = res.headers()["set-cookie"].to_str().unwrap();
-        let value = cookie.split(';').next().unwrap().to_string();
-        Member(value)
-    }
-
-    async fn post(&self, s: &TestServer, path: &str, body: Value) -> (StatusCode, Value) {
-        let r = s.client.post(s.url(path)).header("cookie", &self.0);
-        json_answer(r.json(&body).send().await.unwrap()).await
-    }
-
-    async fn get(&self, s: &TestServer, path: &str) -> (StatusCode, Value) {
-        let r = s.client.get(s.url(path)).header("cookie", &self.0);
-        json_answer(r.send().await.unwrap()).await
-    }
-
     /// Take the invited seat of game `id` with its token.
     async fn join(&self, s: &TestServer, id: i64, invite: &str) {
         let path = format!("/api/games/{id}/join");

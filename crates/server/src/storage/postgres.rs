@@ -123,6 +123,18 @@ async fn after_account_import(conn: &mut Conn) -> sqlx::Result<()> {
     .map(drop)
 }
 
+/// A notification's payload: a lobby message or a change of a game,
+/// unless this instance sent it.
+fn parse_event(payload: &str, me: &str) -> Option<ClusterEvent> {
+    match payload.split_once(' ') {
+        Some((from, rest)) if from != me => match rest.strip_prefix("lobby ") {
+            Some(message) => Some(ClusterEvent::Lobby(message.to_string())),
+            None => parse_change(payload, me).map(ClusterEvent::Changed),
+        },
+        _ => None,
+    }
+}
+
 /// A notification's payload: the change, unless this instance made it.
 fn parse_change(payload: &str, me: &str) -> Option<RemoteChange> {
     let mut parts = payload.split(' ');
@@ -303,6 +315,7 @@ impl LeaseChange {
 
 impl Storage for PgStorage {
     sql::storage_methods!();
+    super::lobby::lobby_methods!();
 
     fn cluster(&self) -> Option<&dyn Cluster> {
         Some(self)
@@ -371,10 +384,45 @@ impl Cluster for PgStorage {
                 .bind(at)
                 .execute(&mut *conn)
                 .await?;
-                announce(conn, &instance, game, 0).await?;
+                // The players' presence is news at once; the spectators'
+                // count goes out with the game's next change.
+                if seat < 2 {
+                    announce(conn, &instance, game, 0).await?;
+                }
                 Ok(())
             })
         }))
+    }
+
+    fn spectators(&self, game: i64, now: i64) -> BoxFuture<'_, Result<usize, StorageError>> {
+        let instance = self.instance.clone();
+        Box::pin(self.read("spectators", move |conn| {
+            Box::pin(async move {
+                let n: Option<i64> = sqlx::query_scalar(
+                    "SELECT SUM(sockets)::BIGINT FROM seat_presence \
+                     WHERE game_id = $1 AND seat = 2 AND instance <> $2 AND changed_at >= $3",
+                )
+                .bind(game)
+                .bind(&instance)
+                .bind(now - super::PRESENCE_LAPSE_MS)
+                .fetch_one(&mut *conn)
+                .await?;
+                Ok(usize::try_from(n.unwrap_or(0)).unwrap_or(0))
+            })
+        }))
+    }
+
+    fn announce_lobby(&self, message: String) -> BoxFuture<'_, Result<(), StorageError>> {
+        let payload = format!("{} lobby {message}", self.instance);
+        Box::pin(async move {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANNEL)
+                .bind(payload)
+                .execute(&self.pool)
+                .await
+                .map_err(|e| classify(e.into()))?;
+            Ok(())
+        })
     }
 
     fn renew_presence(&self, now: i64) -> BoxFuture<'_, Result<(), StorageError>> {
@@ -518,8 +566,8 @@ impl Cluster for PgStorage {
                                 _ = closing.changed() => return,
                             };
                             let event = match next {
-                                Ok(Some(n)) => match parse_change(n.payload(), &me) {
-                                    Some(change) => ClusterEvent::Changed(change),
+                                Ok(Some(n)) => match parse_event(n.payload(), &me) {
+                                    Some(event) => event,
                                     None => continue,
                                 },
                                 // The connection was lost and is back: what
@@ -565,5 +613,14 @@ mod tests {
         assert_eq!(parse_change("me 12 7", "me"), None);
         assert_eq!(parse_change("abc x 7", "me"), None);
         assert_eq!(parse_change("abc", "me"), None);
+        assert_eq!(
+            parse_event("abc lobby {\"x\":1}", "me"),
+            Some(ClusterEvent::Lobby("{\"x\":1}".into()))
+        );
+        assert_eq!(parse_event("me lobby {}", "me"), None);
+        assert_eq!(
+            parse_event("abc 12 7", "me"),
+            Some(ClusterEvent::Changed(RemoteChange { game: 12, ply: 7 }))
+        );
     }
 }

@@ -10,6 +10,7 @@
 //! database: restarts find their games).
 #![allow(dead_code)]
 
+mod member;
 mod stored;
 
 use std::path::PathBuf;
@@ -21,6 +22,8 @@ use serde_json::{Value, json};
 use server::{RunningServer, ServerConfig};
 use tokio_tungstenite::tungstenite::Message;
 
+#[allow(unused_imports)]
+pub use member::*;
 pub use stored::*;
 
 pub type Ws =
