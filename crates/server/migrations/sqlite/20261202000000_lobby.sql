@@ -21,9 +21,8 @@ CREATE TABLE invitations (
     renewed_at BIGINT NOT NULL
 );
 
-CREATE INDEX invitations_status ON invitations (status, renewed_at);
-CREATE INDEX invitations_account ON invitations (account_id);
-CREATE INDEX invitations_to ON invitations (to_account);
+-- Few rows at a time (open invitations and those settled within the
+-- hour): no indexes beyond the key.
 
 -- Rematch offers of finished games: the side that offered, the hash of
 -- the token its seat gets in the new game, and the new game once
