@@ -423,7 +423,8 @@ async fn act_on(
         return Err(missing());
     };
     let challenge = matched.as_str().contains("/challenges/");
-    if !["accept", "cancel"].contains(&action.as_str()) && !(challenge && action == "decline") {
+    let known = ["accept", "cancel"].contains(&action.as_str()) || challenge && action == "decline";
+    if !known {
         return Err(ApiError::NotFound(
             "no such API endpoint (see docs/API.md)".into(),
         ));

@@ -1609,9 +1609,8 @@ impl GameRegistry {
                 let (Some(account), Some(pool)) = (g.seats[i].account, pool.as_deref()) else {
                     continue;
                 };
-                if !ratings.contains_key(&account) {
-                    let r = self.storage.account_ratings(account).await?;
-                    ratings.insert(account, r);
+                if let std::collections::hash_map::Entry::Vacant(e) = ratings.entry(account) {
+                    e.insert(self.storage.account_ratings(account).await?);
                 }
                 if let Some(r) = ratings[&account].iter().find(|r| r.pool == pool) {
                     line[side] = json!({
