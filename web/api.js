@@ -100,6 +100,17 @@ export const api = {
   block: (name) => request('POST', `/api/players/${encodeURIComponent(name)}/block`, {}),
   unblock: (name) => request('POST', `/api/players/${encodeURIComponent(name)}/unblock`, {}),
   report: (message, reason) => request('POST', `/api/chat/${message}/report`, { reason }),
+  /** `action`: 'offer' (or accept the opponent's offer) or 'decline' (or withdraw). */
+  rematch: (id, token, action = 'offer') => request('POST', `/api/games/${id}/rematch`, { token: tok(token), action }),
+  lobby: () => request('GET', '/api/lobby'),
+  postSeek: (terms) => request('POST', '/api/lobby/seeks', terms),
+  cancelSeek: (id) => request('POST', `/api/lobby/seeks/${id}/cancel`, {}),
+  acceptSeek: (id) => request('POST', `/api/lobby/seeks/${id}/accept`, {}),
+  quickPair: (terms) => request('POST', '/api/lobby/quick', terms),
+  challenge: (terms) => request('POST', '/api/challenges', terms),
+  challenges: () => request('GET', '/api/challenges'),
+  /** `what`: 'accept', 'decline' or 'cancel'. */
+  settleChallenge: (id, what) => request('POST', `/api/challenges/${id}/${what}`, {}),
 };
 
 /**
@@ -108,8 +119,11 @@ export const api = {
  * can refetch the state; onStatus gets 'connecting' | 'online' | 'offline'.
  */
 export class GameSocket {
-  constructor(id, { onState, onOpen, onStatus, onChat }) {
+  /** `path`: another socket than the game's (the lobby's), whose messages go to onMessage. */
+  constructor(id, { onState, onOpen, onStatus, onChat, onMessage, path }) {
     this.id = id;
+    this.path = path || `/api/games/${id}/ws`;
+    this.onMessage = onMessage;
     this.onState = onState;
     this.onChat = onChat;
     this.onOpen = onOpen;
@@ -137,7 +151,7 @@ export class GameSocket {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     let ws;
     try {
-      ws = new WebSocket(`${proto}//${location.host}/api/games/${this.id}/ws`);
+      ws = new WebSocket(`${proto}//${location.host}${this.path}`);
     } catch {
       this.schedule();
       return;
@@ -160,7 +174,7 @@ export class GameSocket {
       else if (msg && msg.type === 'pong' && this.pingSent !== null) {
         this.lags = [...this.lags, (performance.now() - this.pingSent) / 2].slice(-5);
         this.pingSent = null;
-      }
+      } else if (msg) this.onMessage?.(msg);
     };
     ws.onclose = () => {
       clearInterval(this.pinger);

@@ -1,5 +1,5 @@
 // brett's single page: header, language switch and a small router over the
-// views (home, game, archive, analysis, puzzles, log in, register, account,
+// views (home, lobby, game, archive, analysis, puzzles, log in, register, account,
 // a player's page, the leaderboards),
 // and who is logged in. The server sends index.html for
 // every route, so the paths work as bookmarks and on reload.
@@ -7,6 +7,7 @@
 import { LANGUAGES, lang, setLang, onLangChange, t } from './i18n.js';
 import { HomeView } from './views/home.js';
 import { GameView } from './views/game.js';
+import { LobbyView } from './views/lobby.js';
 import { ArchiveView } from './views/archive.js';
 import { AnalysisView } from './views/analysis.js';
 import { PuzzlesView } from './views/puzzles.js';
@@ -25,6 +26,7 @@ let current = null;
 function route(path) {
   let m;
   if ((m = path.match(/^\/game\/(\d+)\/?$/))) return { View: GameView, params: { id: Number(m[1]) }, nav: 'play' };
+  if (/^\/lobby\/?$/.test(path)) return { View: LobbyView, params: {}, nav: 'lobby' };
   if (/^\/archive\/?$/.test(path)) return { View: ArchiveView, params: {}, nav: 'archive' };
   if (/^\/analysis\/?$/.test(path)) return { View: AnalysisView, params: {}, nav: 'analysis' };
   if ((m = path.match(/^\/puzzles(?:\/(\d+))?\/?$/))) return { View: PuzzlesView, params: { id: m[1] ? Number(m[1]) : null }, nav: 'puzzles' };

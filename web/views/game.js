@@ -563,6 +563,59 @@ export class GameView {
     if (c) this.action(() => api.abort(this.id, this.seats[c]));
   }
 
+  /**
+   * Offer (or accept) a rematch, or decline (or withdraw) it; once it is
+   * accepted, this player's seat of the new game (a guest's token is kept)
+   * and off to it.
+   */
+  async rematch(what) {
+    const c = this.myColor();
+    if (!c || this.busy) return;
+    this.busy = true;
+    this.update();
+    try {
+      const v = await api.rematch(this.id, this.seats[c], what);
+      this.busy = false;
+      if (v.game) {
+        if (v.token) store.addSeat(v.game, v.color, v.token);
+        navigate(`/game/${v.game}`);
+        return;
+      }
+      this.applyState({ ...v.state, you: c }, 'action', this.socketStates);
+    } catch (e) {
+      this.busy = false;
+      this.update();
+      this.reportError(e);
+    }
+  }
+
+  /** The rematch box of a finished online game: offer, answer, or follow it to the new game. */
+  renderRematch(st) {
+    const e = this.els;
+    const mine = this.myColor();
+    const show = st.kind === 'online' && st.status === 'over' && !!mine
+      && st.players.white.type !== 'computer' && st.players.black.type !== 'computer';
+    e.rematchBox.hidden = !show;
+    if (!show) return;
+    const r = st.rematch;
+    if (r && r.game && !this.followingRematch) {
+      // Accepted: both players go to the new game.
+      this.followingRematch = true;
+      this.rematch('offer');
+    }
+    const state = !r ? 'none' : r.game ? 'started' : r.offered_by === mine ? 'mine' : 'theirs';
+    const key = `${state}|${this.busy}|${document.documentElement.lang}`;
+    if (e.rematchBox.dataset.key === key) return;
+    e.rematchBox.dataset.key = key;
+    const btn = (id, what, text, cls = 'btn') => h('button', { class: cls, type: 'button', id, disabled: this.busy, onclick: () => this.rematch(what), text });
+    if (state === 'none') mount(e.rematchBox, btn('rematch', 'offer', t('game.rematch.ask'), 'btn primary'));
+    else if (state === 'mine') mount(e.rematchBox, h('p', { text: t('game.rematch.offered') }), btn('rematch-withdraw', 'decline', t('game.rematch.withdraw')));
+    else if (state === 'theirs') {
+      mount(e.rematchBox, h('p', { text: t('game.rematch.offeredBy') }),
+        h('div', { class: 'row' }, btn('rematch-accept', 'offer', t('game.accept'), 'btn primary'), btn('rematch-decline', 'decline', t('game.decline'))));
+    } else mount(e.rematchBox, h('p', { text: t('game.rematch.starting') }));
+  }
+
   giveTime() {
     const c = this.myColor();
     if (c) this.action(() => api.giveTime(this.id, this.seats[c]));
@@ -693,6 +746,8 @@ export class GameView {
     els.joinBox = h('form', { class: 'card join-box', hidden: true, onsubmit: (e) => { e.preventDefault(); this.join(); } });
     els.seatNotice = h('div', { class: 'card seat-notice', id: 'seat-notice', hidden: true, role: 'alert' });
     els.shareBox = h('div', { class: 'card share-box', hidden: true });
+    els.rematchBox = h('div', { class: 'rematch-box', id: 'rematch-box', hidden: true });
+    els.spectators = h('span', { class: 'spectators muted small', id: 'spectators', hidden: true });
     els.moveList = h('ol', { class: 'move-list', id: 'move-list', 'aria-label': t('game.moves') });
     els.movesTitle = h('h2', { class: 'section-title' });
     els.moveInput = h('input', {
@@ -736,8 +791,8 @@ export class GameView {
         h('div', { class: 'under-board' }, els.replayNav, els.live, els.replayInfo)),
       h('aside', { class: 'side-col' },
         h('div', { class: 'card status-card' },
-          h('div', { class: 'title-row' }, els.title, els.tc, els.conn),
-          els.status, els.abortNote, els.thinking, els.hint, els.huffBox, els.banner, els.drawBox, els.claimBox, els.live_region),
+          h('div', { class: 'title-row' }, els.title, els.tc, els.spectators, els.conn),
+          els.status, els.abortNote, els.thinking, els.hint, els.huffBox, els.banner, els.drawBox, els.rematchBox, els.claimBox, els.live_region),
         els.shareBox,
         this.chat.el,
         h('div', { class: 'card moves-card' }, els.movesTitle, els.moveList, els.moveForm),
@@ -997,6 +1052,11 @@ export class GameView {
     }
 
     this.renderJoin();
+    this.renderRematch(st);
+    const watching = st.spectators || 0;
+    e.spectators.hidden = watching === 0;
+    e.spectators.textContent = watching ? `👁 ${watching}` : '';
+    e.spectators.title = t('game.spectators', { n: watching });
     this.renderShare();
     this.renderMoves();
     this.renderReview();
@@ -1156,12 +1216,20 @@ export class GameView {
       const url = `${origin}${inv.url}${inv.url.includes('#') ? '&' : '#'}color=${inv.color}`;
       parts.push(h('h2', { text: t('game.invite') }),
         h('p', { class: 'small', text: t('game.invite.text', { color: colorName(inv.color) }) }),
-        linkRow('invite-link', url));
+        linkRow('invite-link', url),
+        h('div', { class: 'row' },
+          // The device's own share sheet where there is one (phones); the copy button otherwise.
+          navigator.share ? h('button', {
+            class: 'btn', type: 'button', id: 'invite-share',
+            onclick: () => navigator.share({ title: document.title, text: t('game.invite.share'), url }).catch(() => {}),
+            text: t('game.share'),
+          }) : null,
+          this.myColor() ? h('button', { class: 'btn danger', type: 'button', id: 'cancel-invite', onclick: () => this.abort(), text: t('game.cancelInvite') }) : null));
     }
     parts.push(h('h2', { text: t('game.watch') }),
       h('p', { class: 'small', text: t('game.watch.text') }),
       linkRow('watch-link', `${origin}/game/${this.id}`));
-    const key = JSON.stringify([showInvite, document.documentElement.lang]);
+    const key = JSON.stringify([showInvite, document.documentElement.lang, this.myColor()]);
     if (e.shareBox.dataset.key === key) return;
     e.shareBox.dataset.key = key;
     mount(e.shareBox, ...parts);

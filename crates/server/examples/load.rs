@@ -8,6 +8,7 @@
 //! cargo run --release -p server --example load -- sockets [--sockets 10000]
 //! cargo run --release -p server --example load -- kill --database postgres://… [--instances 2]
 //! cargo run --release -p server --example load -- clocks [--games 1000 --idle 10000]
+//! cargo run --release -p server --example load -- lobby [--seeks 500 --sockets 1000]
 //! ```
 //!
 //! Each server instance runs in a child process (this program started
@@ -44,6 +45,13 @@
 //!   upper bounds. Then IDLE games on a 30+0
 //!   clock are started and left running: the server's memory and its CPU
 //!   time over IDLE_SECONDS with nothing but those clocks.
+//! - `lobby`: SEEKS open seeks (correspondence, by SEEKS/5 accounts) and
+//!   SOCKETS lobby sockets (guests'), each of which has read the lobby;
+//!   the server's memory before and after the sockets opened gives the
+//!   memory per lobby socket. Then POSTS seeks are posted one after the
+//!   other (each cancelled after): the lobby update latency, from posting
+//!   a seek until every lobby socket has it, p50 and p99 (and the same for
+//!   single sockets).
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read};
@@ -145,6 +153,21 @@ enum Cmd {
         #[arg(long, default_value_t = 30)]
         idle_seconds: u64,
     },
+    /// Lobby update latency with many open seeks and lobby sockets;
+    /// memory per lobby socket.
+    Lobby {
+        #[arg(long, default_value = "sqlite")]
+        database: String,
+        /// Open seeks in the lobby.
+        #[arg(long, default_value_t = 500)]
+        seeks: usize,
+        /// Lobby sockets.
+        #[arg(long, default_value_t = 1000)]
+        sockets: usize,
+        /// Seeks posted and timed.
+        #[arg(long, default_value_t = 100)]
+        posts: usize,
+    },
     /// One server instance (started by the benchmark).
     #[command(hide = true)]
     Child {
@@ -239,6 +262,19 @@ fn main() -> anyhow::Result<()> {
                 db.drop_it().await;
                 r
             }
+            Cmd::Lobby {
+                database,
+                seeks,
+                sockets,
+                posts,
+            } => {
+                let db = Database::fresh(&database).await?;
+                let mut cluster = Cluster::start(&db, 1, sockets + 600, 5.0)?;
+                let r = lobby(&cluster, seeks, sockets, posts).await;
+                cluster.stop();
+                db.drop_it().await;
+                r
+            }
             Cmd::Child { .. } => unreachable!(),
         }
     })
@@ -279,6 +315,8 @@ fn child(
             connection_wait: Duration::from_secs_f64(connection_wait),
             games_per_minute: 0,
             wrong_tokens_per_minute: 0,
+            logins_per_minute: 0,
+            logins_per_name_per_minute: 0,
             // Every simulated player comes from 127.0.0.1.
             max_connections_per_ip: 0,
             max_websockets_per_ip: 0,
@@ -1271,4 +1309,181 @@ async fn clocks(
         wall.as_secs_f64()
     );
     Ok(())
+}
+
+/// Register account `name`: the cookie of its login.
+async fn register(client: &reqwest::Client, base: &str, name: &str) -> anyhow::Result<String> {
+    let body = json!({"name": name, "password": "a long enough password"});
+    let r = client
+        .post(format!("{base}/api/account/register"))
+        .json(&body)
+        .send()
+        .await?;
+    anyhow::ensure!(r.status().is_success(), "register {name}: {}", r.status());
+    let cookie = r
+        .headers()
+        .get("set-cookie")
+        .context("no cookie")?
+        .to_str()?;
+    Ok(cookie.split(';').next().unwrap_or_default().to_string())
+}
+
+/// `POST` with a login's cookie.
+async fn post_as(
+    client: &reqwest::Client,
+    cookie: &str,
+    url: String,
+    body: Value,
+) -> anyhow::Result<Value> {
+    let r = client
+        .post(url)
+        .header("cookie", cookie)
+        .json(&body)
+        .send()
+        .await?;
+    let status = r.status();
+    let v: Value = r.json().await?;
+    anyhow::ensure!(status.is_success(), "{status}: {v}");
+    Ok(v)
+}
+
+async fn lobby(
+    cluster: &Cluster,
+    seeks: usize,
+    sockets: usize,
+    posts: usize,
+) -> anyhow::Result<()> {
+    let client = client()?;
+    let (pid, base, base_ws) = (cluster.pid(0), cluster.base(0), cluster.base_ws(0));
+    // The open seeks: five per account (the most one may have).
+    let t = Instant::now();
+    let posters = seeks.div_ceil(5);
+    let posted: Vec<anyhow::Result<()>> = futures_util::stream::iter(0..posters)
+        .map(|i| {
+            let (client, base) = (client.clone(), base.clone());
+            async move {
+                let cookie = register(&client, &base, &format!("seeker{i}")).await?;
+                for k in 0..5.min(seeks - 5 * i) {
+                    let game = ["muehle", "dame", "dame-100", "international", "dame-fr"][k];
+                    let body = json!({"game": game, "time_control": "3d"});
+                    post_as(&client, &cookie, format!("{base}/api/lobby/seeks"), body).await?;
+                }
+                Ok(())
+            }
+        })
+        .buffer_unordered(8)
+        .collect()
+        .await;
+    posted.into_iter().collect::<anyhow::Result<Vec<()>>>()?;
+    println!(
+        "{seeks} open seeks by {posters} accounts in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    // The lobby sockets, each having read the lobby.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let rss_before = rss_kib(pid);
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(i64, Instant)>();
+    let t = Instant::now();
+    let opened: Vec<anyhow::Result<Ws>> = futures_util::stream::iter(0..sockets)
+        .map(|_| {
+            let base_ws = base_ws.clone();
+            async move {
+                let (mut ws, _) =
+                    tokio_tungstenite::connect_async(format!("{base_ws}/api/lobby/ws")).await?;
+                let first = lobby_message(&mut ws).await?;
+                anyhow::ensure!(
+                    first["seeks"].as_array().map(Vec::len) == Some(seeks),
+                    "the lobby did not list the seeks"
+                );
+                Ok(ws)
+            }
+        })
+        .buffer_unordered(64)
+        .collect()
+        .await;
+    let mut readers = Vec::new();
+    for ws in opened {
+        let (mut ws, tx) = (ws?, tx.clone());
+        readers.push(tokio::spawn(async move {
+            while let Ok(m) = lobby_message(&mut ws).await {
+                if m["type"] == "seek"
+                    && let Some(id) = m["seek"]["id"].as_i64()
+                {
+                    let _ = tx.send((id, Instant::now()));
+                }
+            }
+        }));
+    }
+    println!(
+        "{sockets} lobby sockets open in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let rss_after = rss_kib(pid);
+    // Seeks posted one after the other; each reaches every socket.
+    let cookie = register(&client, &base, "timer").await?;
+    let mut all = Vec::new();
+    let mut single = Vec::new();
+    let mut heard: HashMap<i64, Vec<Instant>> = HashMap::new();
+    for _ in 0..posts {
+        let t0 = Instant::now();
+        let body = json!({"game": "muehle", "time_control": "5+3"});
+        let v = post_as(&client, &cookie, format!("{base}/api/lobby/seeks"), body).await?;
+        let id = v["seek"]["id"].as_i64().context("no seek id")?;
+        while heard.get(&id).map_or(0, Vec::len) < sockets {
+            let (seek, at) = tokio::time::timeout(Duration::from_secs(30), rx.recv())
+                .await
+                .context("a lobby socket missed a seek for 30 s")?
+                .context("the sockets closed")?;
+            heard.entry(seek).or_default().push(at);
+        }
+        let times = heard.remove(&id).unwrap_or_default();
+        single.extend(times.iter().map(|at| at.duration_since(t0)));
+        let last = times.iter().max().copied().unwrap_or(t0);
+        all.push(last.duration_since(t0));
+        post_as(
+            &client,
+            &cookie,
+            format!("{base}/api/lobby/seeks/{id}/cancel"),
+            json!({}),
+        )
+        .await?;
+    }
+    all.sort();
+    single.sort();
+    println!(
+        "lobby update latency, seek posted to every one of {sockets} sockets having it \
+         ({posts} seeks, {seeks} open): p50 {}, p99 {}, max {}; to one socket: p50 {}, p99 {}",
+        ms(percentile(&all, 0.5)),
+        ms(percentile(&all, 0.99)),
+        ms(all.last().copied().unwrap_or_default()),
+        ms(percentile(&single, 0.5)),
+        ms(percentile(&single, 0.99)),
+    );
+    println!(
+        "memory: server RSS {:.1} MiB before the sockets, {:.1} MiB with them: {:.1} KiB per \
+         lobby socket",
+        rss_before as f64 / 1024.0,
+        rss_after as f64 / 1024.0,
+        rss_after.saturating_sub(rss_before) as f64 / sockets as f64
+    );
+    for r in readers {
+        r.abort();
+    }
+    Ok(())
+}
+
+/// The next text message of a lobby socket, as JSON (pings answered).
+async fn lobby_message(ws: &mut Ws) -> anyhow::Result<Value> {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(120), ws.next())
+            .await
+            .context("no lobby message for 120 s")?
+            .ok_or_else(|| anyhow::anyhow!("socket closed"))??;
+        match msg {
+            Message::Text(t) => return Ok(serde_json::from_str(t.as_str())?),
+            Message::Ping(p) => ws.send(Message::Pong(p)).await?,
+            _ => {}
+        }
+    }
 }

@@ -188,7 +188,8 @@ impl Login {
         }
     }
 
-    fn required(self) -> Result<SignedIn, ApiError> {
+    /// The signed-in account, or `not_logged_in`.
+    pub fn required(self) -> Result<SignedIn, ApiError> {
         self.0.ok_or_else(|| {
             ApiError::NotLoggedIn("you are not logged in (or your login has ended)".into())
         })

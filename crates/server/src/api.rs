@@ -17,7 +17,7 @@ use crate::game::clock::TimeControlError;
 use crate::game::{Color, LiveGame, TimeControl, Variant};
 use crate::game_state::{GameState, Kind, StateForSeat};
 use crate::guard::Requester;
-use crate::registry::{Action, CreateGame, Credentials, DrawAction};
+use crate::registry::{Action, CreateGame, Credentials, DrawAction, RematchAction};
 use crate::storage::{GameFilter, Outcome, StatusFilter};
 use crate::util::clean_name;
 
@@ -39,6 +39,7 @@ pub fn routes() -> Router<AppState> {
         .route("/games/{id}/abort", post(abort))
         .route("/games/{id}/claim", post(claim))
         .route("/games/{id}/give-time", post(give_time))
+        .route("/games/{id}/rematch", post(rematch))
         .route("/games/{id}/record", get(record))
         .route("/games/{id}/review", get(review))
         .route("/games/{id}/ws", get(crate::ws::handler))
@@ -48,6 +49,7 @@ pub fn routes() -> Router<AppState> {
         .route("/test/clock", post(advance_test_clock))
         .merge(crate::account::routes())
         .merge(crate::chat::routes())
+        .merge(crate::lobby::routes())
         .fallback(unknown_api)
         .method_not_allowed_fallback(method_not_allowed)
 }
@@ -412,6 +414,58 @@ async fn give_time(
     ApiJson(req): ApiJson<TokenRequest>,
 ) -> Result<Json<StateForSeat>, ApiError> {
     act(&app, id, req.token, login, Action::GiveTime).await
+}
+
+#[derive(Deserialize)]
+struct RematchRequest {
+    #[serde(default)]
+    token: Option<String>,
+    #[serde(default)]
+    action: Option<String>,
+}
+
+/// The actions of `POST /api/games/{id}/rematch`.
+const REMATCH_ACTIONS: [(&str, RematchAction); 4] = [
+    ("offer", RematchAction::Offer),
+    ("accept", RematchAction::Offer),
+    ("decline", RematchAction::Decline),
+    ("withdraw", RematchAction::Decline),
+];
+
+/// `POST /api/games/{id}/rematch`: offer (or accept) a rematch, or
+/// decline (or withdraw) it; once accepted, the caller's seat of the new
+/// game.
+async fn rematch(
+    State(app): State<AppState>,
+    GameId(id): GameId,
+    login: Login,
+    ApiJson(req): ApiJson<RematchRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let asked = req.action.as_deref().unwrap_or("offer");
+    let Some(&(_, action)) = REMATCH_ACTIONS.iter().find(|(name, _)| *name == asked) else {
+        return Err(ApiError::BadRequest(format!(
+            "unknown rematch action '{asked}' (offer, accept, decline or withdraw)"
+        )));
+    };
+    let registry = app.registry.clone();
+    let account = login.account();
+    let (state, seat) = detached(async move {
+        let who = Credentials {
+            token: req.token.as_deref(),
+            account,
+        };
+        registry.rematch(id, who, action).await
+    })
+    .await?;
+    let mut body = json!({"state": state});
+    if let Some(seat) = seat {
+        body["game"] = json!(seat.game);
+        body["color"] = json!(seat.color);
+        if let Some(token) = seat.token {
+            body["token"] = json!(token);
+        }
+    }
+    Ok(Json(body))
 }
 
 async fn takeback(

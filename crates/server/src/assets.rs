@@ -1,5 +1,5 @@
 //! The browser UI: the files of `web/`, embedded in the binary. The app's
-//! pages (`/`, `/game/{id}`, `/archive`, `/analysis`, `/puzzles`,
+//! pages (`/`, `/lobby`, `/game/{id}`, `/archive`, `/analysis`, `/puzzles`,
 //! `/puzzles/{id}`, `/login`, `/register`, `/account`, `/players/{name}`,
 //! `/leaderboard`) all get `index.html` (a single-page app); other paths
 //! are files.
@@ -17,8 +17,9 @@ struct Assets;
 
 /// The app's pages: each is `index.html`, which shows the page its path
 /// names.
-const PAGES: [&str; 11] = [
+const PAGES: [&str; 12] = [
     "/",
+    "/lobby",
     "/game/{id}",
     "/archive",
     "/analysis",

@@ -344,6 +344,9 @@ impl ClockState {
 /// ([`RemotePresence`], read from the database).
 pub struct Presence {
     seats: std::sync::Mutex<[SeatPresence; 2]>,
+    /// Sockets on the game here that hold no seat, and those the other
+    /// instances hold.
+    spectators: [std::sync::atomic::AtomicUsize; 2],
 }
 
 #[derive(Clone, Copy)]
@@ -364,7 +367,32 @@ impl Presence {
                     remote: RemotePresence::default(),
                 }; 2],
             ),
+            spectators: Default::default(),
         }
+    }
+
+    /// A spectator's socket opened (`true`) or closed here: the
+    /// spectators' sockets here now.
+    pub fn watching(&self, opened: bool) -> usize {
+        use std::sync::atomic::Ordering::Relaxed;
+        let here = &self.spectators[0];
+        if opened {
+            here.fetch_add(1, Relaxed) + 1
+        } else {
+            let _ = here.fetch_update(Relaxed, Relaxed, |n| Some(n.saturating_sub(1)));
+            here.load(Relaxed)
+        }
+    }
+
+    /// The spectators' sockets the other instances hold.
+    pub fn set_remote_spectators(&self, n: usize) {
+        self.spectators[1].store(n, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The spectators' sockets of the game, here and elsewhere.
+    pub fn spectators(&self) -> usize {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.spectators[0].load(Relaxed) + self.spectators[1].load(Relaxed)
     }
 
     fn with<T>(&self, f: impl FnOnce(&mut [SeatPresence; 2]) -> T) -> T {

@@ -26,6 +26,7 @@ use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 
+use crate::lobby::Lobby;
 use crate::registry::GameRegistry;
 use crate::storage::{Cluster, ClusterEvent, Storage, StorageError};
 
@@ -91,15 +92,18 @@ pub struct ClusterService {
     /// The games in memory here, read anew when another instance changes
     /// them.
     registry: Arc<GameRegistry>,
+    /// The lobby here, told the lobby messages of the others.
+    lobby: Arc<Lobby>,
 }
 
 impl ClusterService {
     /// The service of `registry`'s storage if that is shared (`None`:
     /// one instance only).
-    pub fn of(registry: &Arc<GameRegistry>) -> Option<ClusterService> {
+    pub fn of(registry: &Arc<GameRegistry>, lobby: Arc<Lobby>) -> Option<ClusterService> {
         registry.storage().cluster()?;
         Some(ClusterService {
             registry: registry.clone(),
+            lobby,
         })
     }
 
@@ -130,6 +134,7 @@ impl ClusterService {
             Err(_) => tracing::warn!("not listening for changes yet; serving anyway"),
         }
         let h = hub.clone();
+        let lobby = self.lobby.clone();
         tokio::spawn(async move {
             while let Some(event) = rx.recv().await {
                 match event {
@@ -141,6 +146,7 @@ impl ClusterService {
                         let h = h.clone();
                         tokio::spawn(async move { crate::chat::forward(&h, game, message).await });
                     }
+                    ClusterEvent::Lobby(message) => lobby.heard(&message),
                     ClusterEvent::Resync | ClusterEvent::Listening => {
                         for id in h.live_game_ids() {
                             let h = h.clone();

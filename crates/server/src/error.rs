@@ -58,6 +58,10 @@ pub enum ApiError {
     /// one given (changing the password, deleting the account).
     #[error("{0}")]
     WrongPassword(String),
+    /// `403 forbidden`: the request acts for another player (cancels
+    /// another's seek, accepts its own).
+    #[error("{0}")]
+    Forbidden(String),
     /// `409 name_taken`: an account of that name exists.
     #[error("{0}")]
     NameTaken(String),
@@ -146,6 +150,7 @@ impl ApiError {
             ApiError::WrongPassword(_) => "wrong_password",
             ApiError::NameTaken(_) => "name_taken",
             ApiError::AccountClosed(_) => "account_closed",
+            ApiError::Forbidden(_) => "forbidden",
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::TooLarge(_) => "too_large",
@@ -177,7 +182,8 @@ impl ApiError {
             ApiError::WrongToken(_)
             | ApiError::CrossOrigin(_)
             | ApiError::WrongPassword(_)
-            | ApiError::AccountClosed(_) => StatusCode::FORBIDDEN,
+            | ApiError::AccountClosed(_)
+            | ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotLoggedIn(_) | ApiError::BadLogin(_) => StatusCode::UNAUTHORIZED,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::RateLimited(..) | ApiError::TooManyConnections(_) => {

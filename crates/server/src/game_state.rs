@@ -124,6 +124,28 @@ pub struct GameState {
     /// A rated game (written only for one).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// A finished online game's rematch: who offered it, and the new
+    /// game once accepted (written only when there is one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<RematchState>,
+    /// Sockets on the game that hold no seat (written only when there are
+    /// some).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub spectators: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// A rematch offer as the state shows it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct RematchState {
+    /// The side that offered.
+    pub offered_by: Color,
+    /// The new game, once accepted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<i64>,
 }
 
 /// What the state says beyond the game itself.
@@ -144,6 +166,10 @@ pub struct Seating {
     pub clock: Option<ClockState>,
     /// Whether the game is rated.
     pub rated: bool,
+    /// The rematch offer.
+    pub rematch: Option<RematchState>,
+    /// The spectators' sockets.
+    pub spectators: usize,
 }
 
 impl GameState {
@@ -174,6 +200,8 @@ impl GameState {
             updated_at: seating.updated_at,
             clock: seating.clock,
             rated: seating.rated,
+            rematch: seating.rematch,
+            spectators: seating.spectators,
         }
     }
 }
@@ -261,6 +289,8 @@ mod tests {
                 updated_at: "2026-11-22T10:15:09Z".into(),
                 clock: None,
                 rated: false,
+                rematch: None,
+                spectators: 0,
             },
         )
     }

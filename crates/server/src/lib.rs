@@ -8,9 +8,10 @@
 //! The layers, each using only those below it:
 //!
 //! - `api`, [`account`], `ws`, `assets`, [`front`], `guard`, `conn`,
-//!   `strict`: HTTP, accounts and their logins, WebSocket, the web UI's
+//!   `strict`, [`lobby`]: HTTP, accounts and their logins, WebSocket, the web UI's
 //!   files, the host check and the browser's protections, origins and rate
-//!   limits, the connection loop and its check of request heads;
+//!   limits, the connection loop and its check of request heads, the
+//!   lobby's seeks and challenges;
 //!   [`AppState`] is what the handlers share, [`error`] the API's error
 //!   answers; [`password`]: the accounts' password hashes (argon2id).
 //! - `computer`, `analysis`, [`clocks`], [`cluster`]: the services beside
@@ -44,6 +45,7 @@ pub mod front;
 pub use games as game;
 pub mod game_state;
 mod guard;
+pub mod lobby;
 pub mod password;
 pub mod perfect;
 pub mod rating;

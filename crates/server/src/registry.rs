@@ -23,11 +23,13 @@ use crate::clocks::{
 use crate::error::ApiError;
 use crate::fair::AnalysisLimits;
 use crate::game::{Color, GameError, LiveGame, PerSide, SavedGame, TimeControl, Variant};
-use crate::game_state::{GameState, Kind, Player, Seating, StateMessage, Status, computer_name};
+use crate::game_state::{
+    GameState, Kind, Player, RematchState, Seating, StateMessage, Status, computer_name,
+};
 use crate::rating::{self, SeatRating};
 use crate::storage::{
     ClockMeta, Expected, GameFilter, GameMeta, GameSummary, MoveChange, NewGame, RatingChange,
-    Seat, SeatChange, Seats, Storage, StorageError, StoredGame,
+    Rematch, RematchChange, Seat, SeatChange, Seats, Storage, StorageError, StoredGame,
 };
 use crate::util::{self, constant_time_eq, token_hash};
 
@@ -112,6 +114,8 @@ pub(crate) struct Live {
     /// A rated game that ended with a result: White's and Black's rating
     /// change.
     ratings: Option<[RatingChange; 2]>,
+    /// A finished online game's rematch offer.
+    rematch: Option<Rematch>,
     /// Who of the players is connected (the entry's).
     presence: Arc<Presence>,
     /// The server's time.
@@ -327,6 +331,19 @@ impl Live {
                     .clock
                     .map(|c| ClockState::new(&c, now, self.clock_view(&self.game))),
                 rated: self.rated,
+                rematch: self.rematch.as_ref().map(|r| RematchState {
+                    offered_by: if r.offered_by == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    },
+                    game: r.new_game,
+                }),
+                spectators: if online {
+                    self.presence.spectators()
+                } else {
+                    0
+                },
             },
         )
     }
@@ -465,6 +482,50 @@ impl<'a> Credentials<'a> {
             account: None,
         }
     }
+}
+
+/// A game between two players who are both there
+/// ([`GameRegistry::create_paired`]).
+pub struct Pairing {
+    /// The game, at its start.
+    pub game: LiveGame,
+    /// The time control.
+    pub control: TimeControl,
+    /// A rated game.
+    pub rated: bool,
+    /// White and Black.
+    pub players: [PairedPlayer; 2],
+}
+
+/// A player of a [`Pairing`].
+pub struct PairedPlayer {
+    /// The account that holds the seat (its login's cookie acts for it).
+    pub account: Option<i64>,
+    /// The name shown.
+    pub name: Option<String>,
+    /// The hash of the seat's token (`None`: a new random one, which
+    /// nobody is given).
+    pub token_hash: Option<String>,
+}
+
+/// What a rematch request does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RematchAction {
+    /// Offer a rematch, or accept the opponent's offer.
+    Offer,
+    /// Withdraw the offer, or decline the opponent's.
+    Decline,
+}
+
+/// The new game of an accepted rematch, for one of its players.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RematchSeat {
+    /// The new game.
+    pub game: i64,
+    /// The player's colour there.
+    pub color: Color,
+    /// A guest's token of that seat.
+    pub token: Option<String>,
 }
 
 /// What creating a game gives.
@@ -958,6 +1019,7 @@ impl GameRegistry {
             thinking: None,
             rated,
             ratings: None,
+            rematch: None,
         })
     }
 
@@ -982,6 +1044,7 @@ impl GameRegistry {
                 .ok_or_else(|| ApiError::not_found_game(entry.id))?;
             let mut live = self.live_from_stored(stored, entry)?;
             self.read_ratings(entry.id, &mut live).await;
+            self.read_rematch(entry.id, &mut live).await;
             self.read_presence(entry).await;
             self.schedule(entry.id, &live);
             *guard = Some(live);
@@ -1001,6 +1064,18 @@ impl GameRegistry {
         match self.storage.game_ratings(id).await {
             Ok(ratings) => live.ratings = ratings,
             Err(e) => tracing::warn!("game {id}: the rating changes could not be read: {e}"),
+        }
+    }
+
+    /// A finished online game: its rematch offer (a failed read leaves it
+    /// out of the state until the game is read anew).
+    async fn read_rematch(&self, id: i64, live: &mut Live) {
+        if live.kind != Kind::Online || live.game.ending().is_none() {
+            return;
+        }
+        match self.storage.rematch(id).await {
+            Ok(r) => live.rematch = r,
+            Err(e) => tracing::warn!("game {id}: the rematch offer could not be read: {e}"),
         }
     }
 
@@ -1114,14 +1189,20 @@ impl GameRegistry {
         }
     }
 
-    /// Several instances: what the others hold of game `entry`'s seats.
+    /// Several instances: what the others hold of game `entry`'s seats,
+    /// and their spectators.
     async fn read_presence(&self, entry: &Entry) {
         if let Some(cluster) = self.storage.cluster() {
-            match cluster.presence(entry.id, self.time.now_ms()).await {
+            let now = self.time.now_ms();
+            match cluster.presence(entry.id, now).await {
                 Ok(remote) => entry.presence.set_remote(remote),
                 Err(e) => {
                     tracing::warn!(game = entry.id, error = %e, "reading who is connected failed")
                 }
+            }
+            match cluster.spectators(entry.id, now).await {
+                Ok(n) => entry.presence.set_remote_spectators(n),
+                Err(e) => tracing::warn!(game = entry.id, error = %e, "reading spectators failed"),
             }
         }
     }
@@ -1129,6 +1210,12 @@ impl GameRegistry {
     /// Several instances: tell the others how many sockets of `side` of
     /// game `id` this one holds.
     fn tell_presence(self: &Arc<Self>, id: i64, side: Color, sockets: usize) {
+        self.tell_sockets(id, side.index(), sockets);
+    }
+
+    /// Several instances: tell the others how many sockets of seat index
+    /// `seat` (2: spectators) of game `id` this one holds.
+    fn tell_sockets(self: &Arc<Self>, id: i64, seat: usize, sockets: usize) {
         if self.storage.cluster().is_none()
             || self.is_closing()
             || tokio::runtime::Handle::try_current().is_err()
@@ -1138,7 +1225,7 @@ impl GameRegistry {
         let (registry, at) = (self.clone(), self.time.now_ms());
         tokio::spawn(async move {
             if let Some(cluster) = registry.storage.cluster()
-                && let Err(e) = cluster.set_presence(id, side.index(), sockets, at).await
+                && let Err(e) = cluster.set_presence(id, seat, sockets, at).await
             {
                 tracing::warn!(game = id, error = %e, "telling who is connected failed");
             }
@@ -1229,12 +1316,84 @@ impl GameRegistry {
                 account: None,
             };
         }
-        let now = self.now_text();
         // Online games' clocks start when both players are there.
         let started = (req.kind != Kind::Online).then(|| self.time.now_ms());
+        let (id, state) = self
+            .insert(req.game, req.kind, seats, req.control, req.rated, started)
+            .await?;
+        Ok(Created {
+            id,
+            tokens,
+            invite,
+            state,
+        })
+    }
+
+    /// Create an online game between two players who are both there (a
+    /// seek or challenge accepted, a rematch): its clock starts now.
+    pub async fn create_paired(
+        self: &Arc<Self>,
+        req: Pairing,
+    ) -> Result<(i64, GameState), ApiError> {
+        let accounts = req.players.each_ref().map(|p| p.account);
+        if req.rated {
+            let [Some(white), Some(black)] = accounts else {
+                return Err(ApiError::BadRequest(
+                    "only games between accounts are rated".into(),
+                ));
+            };
+            if white == black {
+                return Err(ApiError::NotAllowed(
+                    "a rated game is not played against yourself".into(),
+                ));
+            }
+            if rating::pool_of(req.game.game_type(), &req.game.rules_text()).is_none() {
+                return Err(ApiError::BadRequest(format!(
+                    "rated games are played by a preset's rules as they are; '{}' is none",
+                    req.game.rules_text()
+                )));
+            }
+        }
+        let mut seats: Seats = Default::default();
+        for (seat, player) in seats.iter_mut().zip(req.players) {
+            let token_hash = match player.token_hash {
+                Some(h) => h,
+                None => token_hash(&util::new_token().map_err(ApiError::internal)?),
+            };
+            *seat = Seat {
+                token_hash: Some(token_hash),
+                name: player.name,
+                joined: true,
+                level: None,
+                account: player.account,
+            };
+        }
+        let started = Some(self.time.now_ms());
+        self.insert(
+            req.game,
+            Kind::Online,
+            seats,
+            req.control,
+            req.rated,
+            started,
+        )
+        .await
+    }
+
+    /// Store a new game and take it into memory: its id and state.
+    async fn insert(
+        self: &Arc<Self>,
+        game: LiveGame,
+        kind: Kind,
+        seats: Seats,
+        control: TimeControl,
+        rated: bool,
+        started: Option<i64>,
+    ) -> Result<(i64, GameState), ApiError> {
+        let now = self.now_text();
         let mut live = Live {
-            game: req.game,
-            kind: req.kind,
+            game,
+            kind,
             seats,
             tags: Vec::new(),
             created_at: now.clone(),
@@ -1243,9 +1402,10 @@ impl GameRegistry {
             stored_version: 0,
             stale: false,
             thinking: None,
-            clock: GameClock::new(req.control, started),
-            rated: req.rated,
+            clock: GameClock::new(control, started),
+            rated,
             ratings: None,
+            rematch: None,
             move_clocks: Vec::new(),
             presence: Arc::new(Presence::new(self.started_at)),
             time: self.time.clone(),
@@ -1256,7 +1416,7 @@ impl GameRegistry {
             .create_game_rated(
                 NewGame {
                     game: live.game.game_type(),
-                    kind: req.kind.name().to_string(),
+                    kind: kind.name().to_string(),
                     rules: live.game.rules_text(),
                     start_position: live.game.start_position(),
                     moves: live.game.stored_moves(),
@@ -1266,7 +1426,7 @@ impl GameRegistry {
                     tags: Vec::new(),
                     created_at: now,
                 },
-                req.rated,
+                rated,
             )
             .await?;
         let entry = self.entry(id);
@@ -1278,12 +1438,201 @@ impl GameRegistry {
             *guard = Some(live);
         }
         let live = self.load(&entry, &mut guard).await?;
-        Ok(Created {
-            id,
-            tokens,
-            invite,
-            state: live.state(id),
-        })
+        Ok((id, live.state(id)))
+    }
+
+    /// A rematch request of the player `who` of finished online game `id`:
+    /// the first offer is stored; the opponent's offer accepts it and
+    /// creates the new game (colours swapped, the same game, rules, time
+    /// control and rated flag), and every later offer of either player
+    /// answers their seat there. The state of game `id` shows the offer.
+    pub async fn rematch(
+        self: &Arc<Self>,
+        id: i64,
+        who: Credentials<'_>,
+        action: RematchAction,
+    ) -> Result<(GameState, Option<RematchSeat>), ApiError> {
+        let entry = self.entry(id);
+        let mut guard = entry.state.lock().await;
+        let live = self.load(&entry, &mut guard).await?;
+        let side = live.seat_for(who)?;
+        if live.kind != Kind::Online || live.seats.iter().any(|s| s.level.is_some()) {
+            return Err(ApiError::NotAllowed(
+                "a rematch is played in online games between two players".into(),
+            ));
+        }
+        if live.game.ending().is_none() {
+            return Err(ApiError::NotAllowed(
+                "a rematch is offered once the game is over".into(),
+            ));
+        }
+        // A guest acting with its seat's token gets a token in the new game.
+        let held_by_token = who.token.filter(|t| {
+            live.seats[side.index()]
+                .token_hash
+                .as_deref()
+                .is_some_and(|h| constant_time_eq(h, &token_hash(t)))
+        });
+        let next_token = held_by_token.map(|t| util::rematch_token(t, id));
+        let mut seat = None;
+        for _ in 0..3 {
+            live.rematch = self.storage.rematch(id).await?;
+            let current = live.rematch.clone();
+            let changed = match (action, current) {
+                (
+                    _,
+                    Some(Rematch {
+                        new_game: Some(game),
+                        ..
+                    }),
+                ) => {
+                    if action == RematchAction::Decline {
+                        return Err(ApiError::NotAllowed(
+                            "the rematch was accepted already".into(),
+                        ));
+                    }
+                    seat = Some(RematchSeat {
+                        game,
+                        color: side.other(),
+                        token: next_token.clone(),
+                    });
+                    break;
+                }
+                (RematchAction::Offer, None) => {
+                    let change = RematchChange::Offer {
+                        side: side.index(),
+                        next_token_hash: next_token.as_deref().map(token_hash),
+                    };
+                    self.storage.change_rematch(id, change).await?
+                }
+                (RematchAction::Offer, Some(r)) if r.offered_by == side.index() => break,
+                (RematchAction::Offer, Some(r)) if !r.accepted => {
+                    let claim = RematchChange::Claim {
+                        offered_by: r.offered_by,
+                    };
+                    if !self.storage.change_rematch(id, claim).await? {
+                        continue;
+                    }
+                    let player = |old: Color| {
+                        let s = &live.seats[old.index()];
+                        PairedPlayer {
+                            account: s.account,
+                            name: s.name.clone(),
+                            token_hash: if old.index() == r.offered_by {
+                                r.next_token_hash.clone()
+                            } else {
+                                next_token.as_deref().map(token_hash)
+                            },
+                        }
+                    };
+                    let rules = live.game.rules_text();
+                    let pairing = Pairing {
+                        game: LiveGame::create(live.game.game_type(), Some(&rules), None, None)?,
+                        control: live.clock.map_or(TimeControl::Untimed, |c| c.clock.control),
+                        rated: live.rated,
+                        players: [player(Color::Black), player(Color::White)],
+                    };
+                    let created = self.create_paired(pairing).await;
+                    let game = match created {
+                        Ok((game, _)) => game,
+                        Err(e) => {
+                            // The offer stands again.
+                            let undo = self.storage.change_rematch(id, RematchChange::Withdraw);
+                            let _ = undo.await;
+                            return Err(e);
+                        }
+                    };
+                    self.storage
+                        .change_rematch(id, RematchChange::Created(game))
+                        .await?;
+                    true
+                }
+                (RematchAction::Offer, Some(_)) => {
+                    return Err(ApiError::NotAllowed(
+                        "the rematch is being set up; try again in a moment".into(),
+                    ));
+                }
+                (RematchAction::Decline, Some(r)) if !r.accepted => {
+                    self.storage
+                        .change_rematch(id, RematchChange::Withdraw)
+                        .await?
+                }
+                (RematchAction::Decline, _) => {
+                    return Err(ApiError::NotAllowed("there is no rematch offer".into()));
+                }
+            };
+            if changed {
+                live.rematch = self.storage.rematch(id).await?;
+                Self::broadcast(&entry, live);
+                if action == RematchAction::Decline {
+                    break;
+                }
+            }
+        }
+        if seat.is_none()
+            && action == RematchAction::Offer
+            && let Some(game) = live.rematch.as_ref().and_then(|r| r.new_game)
+        {
+            seat = Some(RematchSeat {
+                game,
+                color: side.other(),
+                token: next_token,
+            });
+        }
+        Ok((live.state(id), seat))
+    }
+
+    /// A socket on game `entry` that holds no seat: it counts as a
+    /// spectator's until the guard is dropped. The count goes out with the
+    /// game's next state.
+    pub fn spectate(self: &Arc<Self>, entry: &Arc<Entry>) -> SpectatorGuard {
+        let n = entry.presence.watching(true);
+        self.tell_sockets(entry.id, 2, n);
+        SpectatorGuard {
+            registry: self.clone(),
+            entry: entry.clone(),
+        }
+    }
+
+    /// Send the state of `entry`'s game, as it is in memory, to its
+    /// sockets (soon, not under the caller's lock).
+    fn rebroadcast(self: &Arc<Self>, entry: Arc<Entry>) {
+        if tokio::runtime::Handle::try_current().is_ok() && !self.is_closing() {
+            tokio::spawn(async move {
+                let guard = entry.state.lock().await;
+                if let Some(live) = guard.as_ref() {
+                    GameRegistry::broadcast(&entry, live);
+                }
+            });
+        }
+    }
+
+    /// The online games being played, newest first: the archive's lines
+    /// with the players' ratings in the game's pool.
+    pub async fn games_in_play(&self, limit: u32) -> Result<Vec<Value>, ApiError> {
+        let games = self.storage.live_games(limit).await?;
+        let mut ratings: HashMap<i64, Vec<crate::storage::PoolRating>> = HashMap::new();
+        let mut out = Vec::with_capacity(games.len());
+        for g in &games {
+            let mut line = summary_json(g);
+            let pool = rating::pool_of(g.game, &g.rules);
+            for (i, side) in ["white_rating", "black_rating"].into_iter().enumerate() {
+                let (Some(account), Some(pool)) = (g.seats[i].account, pool.as_deref()) else {
+                    continue;
+                };
+                if let std::collections::hash_map::Entry::Vacant(e) = ratings.entry(account) {
+                    e.insert(self.storage.account_ratings(account).await?);
+                }
+                if let Some(r) = ratings[&account].iter().find(|r| r.pool == pool) {
+                    line[side] = json!({
+                        "rating": r.rating.rating.round() as i64,
+                        "provisional": r.rating.provisional(),
+                    });
+                }
+            }
+            out.push(line);
+        }
+        Ok(out)
     }
 
     /// Import a game record as an archived game.
@@ -1739,14 +2088,20 @@ impl Drop for PresenceGuard {
         let sockets = self.entry.presence.disconnect(self.side, now);
         self.registry
             .tell_presence(self.entry.id, self.side, sockets);
-        let entry = self.entry.clone();
-        if tokio::runtime::Handle::try_current().is_ok() && !self.registry.is_closing() {
-            tokio::spawn(async move {
-                let guard = entry.state.lock().await;
-                if let Some(live) = guard.as_ref() {
-                    GameRegistry::broadcast(&entry, live);
-                }
-            });
-        }
+        self.registry.rebroadcast(self.entry.clone());
+    }
+}
+
+/// A spectator's socket is open (crate::ws): dropped when it closes or
+/// becomes a seat's.
+pub struct SpectatorGuard {
+    registry: Arc<GameRegistry>,
+    entry: Arc<Entry>,
+}
+
+impl Drop for SpectatorGuard {
+    fn drop(&mut self) {
+        let n = self.entry.presence.watching(false);
+        self.registry.tell_sockets(self.entry.id, 2, n);
     }
 }

@@ -14,6 +14,7 @@ use crate::cluster::{ClusterService, Leases};
 use crate::computer::ComputerService;
 use crate::fair::Scheduler;
 use crate::front::{Front, PerAddress};
+use crate::lobby::Lobby;
 use crate::registry::GameRegistry;
 use crate::{ServerConfig, guard, storage, ws};
 
@@ -30,6 +31,8 @@ pub struct AppState {
     /// deadlines, holds them weakly.
     #[allow(dead_code)]
     clocks: Arc<ClockService>,
+    /// The lobby's sockets.
+    pub lobby: Arc<Lobby>,
     /// The analyses (`POST /api/analyze`).
     pub(crate) analysis: Arc<AnalysisService>,
     /// This instance among others on a shared database, if it is shared.
@@ -95,12 +98,14 @@ impl AppState {
             Leases::new(storage),
             settings.computer_movetime,
         );
+        let lobby = Lobby::start(registry.clone());
         Ok(AppState {
+            cluster: ClusterService::of(&registry, lobby.clone()).map(Arc::new),
+            lobby,
             analysis: Arc::new(AnalysisService::new(
                 engine.clone(),
                 settings.max_analysis_time,
             )),
-            cluster: ClusterService::of(&registry).map(Arc::new),
             computer,
             clocks,
             engine,

@@ -13,6 +13,14 @@ pub fn new_token() -> Result<String, getrandom::Error> {
     Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
 }
 
+/// The token a guest's seat gets in the rematch of game `game`, made
+/// from the token of its seat there: each call of the guest finds the same
+/// one, and only who holds the old token can make it.
+pub fn rematch_token(token: &str, game: i64) -> String {
+    let digest = Sha256::digest(format!("brett rematch {game} {token}").as_bytes());
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&digest[..24])
+}
+
 /// The stored form of a token: SHA-256, hex. The database never holds the
 /// tokens themselves.
 pub fn token_hash(token: &str) -> String {

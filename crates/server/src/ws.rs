@@ -32,7 +32,7 @@ use crate::account::Login;
 use crate::chat::{ChatLine, Reader};
 use crate::conn::ConnectionSlot;
 use crate::error::{ApiError, GameId};
-use crate::front::ClientAddr;
+use crate::front::{ClientAddr, Held};
 use crate::game_state::{GameState, StateMessage};
 use crate::registry::{Credentials, Entry, GameRegistry};
 
@@ -50,20 +50,7 @@ pub async fn handler(
     login: Login,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let upgrade = upgrade.map_err(|e| {
-        ApiError::BadRequest(format!(
-            "this endpoint speaks WebSocket only: {}",
-            e.body_text()
-        ))
-    })?;
-    let ip = client.map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.0);
-    let Some(held) = app.websockets.take(ip) else {
-        return Err(ApiError::TooManyConnections(
-            "your address has as many live connections to games open as it may; close some \
-             tabs and try again"
-                .into(),
-        ));
-    };
+    let (upgrade, held) = open(&app, client, upgrade)?;
     let (entry, rx, state) = app.registry.watch(id).await?;
     let chat = entry.chat.subscribe();
     let registry = app.registry.clone();
@@ -85,6 +72,31 @@ pub async fn handler(
             let feeds = Feeds { rx, chat };
             run(socket, registry, entry, feeds, state, keepalive, account).await
         }))
+}
+
+/// A WebSocket request's upgrade and the hold of one of its address's
+/// sockets (`--max-websockets-per-ip`; over it, `429
+/// too_many_connections`).
+pub(crate) fn open(
+    app: &AppState,
+    client: Option<Extension<ClientAddr>>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<(WebSocketUpgrade, Held), ApiError> {
+    let upgrade = upgrade.map_err(|e| {
+        ApiError::BadRequest(format!(
+            "this endpoint speaks WebSocket only: {}",
+            e.body_text()
+        ))
+    })?;
+    let ip = client.map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.0);
+    let Some(held) = app.websockets.take(ip) else {
+        return Err(ApiError::TooManyConnections(
+            "your address has as many live connections open as it may; close some tabs and \
+             try again"
+                .into(),
+        ));
+    };
+    Ok((upgrade, held))
 }
 
 /// The close frame a read error deserves, if the socket can still say
@@ -173,7 +185,7 @@ pub fn answer_binary(len: usize) -> ClientAnswer {
 /// Send `msg` unless the client stays silent until `deadline` meanwhile
 /// (a client that reads nothing could hold a send forever); `false`: the
 /// socket is done.
-async fn send_by(socket: &mut WebSocket, msg: Message, deadline: Instant) -> bool {
+pub(crate) async fn send_by(socket: &mut WebSocket, msg: Message, deadline: Instant) -> bool {
     matches!(
         tokio::time::timeout_at(deadline, socket.send(msg)).await,
         Ok(Ok(()))
@@ -181,7 +193,11 @@ async fn send_by(socket: &mut WebSocket, msg: Message, deadline: Instant) -> boo
 }
 
 /// Carry out an answer; `false`: the socket is done.
-async fn carry_out(socket: &mut WebSocket, answer: ClientAnswer, deadline: Instant) -> bool {
+pub(crate) async fn carry_out(
+    socket: &mut WebSocket,
+    answer: ClientAnswer,
+    deadline: Instant,
+) -> bool {
     match answer {
         ClientAnswer::Reply(text) => {
             send_by(
@@ -236,11 +252,13 @@ async fn run(
         .await;
         return;
     }
+    // The seat this socket is the presence of, after a hello; until then
+    // it counts as a spectator's.
+    let mut present = None;
+    let mut spectator = Some(registry.spectate(&entry));
     if !send_by(&mut socket, state_message(&state), deadline(heard)).await {
         return;
     }
-    // The seat this socket is the presence of, after a hello.
-    let mut present: Option<crate::registry::PresenceGuard> = None;
     // Who reads the chat here: the cookie's account and its seat, or the
     // seat of the hello.
     let mut reader = reader_of(
@@ -312,6 +330,7 @@ async fn run(
                         present = registry.present_as(entry.id, who).await.ok().flatten();
                         if present.is_some() {
                             reader = reader_of(&registry, entry.id, who).await;
+                            drop(spectator.take());
                         }
                     }
                     Some(Ok(Message::Text(text))) => {

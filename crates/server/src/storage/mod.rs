@@ -6,6 +6,7 @@
 //! leases; crate::cluster).
 
 mod chat;
+mod lobby;
 mod postgres;
 mod record;
 mod sql;
@@ -21,6 +22,7 @@ pub use crate::game::{Status, Variant};
 pub use chat::{
     ChatLimit, ChatMessage, ChatPosted, ChatReport, ChatRoom, NewChatMessage, NewReport, chat_wait,
 };
+pub use lobby::{Invitation, InvitationTerms, InvitationsOf, Rematch, SETTLED_KEPT_MS};
 pub use postgres::PgStorage;
 pub use record::{AccountRecord, GameRecord, RecordClock, RecordMove, RecordSeat};
 pub use sqlite::{APPLICATION_ID, Integrity, SqliteStorage};
@@ -673,6 +675,69 @@ pub trait Storage: Send + Sync + 'static {
         closed: bool,
     ) -> BoxFuture<'_, Result<bool, StorageError>>;
 
+    /// Post an invitation of the lobby at `now`, unless its account has
+    /// `max_open` open ones of its kind (seeks, challenges) already
+    /// (`None`).
+    fn post_invitation(
+        &self,
+        new: InvitationTerms,
+        now: i64,
+        max_open: u32,
+    ) -> BoxFuture<'_, Result<Option<Invitation>, StorageError>>;
+
+    /// The invitations `of` lists, as of `now`.
+    fn invitations(
+        &self,
+        of: InvitationsOf,
+        now: i64,
+    ) -> BoxFuture<'_, Result<Vec<Invitation>, StorageError>>;
+
+    /// Invitation `id`.
+    fn invitation(&self, id: i64) -> BoxFuture<'_, Result<Option<Invitation>, StorageError>>;
+
+    /// Invitation `id` goes from status `from` to `to` (with the game it
+    /// started), if it still has status `from`: of two at once, exactly
+    /// one does (`true`).
+    fn settle_invitation(
+        &self,
+        id: i64,
+        from: &'static str,
+        to: &'static str,
+        game: Option<i64>,
+        now: i64,
+    ) -> BoxFuture<'_, Result<bool, StorageError>>;
+
+    /// The open live invitations of `accounts` are renewed at `now`.
+    fn renew_invitations(
+        &self,
+        accounts: Vec<i64>,
+        now: i64,
+    ) -> BoxFuture<'_, Result<(), StorageError>>;
+
+    /// Open live invitations not renewed for `lapse_ms` lapse; those that
+    /// did here, and settled ones older than [`SETTLED_KEPT_MS`] are
+    /// deleted.
+    fn sweep_invitations(
+        &self,
+        now: i64,
+        lapse_ms: i64,
+    ) -> BoxFuture<'_, Result<Vec<Invitation>, StorageError>>;
+
+    /// The online games being played (both seats joined), newest first.
+    fn live_games(&self, limit: u32) -> BoxFuture<'_, Result<Vec<GameSummary>, StorageError>>;
+
+    /// The rematch offer of game `game`.
+    fn rematch(&self, game: i64) -> BoxFuture<'_, Result<Option<Rematch>, StorageError>>;
+
+    /// Change game `game`'s rematch offer; whether it changed (an offer
+    /// is made once; a claim or withdrawal only of an offer not accepted).
+    /// The game counts as changed for the other instances.
+    fn change_rematch(
+        &self,
+        game: i64,
+        change: RematchChange,
+    ) -> BoxFuture<'_, Result<bool, StorageError>>;
+
     /// Close the connections (waits for writes in progress).
     fn close(&self) -> BoxFuture<'_, ()>;
 }
@@ -690,6 +755,27 @@ pub struct RemoteChange {
     pub game: i64,
     /// The number of moves after the change.
     pub ply: usize,
+}
+
+/// A change of a rematch offer ([`Storage::change_rematch`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RematchChange {
+    /// `side` (0 White, 1 Black) offers; its seat's next token's hash.
+    Offer {
+        /// The side that offers.
+        side: usize,
+        /// As [`Rematch::next_token_hash`].
+        next_token_hash: Option<String>,
+    },
+    /// The opponent of `offered_by` accepts (before the game is created).
+    Claim {
+        /// The side that offered.
+        offered_by: usize,
+    },
+    /// The new game was created.
+    Created(i64),
+    /// The offer is withdrawn or declined.
+    Withdraw,
 }
 
 /// How long an instance's count of sockets lasts without renewal.
@@ -718,6 +804,8 @@ pub enum ClusterEvent {
         /// The message.
         message: i64,
     },
+    /// Another instance's lobby message (crate::lobby).
+    Lobby(String),
     /// The listening connection was (re)established: changes made while
     /// it was down were not heard, every game in memory must be read anew.
     Resync,
@@ -755,8 +843,9 @@ pub trait Cluster: Send + Sync {
     fn claim_expired_leases(&self) -> BoxFuture<'_, Result<Vec<(i64, u64)>, StorageError>>;
 
     /// This instance holds `sockets` sockets of seat `seat` (0 White, 1
-    /// Black) of game `game` since `at` (milliseconds since the Unix
-    /// epoch); the other instances are told as of a change of the game.
+    /// Black; 2 the spectators) of game `game` since `at` (milliseconds
+    /// since the Unix epoch); the other instances are told as of a change
+    /// of the game (of the spectators, with its next change).
     fn set_presence(
         &self,
         game: i64,
@@ -774,6 +863,13 @@ pub trait Cluster: Send + Sync {
         game: i64,
         now: i64,
     ) -> BoxFuture<'_, Result<[RemotePresence; 2], StorageError>>;
+
+    /// The spectators' sockets (seat index 2 of [`Cluster::set_presence`])
+    /// the other instances hold of game `game` at `now`.
+    fn spectators(&self, game: i64, now: i64) -> BoxFuture<'_, Result<usize, StorageError>>;
+
+    /// Tell the other instances' lobbies `message` (crate::lobby).
+    fn announce_lobby(&self, message: String) -> BoxFuture<'_, Result<(), StorageError>>;
 
     /// The sockets this instance holds are still open at `now`.
     fn renew_presence(&self, now: i64) -> BoxFuture<'_, Result<(), StorageError>>;

@@ -154,6 +154,20 @@ fn parse_chat(payload: &str, me: &str) -> Option<ClusterEvent> {
     })
 }
 
+/// A notification's payload: a lobby message, a chat message or a change
+/// of a game, unless this instance sent it.
+fn parse_event(payload: &str, me: &str) -> Option<ClusterEvent> {
+    match payload.split_once(' ') {
+        Some((from, rest)) if from != me => match rest.strip_prefix("lobby ") {
+            Some(message) => Some(ClusterEvent::Lobby(message.to_string())),
+            None => parse_change(payload, me)
+                .map(ClusterEvent::Changed)
+                .or_else(|| parse_chat(payload, me)),
+        },
+        _ => None,
+    }
+}
+
 /// A notification's payload: the change, unless this instance made it.
 fn parse_change(payload: &str, me: &str) -> Option<RemoteChange> {
     let mut parts = payload.split(' ');
@@ -335,6 +349,7 @@ impl LeaseChange {
 impl Storage for PgStorage {
     sql::storage_methods!();
     chat::chat_methods!();
+    super::lobby::lobby_methods!();
 
     fn cluster(&self) -> Option<&dyn Cluster> {
         Some(self)
@@ -403,10 +418,45 @@ impl Cluster for PgStorage {
                 .bind(at)
                 .execute(&mut *conn)
                 .await?;
-                announce(conn, &instance, game, 0).await?;
+                // The players' presence is news at once; the spectators'
+                // count goes out with the game's next change.
+                if seat < 2 {
+                    announce(conn, &instance, game, 0).await?;
+                }
                 Ok(())
             })
         }))
+    }
+
+    fn spectators(&self, game: i64, now: i64) -> BoxFuture<'_, Result<usize, StorageError>> {
+        let instance = self.instance.clone();
+        Box::pin(self.read("spectators", move |conn| {
+            Box::pin(async move {
+                let n: Option<i64> = sqlx::query_scalar(
+                    "SELECT SUM(sockets)::BIGINT FROM seat_presence \
+                     WHERE game_id = $1 AND seat = 2 AND instance <> $2 AND changed_at >= $3",
+                )
+                .bind(game)
+                .bind(&instance)
+                .bind(now - super::PRESENCE_LAPSE_MS)
+                .fetch_one(&mut *conn)
+                .await?;
+                Ok(usize::try_from(n.unwrap_or(0)).unwrap_or(0))
+            })
+        }))
+    }
+
+    fn announce_lobby(&self, message: String) -> BoxFuture<'_, Result<(), StorageError>> {
+        let payload = format!("{} lobby {message}", self.instance);
+        Box::pin(async move {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANNEL)
+                .bind(payload)
+                .execute(&self.pool)
+                .await
+                .map_err(|e| classify(e.into()))?;
+            Ok(())
+        })
     }
 
     fn renew_presence(&self, now: i64) -> BoxFuture<'_, Result<(), StorageError>> {
@@ -550,12 +600,9 @@ impl Cluster for PgStorage {
                                 _ = closing.changed() => return,
                             };
                             let event = match next {
-                                Ok(Some(n)) => match parse_change(n.payload(), &me) {
-                                    Some(change) => ClusterEvent::Changed(change),
-                                    None => match parse_chat(n.payload(), &me) {
-                                        Some(chat) => chat,
-                                        None => continue,
-                                    },
+                                Ok(Some(n)) => match parse_event(n.payload(), &me) {
+                                    Some(event) => event,
+                                    None => continue,
                                 },
                                 // The connection was lost and is back: what
                                 // came meanwhile was not heard.
@@ -600,6 +647,15 @@ mod tests {
         assert_eq!(parse_change("me 12 7", "me"), None);
         assert_eq!(parse_change("abc x 7", "me"), None);
         assert_eq!(parse_change("abc", "me"), None);
+        assert_eq!(
+            parse_event("abc lobby {\"x\":1}", "me"),
+            Some(ClusterEvent::Lobby("{\"x\":1}".into()))
+        );
+        assert_eq!(parse_event("me lobby {}", "me"), None);
+        assert_eq!(
+            parse_event("abc 12 7", "me"),
+            Some(ClusterEvent::Changed(RemoteChange { game: 12, ply: 7 }))
+        );
     }
 
     #[test]

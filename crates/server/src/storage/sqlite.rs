@@ -1101,6 +1101,7 @@ async fn after_account_import(_: &mut Conn) -> Result<(), sqlx::Error> {
 impl Storage for SqliteStorage {
     sql::storage_methods!();
     chat::chat_methods!();
+    super::lobby::lobby_methods!();
 
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {

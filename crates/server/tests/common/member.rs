@@ -1,9 +1,9 @@
-//! A registered player, acting with their login cookie.
+//! A registered player of a test server, acting with its login cookie.
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use super::{TestServer, id_of, json_answer, token};
+use super::{TestServer, Ws, id_of, json_answer, token};
 
 /// A registered player: the value of their login cookie.
 pub struct Member(pub String);
@@ -51,5 +51,14 @@ impl Member {
         assert_eq!(v["state"]["rated"].as_bool().unwrap_or(false), rated, "{v}");
         let invite = v["invite"]["token"].as_str().unwrap().to_string();
         (id_of(&v), token(&v, "white"), invite)
+    }
+
+    /// A WebSocket on `path` with the login's cookie.
+    pub async fn ws(&self, s: &TestServer, path: &str) -> Ws {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let url = format!("{}{path}", s.base.replace("http://", "ws://"));
+        let mut req = url.into_client_request().unwrap();
+        req.headers_mut().insert("cookie", self.0.parse().unwrap());
+        tokio_tungstenite::connect_async(req).await.unwrap().0
     }
 }

@@ -25,6 +25,8 @@ use serde_json::{Value, json};
 use server::{RunningServer, ServerConfig};
 use tokio_tungstenite::tungstenite::Message;
 
+#[allow(unused_imports)]
+pub use member::*;
 pub use stored::*;
 
 pub type Ws =

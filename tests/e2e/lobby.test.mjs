@@ -1,0 +1,107 @@
+// Issue #33 §3 in the browser: two players in two browser contexts meet in
+// the lobby (a seek posted by one and accepted by the other, a direct
+// challenge), play and take a rematch with colours swapped; a guest's
+// invitation nobody joined is cancelled.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useServerAndBrowser, newPage, logErrorsAfter, openNewGame, waitState, gameIdOf, shot } from './helpers.mjs';
+
+const suite = useServerAndBrowser('lobby');
+
+/** Registers `name` from the page (its cookie is the login) and opens the lobby. */
+async function member(name, locale) {
+  const { page } = await newPage(suite.browser, { locale });
+  await page.goto(suite.server.url);
+  const status = await page.evaluate(async (n) => {
+    const res = await fetch('/api/account/register', {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: n, password: 'a long enough password' }),
+    });
+    localStorage.setItem('brett.login', 'true');
+    return res.status;
+  }, name);
+  assert.equal(status, 201);
+  await page.goto(`${suite.server.url}/lobby`);
+  await page.waitForSelector('#seek-submit:not([disabled])');
+  return page;
+}
+
+/** The seat the page's login holds in game `id`. */
+const seatOf = (page, id) => page.evaluate(async (g) => (await (await fetch(`/api/games/${g}`)).json()).you, id);
+
+/** Both pages land in the same game; its id. */
+async function sameGame(a, b) {
+  await a.waitForURL(/\/game\/\d+$/);
+  await b.waitForURL(/\/game\/\d+$/);
+  const id = gameIdOf(a);
+  assert.equal(gameIdOf(b), id);
+  return id;
+}
+
+test('a seek accepted from the lobby, then a rematch with colours swapped', async (t) => {
+  const anna = await member('Anna', 'de-DE');
+  const ben = await member('Ben', 'en-GB');
+  logErrorsAfter(t, { anna, ben });
+  assert.equal(await ben.textContent('#seeks'), 'Nobody is seeking a game right now.');
+
+  await anna.selectOption('#seek-game', 'muehle|standard');
+  await anna.selectOption('#seek-tc', '5+3');
+  await anna.selectOption('#seek-color', 'white');
+  await anna.click('#seek-submit');
+  // Ben's lobby gets it live; Anna's shows hers with a cancel button.
+  const row = ben.locator('li.seek', { hasText: 'Anna' });
+  await row.waitFor();
+  assert.match(await row.textContent(), /5\+3/);
+  await anna.locator('li.seek .cancel-seek').waitFor();
+  await shot(ben, 'lobby-seek');
+  await row.locator('.accept-seek').click();
+
+  const id = await sameGame(anna, ben);
+  assert.equal(await seatOf(anna, id), 'white');
+  assert.equal(await seatOf(ben, id), 'black');
+
+  // Anna resigns; the rematch is offered by her, accepted by Ben.
+  await anna.evaluate(async (g) => fetch(`/api/games/${g}/resign`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), id);
+  await anna.click('#rematch');
+  await anna.waitForSelector('#rematch-withdraw');
+  await ben.click('#rematch-accept');
+  await ben.waitForURL((u) => /\/game\/\d+$/.test(u.pathname) && gameIdOf(ben) !== id);
+  await anna.waitForURL((u) => /\/game\/\d+$/.test(u.pathname) && gameIdOf(anna) !== id);
+  const next = gameIdOf(ben);
+  assert.equal(gameIdOf(anna), next);
+  assert.equal(await seatOf(anna, next), 'black');
+  assert.equal(await seatOf(ben, next), 'white');
+  const st = await waitState(suite.server.url, next, (s) => s.players.white.joined && s.players.black.joined);
+  assert.equal(st.clock.control, '5+3');
+  assert.equal(st.players.white.name, 'Ben');
+});
+
+test('a direct challenge accepted, an invitation cancelled', async (t) => {
+  const carla = await member('Carla', 'en-GB');
+  const dora = await member('Dora', 'en-GB');
+  logErrorsAfter(t, { carla, dora });
+  await carla.selectOption('#seek-game', 'dame|');
+  await carla.selectOption('#seek-tc', '3d');
+  await carla.fill('#challenge-name', 'dora');
+  await carla.click('#challenge-submit');
+  await carla.locator('#challenges-out li.challenge .cancel-challenge').waitFor();
+  const incoming = dora.locator('#challenges-in li.challenge', { hasText: 'Carla' });
+  await incoming.waitFor();
+  await incoming.locator('.accept-challenge').click();
+  const id = await sameGame(carla, dora);
+  const st = await waitState(suite.server.url, id, () => true);
+  assert.equal(st.game, 'dame');
+  assert.equal(st.clock.control, '3d');
+  assert.deepEqual([await seatOf(carla, id), await seatOf(dora, id)].sort(), ['black', 'white']);
+
+  // A guest's invitation nobody has joined: cancelled from the game page.
+  const { page: guest } = await newPage(suite.browser, { locale: 'en-GB' });
+  logErrorsAfter(t, { guest });
+  const game = await openNewGame(guest, suite.server.url, { kind: 'online', color: 'white' });
+  await guest.evaluate((g) => localStorage.setItem(`brett.invite.${g.id}`, JSON.stringify({ color: g.invite.color, url: g.invite.url })), game);
+  await guest.reload();
+  await guest.click('#cancel-invite');
+  const over = await waitState(suite.server.url, game.id, (s) => s.status === 'over');
+  assert.equal(over.reason, 'aborted');
+  assert.equal(over.ply, 0);
+});
