@@ -21,6 +21,19 @@ async fn next_of(ws: &mut Ws, kind: &str) -> Value {
     }
 }
 
+/// The next lobby messages of `ws` of each type of `kinds`, in whatever
+/// order they come (messages of several instances may cross), by `kinds`.
+async fn next_each(ws: &mut Ws, kinds: &[&str]) -> Vec<Value> {
+    let mut found: Vec<Option<Value>> = vec![None; kinds.len()];
+    while found.iter().any(Option::is_none) {
+        let m = next_json(ws).await;
+        if let Some(i) = kinds.iter().position(|k| m["type"] == *k) {
+            found[i].get_or_insert(m);
+        }
+    }
+    found.into_iter().flatten().collect()
+}
+
 fn seek(tc: &str, color: &str) -> Value {
     json!({"game": "muehle", "time_control": tc, "color": color})
 }
@@ -511,8 +524,9 @@ async fn two_instances_share_one_lobby() {
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["color"], "white");
     let game = v["game"].as_i64().unwrap();
-    assert_eq!(next_of(&mut anna_on_a, "seek_removed").await["id"], id);
-    assert_eq!(next_of(&mut anna_on_a, "started").await["game"], game);
+    let heard = next_each(&mut anna_on_a, &["seek_removed", "started"]).await;
+    assert_eq!(heard[0]["id"], id);
+    assert_eq!(heard[1]["game"], game);
 
     // A spectator on B is counted on A, from the game's next change.
     let mut seat = anna.ws(&a, &format!("/api/games/{game}/ws")).await;
