@@ -8,9 +8,10 @@ import {
 
 const suite = useServerAndBrowser('computer');
 
+// The end in the player's (White's) words, naming the computer.
 const EXPECT_DE = {
-  'blocked': /kann nicht mehr ziehen – (Weiß|Schwarz) gewinnt/,
-  'two-stones': /hat nur noch zwei Steine – (Weiß|Schwarz) gewinnt/,
+  'blocked': /^(Du hast gewonnen – Computer \(Stufe 1\) kann nicht mehr ziehen|Du hast verloren – du kannst nicht mehr ziehen)$/,
+  'two-stones': /^(Du hast gewonnen – Computer \(Stufe 1\) hat nur noch zwei Steine|Du hast verloren – du hast nur noch zwei Steine)$/,
   'repetition': /Unentschieden durch dreifache Stellungswiederholung/,
   'no-mill': /Unentschieden: 40 Halbzüge ohne Mühle/,
 };
@@ -66,8 +67,8 @@ async function play(page) {
   const text = await page.textContent('#status');
   assert.ok(EXPECT_DE[st.reason], `unexpected reason ${st.reason}`);
   assert.match(text, EXPECT_DE[st.reason]);
-  if (st.result === '1-0') assert.match(text, /Weiß gewinnt/);
-  if (st.result === '0-1') assert.match(text, /Schwarz gewinnt/);
+  if (st.result === '1-0') assert.match(text, /^Du hast gewonnen/);
+  if (st.result === '0-1') assert.match(text, /^Du hast verloren/);
   // The board is no longer interactive, the move list holds the whole game.
   assert.equal(await page.$('svg.board.interactive'), null);
   const shown = await page.$$eval('#move-list button.move', (els) => els.map((e) => e.textContent));

@@ -94,12 +94,19 @@ test('a direct challenge accepted, an invitation cancelled', async (t) => {
   assert.equal(st.clock.control, '3d');
   assert.deepEqual([await seatOf(carla, id), await seatOf(dora, id)].sort(), ['black', 'white']);
 
-  // A guest's invitation nobody has joined: cancelled from the game page.
+  // A guest's invitation nobody has joined: shared through the device's
+  // share sheet (where there is one), then cancelled from the game page.
   const { page: guest } = await newPage(suite.browser, { locale: 'en-GB' });
   logErrorsAfter(t, { guest });
+  await guest.addInitScript(() => {
+    navigator.share = async (data) => { window.shared = data; };
+  });
   const game = await openNewGame(guest, suite.server.url, { kind: 'online', color: 'white' });
   await guest.evaluate((g) => localStorage.setItem(`brett.invite.${g.id}`, JSON.stringify({ color: g.invite.color, url: g.invite.url })), game);
   await guest.reload();
+  await guest.click('#invite-share');
+  const shared = await guest.waitForFunction(() => window.shared).then((h) => h.jsonValue());
+  assert.match(shared.url, new RegExp(`/game/${game.id}#token=[^&]+&color=black$`));
   await guest.click('#cancel-invite');
   const over = await waitState(suite.server.url, game.id, (s) => s.status === 'over');
   assert.equal(over.reason, 'aborted');
