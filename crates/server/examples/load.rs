@@ -46,7 +46,8 @@
 //!   clock are started and left running: the server's memory and its CPU
 //!   time over IDLE_SECONDS with nothing but those clocks.
 //! - `lobby`: SEEKS open seeks (correspondence, by SEEKS/5 accounts) and
-//!   SOCKETS lobby sockets (guests'), each of which has read the lobby;
+//!   SOCKETS lobby sockets (guests', or with `--logged-in` the seekers'
+//!   logins' in turn), each of which has read the lobby;
 //!   the server's memory before and after the sockets opened gives the
 //!   memory per lobby socket. Then POSTS seeks are posted one after the
 //!   other (each cancelled after): the lobby update latency, from posting
@@ -167,6 +168,10 @@ enum Cmd {
         /// Seeks posted and timed.
         #[arg(long, default_value_t = 100)]
         posts: usize,
+        /// The lobby sockets are opened with the cookies of logged-in
+        /// accounts (the seekers', in turn), not as guests.
+        #[arg(long)]
+        logged_in: bool,
     },
     /// One server instance (started by the benchmark).
     #[command(hide = true)]
@@ -267,10 +272,11 @@ fn main() -> anyhow::Result<()> {
                 seeks,
                 sockets,
                 posts,
+                logged_in,
             } => {
                 let db = Database::fresh(&database).await?;
                 let mut cluster = Cluster::start(&db, 1, sockets + 600, 5.0)?;
-                let r = lobby(&cluster, seeks, sockets, posts).await;
+                let r = lobby(&cluster, seeks, sockets, posts, logged_in).await;
                 cluster.stop();
                 db.drop_it().await;
                 r
@@ -1352,13 +1358,14 @@ async fn lobby(
     seeks: usize,
     sockets: usize,
     posts: usize,
+    logged_in: bool,
 ) -> anyhow::Result<()> {
     let client = client()?;
     let (pid, base, base_ws) = (cluster.pid(0), cluster.base(0), cluster.base_ws(0));
     // The open seeks: five per account (the most one may have).
     let t = Instant::now();
     let posters = seeks.div_ceil(5);
-    let posted: Vec<anyhow::Result<()>> = futures_util::stream::iter(0..posters)
+    let posted: Vec<anyhow::Result<String>> = futures_util::stream::iter(0..posters)
         .map(|i| {
             let (client, base) = (client.clone(), base.clone());
             async move {
@@ -1368,13 +1375,15 @@ async fn lobby(
                     let body = json!({"game": game, "time_control": "3d"});
                     post_as(&client, &cookie, format!("{base}/api/lobby/seeks"), body).await?;
                 }
-                Ok(())
+                Ok(cookie)
             }
         })
         .buffer_unordered(8)
         .collect()
         .await;
-    posted.into_iter().collect::<anyhow::Result<Vec<()>>>()?;
+    let cookies = posted
+        .into_iter()
+        .collect::<anyhow::Result<Vec<String>>>()?;
     println!(
         "{seeks} open seeks by {posters} accounts in {:.1} s",
         t.elapsed().as_secs_f64()
@@ -1385,11 +1394,16 @@ async fn lobby(
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(i64, Instant)>();
     let t = Instant::now();
     let opened: Vec<anyhow::Result<Ws>> = futures_util::stream::iter(0..sockets)
-        .map(|_| {
+        .map(|i| {
             let base_ws = base_ws.clone();
+            let cookie = logged_in.then(|| cookies[i % cookies.len()].clone());
             async move {
-                let (mut ws, _) =
-                    tokio_tungstenite::connect_async(format!("{base_ws}/api/lobby/ws")).await?;
+                use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+                let mut req = format!("{base_ws}/api/lobby/ws").into_client_request()?;
+                if let Some(c) = cookie {
+                    req.headers_mut().insert("cookie", c.parse()?);
+                }
+                let (mut ws, _) = tokio_tungstenite::connect_async(req).await?;
                 let first = lobby_message(&mut ws).await?;
                 anyhow::ensure!(
                     first["seeks"].as_array().map(Vec::len) == Some(seeks),
@@ -1462,10 +1476,11 @@ async fn lobby(
     );
     println!(
         "memory: server RSS {:.1} MiB before the sockets, {:.1} MiB with them: {:.1} KiB per \
-         lobby socket",
+         {} lobby socket",
         rss_before as f64 / 1024.0,
         rss_after as f64 / 1024.0,
-        rss_after.saturating_sub(rss_before) as f64 / sockets as f64
+        rss_after.saturating_sub(rss_before) as f64 / sockets as f64,
+        if logged_in { "logged-in" } else { "guest" }
     );
     for r in readers {
         r.abort();
