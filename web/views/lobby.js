@@ -242,7 +242,8 @@ export class LobbyView {
 
     const focused = document.activeElement && this.root.contains(document.activeElement) ? document.activeElement.id : null;
     mount(this.root, h('div', { class: 'lobby-page' },
-      h('h1', { text: t('nav.lobby') }),
+      h('div', { class: 'row spread' }, h('h1', { text: t('nav.lobby') }),
+        h('a', { href: '/leaderboard', 'data-link': true, id: 'lobby-leaderboard', text: t('nav.leaderboard') })),
       loginNote,
       h('div', { class: 'lobby-grid' },
         h('div', {}, seeks, challenges, games),
