@@ -172,7 +172,7 @@ test('French and Italian colours agree with their words', async (t) => {
   logErrorsAfter(t, page);
   await openWithSeats(page, suite.server.url, mill);
   await waitMoves(page, 2);
-  assert.equal(await page.textContent('#status'), 'Au tour des Blancs');
+  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Au tour des Blancs');
   assert.match(await page.getAttribute('.board [data-point=f4]', 'aria-label'), /^f4 : pion noir/);
   // The invited player's words too: "Tu joues avec les Noirs."
   assert.equal(await page.evaluate(async () => {
