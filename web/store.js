@@ -104,3 +104,13 @@ export const setClockSound = (on) => write('clock.sound', !!on);
  */
 export const loginHint = () => read('login', false) === true;
 export const setLoginHint = (on) => write('login', !!on);
+
+/** Whether games against the computer start with the hint button (on unless switched off). */
+export const hintsDefault = () => read('hints', true) !== false;
+export const setHintsDefault = (on) => write('hints', !!on);
+/** Whether game `id` offers hints (on unless it started with them off). */
+export const hintsOn = (id) => read(`hints.off.${id}`, false) !== true;
+export const setHintsOff = (id) => write(`hints.off.${id}`, true);
+/** How many hints the player of game `id` asked for. */
+export const hintsUsed = (id) => Number(read(`hints.used.${id}`, 0)) || 0;
+export const countHint = (id) => write(`hints.used.${id}`, hintsUsed(id) + 1);

@@ -11,11 +11,14 @@ import { api } from '../api.js';
 import { navigate } from '../nav.js';
 import { gameName } from '../rules.js';
 import { gameNames } from '../catalogue.js';
+import { drawMoves } from '../arrows.js';
+import { evalBar, setBar, verdictOf, renderBestLine, continueCard, scoreWords } from '../teach.js';
 
 /**
  * State and methods of both analysis views. A view calls initAnalysis in its
- * constructor and buildPage in its build, and has setPos, update and
- * applyMove(pos, text).
+ * constructor, buildPage in its build and teach at the end of its update,
+ * and has setPos, update, applyMove(pos, text), gameId() (the API's game)
+ * and posText() (the position as text).
  */
 export class AnalysisBase {
   /**
@@ -39,6 +42,9 @@ export class AnalysisBase {
     this.lastMove = null;
     this.timeMs = 1000;
     this.lines = 3;
+    // The engine's line under the pointer or focus (its arrow stands out).
+    this.hoverLine = null;
+    this.continueState = { kind: 'computer', level: 5, color: this.pos.turn === 'black' ? 'black' : 'white' };
   }
 
   /**
@@ -55,11 +61,49 @@ export class AnalysisBase {
     els.info = h('p', { class: 'muted small' });
     els.side = h('div', { class: 'card' });
     els.results = h('div', { class: 'card results', 'aria-live': 'polite' });
+    els.bar = evalBar();
+    els.best = h('div', { class: 'best-line', id: 'best-line', 'aria-live': 'polite', hidden: true });
     mount(this.root, h('div', { class: 'analysis-page game-page', ...attrs },
       h('div', { class: 'board-col' },
         h('div', { class: 'analysis-head' }, h('h1', { text: title }), els.info),
-        els.boardWrap),
-      h('aside', { class: 'side-col' }, els.side, els.results)));
+        h('div', { class: 'teach-board' }, els.bar, els.boardWrap),
+        els.best),
+      h('aside', { class: 'side-col' }, els.side, els.results,
+        continueCard(this.continueState, () => ({ game: this.gameId(), rules: this.rules, position: this.posText() })))));
+  }
+
+  /** The engine's answer when it is about the position on the board (and not being replaced). */
+  currentResult() {
+    const r = this.result;
+    return r && !this.running && r.position === this.posText() ? r : null;
+  }
+
+  /**
+   * The engine's moves as arrows: the best three lines' first moves (the
+   * hovered line's stressed), or, while a line is stepped through, the
+   * line's next move; none once the position changed.
+   */
+  showArrows() {
+    const r = this.currentResult();
+    let moves = [];
+    let focus = null;
+    if (r && this.line) {
+      const next = r.lines[this.line.index]?.pv[this.line.step + 1];
+      if (next) moves = [next];
+    } else if (r) {
+      moves = r.lines.map((l) => l.move);
+      focus = this.hoverLine;
+    }
+    drawMoves(this.board, this.gameId(), moves, focus);
+  }
+
+  /** The arrows, the evaluation bar and the best line under the board. */
+  teach() {
+    const r = this.currentResult();
+    const verdict = r ? verdictOf(r, r.turn, this.gameId()) : null;
+    setBar(this.els.bar, verdict ? verdict.share : null, verdict ? verdict.words : '');
+    renderBestLine(this.els.best, verdict, r && r.lines[0] ? r.lines[0].pv : null);
+    this.showArrows();
   }
 
   destroy() { this.dead = true; }
@@ -120,7 +164,8 @@ export async function requestAnalysis(view, game, position, { retry = false } = 
       game, rules: view.rules, position, time_ms: view.timeMs, lines: view.lines,
     });
     if (view.dead) return;
-    view.result = { ...res, position };
+    view.result = { ...res, position, turn: pos.turn };
+    view.hoverLine = null;
   } catch (e) {
     if (view.dead) return;
     if ((e.code === 'engine_busy' || e.code === 'rate_limited') && e.retryAfter) {
@@ -255,6 +300,13 @@ function whyList(line) {
   return items.length ? h('ul', { class: 'why small' }, ...items.map((w) => h('li', { text: w }))) : null;
 }
 
+/** Stresses the arrow of line `i` (null: none). */
+function hoverLine(view, i) {
+  if (view.hoverLine === i) return;
+  view.hoverLine = i;
+  view.showArrows();
+}
+
 export function renderResults(view) {
   const el = view.els.results;
   const r = view.result;
@@ -273,13 +325,18 @@ export function renderResults(view) {
       h('p', { class: 'muted small', text: t('analysis.stats', { depth: r.depth, nodes: fmtNumber(r.nodes), time: fmtNumber(r.time_ms / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }) }),
       r.preempted ? h('p', { class: 'muted small', id: 'analysis-preempted', text: t('analysis.preempted') }) : null,
       r.lines.length === 0 ? h('p', { text: t('analysis.noMoves') }) : null,
-      h('ol', { class: 'lines' }, ...r.lines.map((line, i) => h('li', { class: 'line' },
+      h('ol', { class: 'lines' }, ...r.lines.map((line, i) => h('li', {
+        class: 'line', 'data-line': String(i + 1),
+        onmouseenter: () => hoverLine(view, i), onmouseleave: () => hoverLine(view, null),
+        onfocusin: () => hoverLine(view, i), onfocusout: () => hoverLine(view, null),
+      },
         h('div', { class: 'line-head' },
           h('span', { class: ['score', line.score && (line.score.mate > 0 || line.score.cp > 0) ? 'good' : line.score && (line.score.mate < 0 || line.score.cp < 0) ? 'bad' : ''], text: scoreText(line.score, line.score_text) }),
           h('div', { class: 'pv' }, ...line.pv.map((mv, k) => h('button', {
             type: 'button', class: ['move', view.line && view.line.index === i && view.line.step === k ? 'current' : ''],
             onclick: () => { view.line = { index: i, step: k }; view.update(); }, text: mv,
           })))),
+        r.turn ? h('p', { class: 'line-words small muted', text: scoreWords(line.score, r.turn, view.gameId()) }) : null,
         whyList(line)))),
       view.line ? h('button', { class: 'btn', type: 'button', onclick: () => { view.line = null; view.update(); }, text: t('analysis.back') }) : null);
   } else {

@@ -131,6 +131,10 @@ export class AnalysisView extends AnalysisBase {
     choose(this, from, to, (text) => this.playMove(text));
   }
 
+  gameId() { return 'muehle'; }
+
+  posText() { return M.formatPosition(this.pos); }
+
   applyMove(pos, text) { return M.applyMove(pos, text, this.ruleOptions()); }
 
   analyze() {
@@ -200,6 +204,7 @@ export class AnalysisView extends AnalysisBase {
       analyzeButton(this));
 
     renderResults(this);
+    this.teach();
     this.renderDatabase();
   }
 }

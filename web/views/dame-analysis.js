@@ -57,6 +57,10 @@ export class DameAnalysisView extends AnalysisBase {
     clickSquare(this, sq, (text) => this.playMove(text), { drag });
   }
 
+  gameId() { return this.game; }
+
+  posText() { return D.formatFen(this.pos); }
+
   applyMove(pos, text) { return D.applyMove(pos, text, this.options); }
 
   analyze() {
@@ -109,5 +113,6 @@ export class DameAnalysisView extends AnalysisBase {
       analyzeButton(this));
 
     renderResults(this);
+    this.teach();
   }
 }

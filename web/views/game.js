@@ -13,6 +13,7 @@ import { navigate } from '../nav.js';
 import { statusBox, changeText } from '../tablebase.js';
 import { fmtClock, clockTimes, controlText, beep, clockIcon, LOW_TIME_MS } from '../clock.js';
 import { endTextFor, ratingChangeText, sideName } from '../ending.js';
+import { Hints } from '../hint.js';
 
 /**
  * Takes the token out of the URL fragment (#token=…&color=…): {token, color}
@@ -767,7 +768,8 @@ export class GameView {
     els.analyze = h('a', { class: 'btn', id: 'analyze', 'data-link': true, href: '/analysis' });
     els.exportLink = h('a', { class: 'btn', id: 'export', href: `/api/games/${this.id}/record`, download: this.game.exportName(this.id) });
     els.newGame = h('a', { class: 'btn primary', id: 'new-game', href: '/', 'data-link': true, hidden: true });
-    els.controls = h('div', { class: 'controls' }, els.flip, els.takeback, els.offerDraw, els.giveTime, els.abort, els.resign);
+    this.hints = new Hints(this);
+    els.controls = h('div', { class: 'controls' }, this.hints.button, els.flip, els.takeback, els.offerDraw, els.giveTime, els.abort, els.resign);
     els.tools = h('div', { class: 'controls tools' }, els.newGame, els.analyze, els.exportLink);
     els.rulesBox = h('div', { class: 'rules-box' });
     els.reviewBox = h('div', { class: 'card review-card', id: 'review', hidden: true });
@@ -797,7 +799,7 @@ export class GameView {
         this.chat.el,
         h('div', { class: 'card moves-card' }, els.movesTitle, els.moveList, els.moveForm),
         els.reviewBox,
-        h('div', { class: 'card controls-card' }, els.controls, els.sound, els.tools),
+        h('div', { class: 'card controls-card' }, els.controls, this.hints.note, els.sound, els.tools),
         h('div', { class: 'card rules-card' }, els.rulesBox))));
     this.relabel();
   }
@@ -1089,6 +1091,7 @@ export class GameView {
     e.takeback.disabled = this.busy || !(hotSeat ? st.ply > 0 : hasOwnMove);
     e.newGame.hidden = !over;
     e.analyze.href = `/analysis?${this.game.analysisParams(pos, st, shown)}`;
+    this.hints.update();
 
     // Rules
     const { label, items, summary } = this.game.rules(st);

@@ -21,6 +21,7 @@ export class HomeView {
     this.form = {
       kind: saved.kind || 'computer',
       level: saved.level || 3,
+      hints: store.hintsDefault(),
       color: saved.color || 'white',
       preset: saved.preset || 'standard',
       options: { ...presetOptions(saved.preset), ...(saved.options || {}) },
@@ -172,6 +173,11 @@ export class HomeView {
         }),
         levelOut),
       levelDesc) : null;
+    // The hint button of the game against the computer (on unless switched off).
+    const hints = f.kind === 'computer' ? h('label', { class: 'check', id: 'hints-choice' },
+      h('input', { id: 'hints', type: 'checkbox', checked: f.hints, onchange: (e) => { f.hints = e.target.checked; } }),
+      h('span', { text: t('home.hints') }),
+      h('span', { class: 'small muted block', text: t('home.hints.note') })) : null;
 
     const colour = f.kind !== 'local' ? h('fieldset', { class: 'colours' },
       h('legend', { text: t('home.color') }),
@@ -249,7 +255,7 @@ export class HomeView {
     const form = h('form', { class: 'card create', onsubmit: (e) => { e.preventDefault(); this.create(); } },
       h('h1', { text: family === 'dame' ? t('home.title.dame') : t('home.title') }),
       h('p', { class: 'muted', text: t('app.tagline') }),
-      game, kinds, level, colour, timeControl, rated, name,
+      game, kinds, level, hints, colour, timeControl, rated, name,
       dame || h('details', { class: 'rules-details', open: f.preset !== 'standard' || Object.keys(overrides(f.preset, o)).length > 0 },
         h('summary', {}, h('span', { text: t('home.rules') }), h('span', { class: 'muted', text: ` – ${presetName(f.preset)}` })),
         rules),
@@ -373,7 +379,7 @@ export class HomeView {
     const body = dame ? { game: f.game, kind: f.kind, rules: f.game } : { game: 'muehle', kind: f.kind, rules: [f.preset, ...textOptions].join(',') };
     const opts = dame ? dameOpts : muehleOpts;
     if (Object.keys(opts).length) body.options = opts;
-    if (f.kind === 'computer') body.level = f.level;
+    if (f.kind === 'computer') { body.level = f.level; store.setHintsDefault(f.hints); }
     if (f.kind !== 'local') body.color = f.color;
     if (name) body.name = name;
     if (control) body.time_control = control;
@@ -384,6 +390,7 @@ export class HomeView {
       const res = await api.createGame(body);
       for (const [c, tok] of Object.entries(res.tokens || {})) store.addSeat(res.id, c, tok);
       if (res.invite) store.setInvite(res.id, res.invite);
+      if (f.kind === 'computer' && !f.hints) store.setHintsOff(res.id);
       const ruleText = [body.rules, ...Object.entries(opts).map(([k, v]) => `${k.replace(/_/g, '-')}=${v === null ? 'off' : v === true ? 'on' : v === false ? 'off' : v}`)].join(',');
       store.rememberGame({ id: res.id, kind: f.kind, colors: Object.keys(res.tokens || {}), rules: (res.state && res.state.rules) || ruleText, game: f.game });
       navigate(`/game/${res.id}`);
