@@ -188,6 +188,7 @@ test('on the phone the best line sits right under the board', async (t) => {
     const bar = await page.locator('#eval-bar').boundingBox();
     assert.ok(bar.x + bar.width <= board.x + 1 && bar.height > board.height * 0.8, 'the bar stands beside the board');
     assert.ok(board.x + board.width <= 390, 'the board fits the screen');
+    await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, `teach-phone-${variant || 'muehle'}`);
   }
 });
@@ -240,6 +241,13 @@ test('the hint button draws the best move in a game against the computer; not wi
   await page.click(`[data-point=${hint.path}]`);
   await page.waitForFunction(() => document.querySelectorAll('.arrow-layer .arrow').length === 0);
   await shot(page, 'teach-hint');
+  // At the end, the hints used.
+  assert.equal(await page.isHidden('#hints-used'), true, 'no count while the game goes on');
+  await page.click('#resign');
+  await page.click('dialog .btn.primary');
+  await page.waitForSelector('.status-line.over');
+  assert.equal(await page.textContent('#hints-used'), '1 Tipp genutzt');
+  assert.equal(await page.isHidden('#hint-btn'), true, 'no hints after the end');
 
   // Hints switched off on the home page: no button.
   await page.goto(suite.server.url);
