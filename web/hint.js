@@ -66,7 +66,7 @@ export class Hints {
     const over = !st || st.status === 'over';
     this.button.hidden = !offered || over;
     this.button.disabled = !!this.asking || !v.canMoveNow();
-    this.button.textContent = this.asking ? t('hint.thinking') : `💡 ${t('hint.button')}`;
+    this.button.textContent = this.asking ? t('hint.thinking') : `☼ ${t('hint.button')}`;
     const shown = this.shown && this.shown.key === this.key() && !over ? this.shown : null;
     if (!shown) this.shown = null;
     this.button.title = shown ? t('hint.shown', { move: shown.move }) : '';

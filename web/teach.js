@@ -157,7 +157,7 @@ export function continueCard(state, what) {
       h('legend', { text: t('teach.continue.against') }),
       radio('continue-kind', 'computer', t('kind.computer'), state.kind === 'computer', () => { state.kind = 'computer'; fill(); }),
       radio('continue-kind', 'local', t('kind.local'), state.kind === 'local', () => { state.kind = 'local'; fill(); })),
-    state.kind === 'computer' ? h('div', { class: 'grid3' },
+    state.kind === 'computer' ? h('div', { class: 'continue-opts' },
       h('div', { class: 'field' },
         h('label', { for: 'continue-level', text: t('home.level') }),
         h('select', { id: 'continue-level', onchange: (ev) => { state.level = Number(ev.target.value); } },
