@@ -50,6 +50,7 @@ export class Hints {
       if (best && this.key() === key) {
         this.shown = { key, move: best.move };
         store.countHint(v.id);
+        v.announce(t('hint.shown', { move: best.move }));
       }
     } catch (e) {
       toast(e.code === 'network' ? t('error.network') : e.code === 'engine_busy' || e.code === 'rate_limited' ? t('analysis.limited') : errorText(e), 'error');

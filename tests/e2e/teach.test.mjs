@@ -237,6 +237,7 @@ test('the hint button draws the best move in a game against the computer; not wi
   const [hint] = await arrows(page);
   assert.match(hint.path, /^[a-g][1-7]$/, 'a placement: a ring on its point');
   assert.equal(await page.locator('.arrow.hint .place').count(), 1);
+  assert.equal(await page.textContent('#announce'), `Tipp: ${hint.move}`, 'the hint is said to screen readers');
   // Playing a move: the hint goes.
   await page.click(`[data-point=${hint.path}]`);
   await page.waitForFunction(() => document.querySelectorAll('.arrow-layer .arrow').length === 0);
