@@ -564,6 +564,90 @@ fn dame_tablebase_commands() {
 }
 
 #[test]
+fn dame_puzzles_come_from_the_tables_and_the_shot_suite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path().to_str().expect("utf-8 path");
+    let shots = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/engine/tests/dame_shots_8.txt"
+    );
+    let generate = |extra: &[&str]| {
+        let mut args = vec!["puzzles", "generate", "--game", "dame", "--dir", d];
+        args.extend_from_slice(extra);
+        brett(&args, "")
+    };
+    // No tables yet: the error names the build command.
+    let (ok, _, err) = generate(&["--pieces", "3", "--count", "4"]);
+    assert!(!ok);
+    assert!(
+        err.contains("brett tablebase build --game dame --pieces 3"),
+        "{err}"
+    );
+    let (ok, _, err) = brett(
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "dame",
+            "--pieces",
+            "3",
+            "--dir",
+            d,
+            "--quiet",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let (ok, out, err) = generate(&["--pieces", "3", "--count", "4", "--shots", shots]);
+    assert!(ok, "{err}");
+    assert!(err.contains("6 of 72 shots are for other rules"), "{err}");
+    let list: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let list = list.as_array().expect("a list");
+    // The 68 shots of 'dame', less two that win by force without material.
+    assert_eq!(list.len(), 4 + 66);
+    let mut last = 0;
+    for (i, p) in list.iter().enumerate() {
+        assert_eq!(p["id"], format!("dame-{}", i + 1));
+        assert_eq!(p["game"], "dame");
+        let difficulty = p["difficulty"].as_u64().expect("difficulty");
+        assert!(difficulty >= last, "easiest first");
+        last = difficulty;
+        let first = p["solution"][0].as_str().expect("solution");
+        assert!(
+            p["accept"]
+                .as_array()
+                .expect("accept")
+                .iter()
+                .any(|a| a == first)
+        );
+        if p["goal"] == "shot" {
+            assert!(p["gain"].as_i64().expect("gain") >= 1, "{p}");
+            continue;
+        }
+        // An ending: the one move that keeps the databases' value.
+        let pos = p["position"].as_str().expect("position");
+        let (ok, out, err) = brett(
+            &["tablebase", "probe", "--game", "dame", "--dir", d, pos],
+            "",
+        );
+        assert!(ok, "{err}");
+        assert_eq!(out.lines().next(), p["value"].as_str(), "{out}");
+        let result = p["value"].as_str().unwrap().split(' ').next().unwrap();
+        let keeping: Vec<&str> = out
+            .lines()
+            .skip(1)
+            .filter(|l| l.split_whitespace().nth(1) == Some(result))
+            .collect();
+        assert_eq!(keeping.len(), 1, "{pos}: {out}");
+        assert!(keeping[0].starts_with(&format!("{first} ")), "{pos}: {out}");
+    }
+    // Shots are for Dame.
+    let (ok, _, err) = brett(&["puzzles", "generate", "--dir", d, "--shots", shots], "");
+    assert!(!ok);
+    assert!(err.contains("--shots is for Dame"), "{err}");
+}
+
+#[test]
 fn dame_labels_are_made_and_fitted() {
     let dir = std::env::temp_dir().join(format!("brett-dame-labels-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("tmp");

@@ -81,6 +81,7 @@ export const api = {
   tablebase: (rules) => request('GET', `/api/tablebase?rules=${encodeURIComponent(rules)}`),
   review: (id) => request('GET', `/api/games/${id}/review`),
   puzzles: () => request('GET', '/puzzles.json'),
+  damePuzzles: () => request('GET', '/puzzles-dame.json'),
   account: () => request('GET', '/api/account'),
   register: (name, password) => request('POST', '/api/account/register', { name, password }),
   login: (name, password) => request('POST', '/api/account/login', { name, password }),

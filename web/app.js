@@ -29,7 +29,7 @@ function route(path) {
   if (/^\/lobby\/?$/.test(path)) return { View: LobbyView, params: {}, nav: 'lobby' };
   if (/^\/archive\/?$/.test(path)) return { View: ArchiveView, params: {}, nav: 'archive' };
   if (/^\/analysis\/?$/.test(path)) return { View: AnalysisView, params: {}, nav: 'analysis' };
-  if ((m = path.match(/^\/puzzles(?:\/(\d+))?\/?$/))) return { View: PuzzlesView, params: { id: m[1] ? Number(m[1]) : null }, nav: 'puzzles' };
+  if ((m = path.match(/^\/puzzles(?:\/(\d+|[a-z0-9-]+))?\/?$/))) return { View: PuzzlesView, params: { id: m[1] ? (/^\d+$/.test(m[1]) ? Number(m[1]) : m[1]) : null }, nav: 'puzzles' };
   if (/^\/login\/?$/.test(path)) return { View: LoginView, params: { mode: 'login' }, nav: 'login' };
   if (/^\/register\/?$/.test(path)) return { View: LoginView, params: { mode: 'register' }, nav: 'register' };
   if (/^\/account\/?$/.test(path)) return { View: AccountView, params: {}, nav: 'account' };

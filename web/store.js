@@ -87,7 +87,8 @@ export function markPuzzleSolved(id) {
   if (!list.includes(id)) write('puzzles.solved', [...list, id]);
 }
 
-export const clearSolvedPuzzles = () => write('puzzles.solved', []);
+/** Forgets that the puzzles `ids` were solved (the others stay solved). */
+export const forgetSolvedPuzzles = (ids) => write('puzzles.solved', solvedPuzzles().filter((id) => !ids.includes(id)));
 
 /** The puzzle open last. */
 export const lastPuzzle = () => read('puzzles.last', null);

@@ -330,7 +330,7 @@ fn book(
 }
 
 /// The Dame rule set `--game` names (`None`: Mühle).
-fn dame_game(game: &str) -> Result<Option<dame::RuleSet>> {
+pub(super) fn dame_game(game: &str) -> Result<Option<dame::RuleSet>> {
     if Variant::from_name(game) == Some(Variant::Muehle) {
         return Ok(None);
     }

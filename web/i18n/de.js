@@ -486,6 +486,15 @@ const de = {
   'puzzle.reset': "Fortschritt löschen",
   'puzzle.reset.done': "Fortschritt gelöscht.",
   'puzzle.source': "Die Aufgaben stammen aus den Datenbanken für perfektes Spiel (Standardregeln).",
+  'puzzle.games': "Spiele",
+  'puzzle.task.shot': "{color} am Zug gewinnt Material",
+  'puzzle.hint.shot': "Eine Schlagkombination: Gib einen Stein, der Gegner muss schlagen, und hole mehr zurück. Spiele den ersten Zug auf dem Brett.",
+  'puzzle.right.shot': "{move} gewinnt Material.",
+  'puzzle.wrong.shot': "{move} gewinnt nichts. Versuche es noch einmal.",
+  'puzzle.gain': "gewinnt {n} Steine",
+  'puzzle.gain.one': "gewinnt 1 Stein",
+  'puzzle.solution.note.shot': "Der Zug und die Schläge, die er erzwingt (geprüft mit einer tiefen Suche). Klicke einen Zug an, um die Stellung zu sehen.",
+  'puzzle.source.dame': "Endspiele aus den Dame-Datenbanken (bis 5 Steine) und Schlagkombinationen aus brett's geprüften Taktik-Sammlungen.",
   'tb.build.quick': "Alle 49 Sektoren zu bauen dauert lange; mit --up-to 5 entstehen die kleinen (bis 5 Steine je Seite) in etwa einer Minute.",
 
   // Errors of game records and position strings, by the codes the server

@@ -487,6 +487,15 @@ const en = {
   'puzzle.reset': "Clear progress",
   'puzzle.reset.done': "Progress cleared.",
   'puzzle.source': "The puzzles come from the perfect-play databases (standard rules).",
+  'puzzle.games': "Games",
+  'puzzle.task.shot': "{color} to move wins material",
+  'puzzle.hint.shot': "A shot: give a man, the opponent must take, and win more back. Play the first move on the board.",
+  'puzzle.right.shot': "{move} wins material.",
+  'puzzle.wrong.shot': "{move} wins nothing. Try again.",
+  'puzzle.gain': "wins {n} men",
+  'puzzle.gain.one': "wins 1 man",
+  'puzzle.solution.note.shot': "The move and the captures it forces (checked by a deep search). Click a move to see the position.",
+  'puzzle.source.dame': "Endings from the Dame databases (up to 5 pieces) and shots from brett's checked tactics suites.",
   'tb.build.quick': "Building all 49 sectors takes long; with --up-to 5 the small ones (up to 5 stones a side) are ready in about a minute.",
 
   // Errors of game records and position strings, by the codes the server

@@ -476,6 +476,15 @@ const fr = {
   'puzzle.reset': "Effacer la progression",
   'puzzle.reset.done': "Progression effacée.",
   'puzzle.source': "Les problèmes sont tirés des bases de données de jeu parfait (règles standard).",
+  'puzzle.games': "Jeux",
+  'puzzle.task.shot': "Les {color.pl} jouent et gagnent du matériel",
+  'puzzle.hint.shot': "Un coup de dames : donne un pion, l'adversaire doit prendre, et reprends-en davantage. Joue le premier coup sur le damier.",
+  'puzzle.right.shot': "{move} gagne du matériel.",
+  'puzzle.wrong.shot': "{move} ne gagne rien. Essaie encore.",
+  'puzzle.gain': "gagne {n} pions",
+  'puzzle.gain.one': "gagne 1 pion",
+  'puzzle.solution.note.shot': "Le coup et les prises qu'il force (vérifiés par une recherche profonde). Clique sur un coup pour voir la position.",
+  'puzzle.source.dame': "Finales tirées des bases de données de dames (jusqu'à 5 pièces) et coups de dames des recueils tactiques vérifiés de brett.",
   'tb.build.quick': "Construire les 49 secteurs prend longtemps ; avec --up-to 5, les petits (jusqu'à 5 pions par camp) sont prêts en une minute environ.",
 
   // Errors of game records and position strings, by the codes the server

@@ -476,6 +476,15 @@ const it = {
   'puzzle.reset': "Cancella i progressi",
   'puzzle.reset.done': "Progressi cancellati.",
   'puzzle.source': "I problemi vengono dai database del gioco perfetto (regole standard).",
+  'puzzle.games': "Giochi",
+  'puzzle.task.shot': "{color} muove e guadagna materiale",
+  'puzzle.hint.shot': "Un colpo: cedi una pedina, l'avversario deve prendere, e ne riprendi di più. Gioca la prima mossa sulla damiera.",
+  'puzzle.right.shot': "{move} guadagna materiale.",
+  'puzzle.wrong.shot': "{move} non guadagna nulla. Riprova.",
+  'puzzle.gain': "guadagna {n} pedine",
+  'puzzle.gain.one': "guadagna 1 pedina",
+  'puzzle.solution.note.shot': "La mossa e le prese che forza (verificate da una ricerca profonda). Clicca una mossa per vedere la posizione.",
+  'puzzle.source.dame': "Finali dai database della dama (fino a 5 pezzi) e colpi dalle raccolte tattiche verificate di brett.",
   'tb.build.quick': "Costruire tutti i 49 settori richiede molto tempo; con --up-to 5 quelli piccoli (fino a 5 pedine per parte) sono pronti in circa un minuto.",
 
   // Errors of game records and position strings, by the codes the server

@@ -1,34 +1,54 @@
-// Puzzles: "Find the best move" (seed 000). Positions from Mühle's
-// perfect-play databases where exactly one move keeps the win (or saves the
-// draw); the bundled set is /puzzles.json (docs/TABLEBASE.md, "Puzzles").
-// The player moves on the board; the answer is checked, the solution line
-// can be played through, and the solved puzzles are remembered in the
-// browser.
+// Puzzles: "Find the best move" (seed 000), for Mühle and Dame. Mühle's are
+// positions from the perfect-play databases where exactly one move keeps
+// the win (or saves the draw), bundled as /puzzles.json; Dame's are endings
+// from the Dame databases and shots from the tactical suites, bundled as
+// /puzzles-dame.json (docs/TABLEBASE.md, "Puzzles"). One tab per game. The
+// player moves on the board; the answer is checked, the solution line can
+// be played through, and the solved puzzles are remembered in the browser.
+// The board and move input of each family are in puzzle-muehle.js and
+// puzzle-dame.js.
 
 import { h, mount, toast } from '../dom.js';
-import { t, colorName } from '../i18n.js';
+import { t, tn, colorName } from '../i18n.js';
 import { api } from '../api.js';
-import { Board } from '../board.js';
-import * as M from '../muehle.js';
-import { clickPoint, choose, boardHandlers, inputMarks } from '../millinput.js';
-import { parseRules } from '../rules.js';
+import { gameName } from '../rules.js';
+import { familyOf } from '../catalogue.js';
 import * as store from '../store.js';
 import { verdictText } from '../tablebase.js';
+import { muehlePuzzles } from './puzzle-muehle.js';
+import { damePuzzles } from './puzzle-dame.js';
+
+const FAMILIES = { muehle: muehlePuzzles, dame: damePuzzles };
 
 let cached = null;
 
-/** The bundled puzzles (fetched once per page load). */
+/**
+ * The bundled puzzles by game (fetched once per page load): [{game, list}]
+ * in the catalogue's order, Mühle first. A set that cannot be had is left
+ * out (Mühle's error is reported).
+ */
 async function loadPuzzles() {
-  if (!cached) cached = api.puzzles().catch((e) => { cached = null; throw e; });
+  if (!cached) {
+    cached = Promise.all([api.puzzles(), api.damePuzzles().catch(() => [])]).then(([muehle, dame]) => {
+      const sets = [{ game: 'muehle', list: muehle.map((p) => ({ ...p, game: p.game || 'muehle' })) }];
+      for (const p of Array.isArray(dame) ? dame : []) {
+        if (!FAMILIES[familyOf(p.game)]) continue;
+        let set = sets.find((x) => x.game === p.game);
+        if (!set) { set = { game: p.game, list: [] }; sets.push(set); }
+        set.list.push(p);
+      }
+      return sets;
+    }).catch((e) => { cached = null; throw e; });
+  }
   return cached;
 }
 
-/** "12. a1-a4" or "12. … a1-a4" for the solution's moves from `start`. */
-function numbered(start, moves) {
+/** "12." or "12. …" before each move of the solution from `start`. */
+function numbered(kind, view, start, moves) {
   let pos = start;
   return moves.map((mv) => {
     const label = pos.turn === 'white' ? `${pos.moveNo}.` : `${pos.moveNo}. …`;
-    try { pos = M.applyMove(pos, mv); } catch { /* keep counting */ }
+    try { pos = kind.apply(view, pos, mv); } catch { /* keep counting */ }
     return { mv, label };
   });
 }
@@ -36,7 +56,11 @@ function numbered(start, moves) {
 export class PuzzlesView {
   constructor(root, { id = null } = {}) {
     this.root = root;
+    this.sets = null;
     this.list = null;
+    this.game = 'muehle';
+    this.kind = muehlePuzzles;
+    this.size = 8;
     this.index = 0;
     this.wantId = id;
     this.build();
@@ -47,26 +71,44 @@ export class PuzzlesView {
 
   async load() {
     try {
-      this.list = await loadPuzzles();
+      this.sets = await loadPuzzles();
     } catch (e) {
       if (this.dead) return;
       mount(this.els.side, h('p', { class: 'error', text: e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message }) }));
       return;
     }
     if (this.dead) return;
-    if (!Array.isArray(this.list) || this.list.length === 0) {
+    const want = this.wantId ?? store.lastPuzzle();
+    const set = this.sets.find((x) => x.list.some((p) => p.id === want)) || this.sets[0];
+    this.showSet(set.game, want);
+  }
+
+  /** Shows the puzzles of `game`: puzzle `want`, else the first unsolved one. */
+  showSet(game, want = null) {
+    const set = this.sets.find((x) => x.game === game);
+    if (!set) return;
+    this.game = game;
+    this.list = set.list;
+    this.start = null;
+    this.pos = null;
+    const kind = FAMILIES[familyOf(game)] || muehlePuzzles;
+    if (kind !== this.kind) {
+      this.kind = kind;
+      this.build();
+    }
+    if (this.list.length === 0) {
       mount(this.els.side, h('p', { text: t('puzzle.none') }));
       return;
     }
     const solved = store.solvedPuzzles();
-    let i = this.list.findIndex((p) => p.id === (this.wantId ?? store.lastPuzzle()));
+    let i = this.list.findIndex((p) => p.id === want);
     if (i < 0) i = Math.max(0, this.list.findIndex((p) => !solved.includes(p.id)));
     this.open(i, { replace: true });
   }
 
   get puzzle() { return this.list ? this.list[this.index] : null; }
 
-  /** Opens puzzle number `i` (0-based) in its start position. */
+  /** Opens puzzle number `i` (0-based) of the game's set in its start position. */
   open(i, { replace = true } = {}) {
     if (!this.list) return;
     this.index = Math.max(0, Math.min(this.list.length - 1, i));
@@ -77,11 +119,15 @@ export class PuzzlesView {
       if (replace) history.replaceState(null, '', url);
       else history.pushState(null, '', url);
     }
-    this.start = M.parsePosition(p.position);
-    this.pos = this.start;
-    this.options = parseRules(p.rules).options;
-    this.selected = null;
-    this.pendingMill = null;
+    const { pos, options, size } = this.kind.start(p);
+    if (size && size !== this.size) {
+      this.size = size;
+      this.build();
+    }
+    this.start = pos;
+    this.pos = pos;
+    this.options = options;
+    this.kind.clear(this);
     this.state = 'solving';
     this.wrong = [];
     this.step = null;
@@ -90,26 +136,16 @@ export class PuzzlesView {
 
   legal() {
     if (this.state === 'solved' || this.state === 'shown') return [];
-    return M.legalMoves(this.pos, this.options).map((text) => ({ text, ...M.parseMove(text) }));
+    return this.kind.legal(this);
   }
 
   interactive() { return !!this.puzzle && this.step === null && (this.state === 'solving' || this.state === 'wrong'); }
 
-  onPoint(p) {
-    if (!this.interactive()) return;
-    clickPoint(this, p, (text) => this.answer(text));
-  }
-
-  choose(from, to) {
-    choose(this, from, to, (text) => this.answer(text));
-  }
-
-  /** The player's answer: the one move of the solution, or another. */
+  /** The player's answer: a move that solves it, or another. */
   answer(text) {
     const p = this.puzzle;
-    this.selected = null;
-    this.pendingMill = null;
-    if (text === p.solution[0]) {
+    this.kind.clear(this);
+    if (text === p.solution[0] || (p.accept || []).includes(text)) {
       this.state = 'solved';
       store.markPuzzleSolved(p.id);
       this.step = 0;
@@ -141,15 +177,16 @@ export class PuzzlesView {
     const els = {};
     this.els = els;
     els.boardWrap = h('div', { class: 'board-wrap' });
-    this.board = new Board(els.boardWrap, boardHandlers(this, () => this.interactive() && !this.pendingMill));
+    this.board = this.kind.makeBoard(this, els.boardWrap);
     els.title = h('h1', { id: 'puzzle-title' });
+    els.games = h('div', { class: 'row puzzle-games', id: 'puzzle-games', role: 'group' });
     els.meta = h('p', { class: 'muted small', id: 'puzzle-meta' });
     els.side = h('div', { class: 'card puzzle-card', id: 'puzzle-card' });
     els.line = h('div', { class: 'card puzzle-line', id: 'puzzle-line', hidden: true });
     els.nav = h('div', { class: 'card' });
-    mount(this.root, h('div', { class: 'analysis-page game-page puzzle-page' },
+    mount(this.root, h('div', { class: 'analysis-page game-page puzzle-page', 'data-game': this.game },
       h('div', { class: 'board-col' },
-        h('div', { class: 'analysis-head' }, els.title, els.meta),
+        h('div', { class: 'analysis-head' }, els.title, els.meta, els.games),
         els.boardWrap),
       h('aside', { class: 'side-col' }, els.side, els.line, els.nav)));
     this.update();
@@ -162,7 +199,7 @@ export class PuzzlesView {
     const e = this.els;
     document.title = `${t('puzzle.title')} – brett`;
     e.title.textContent = t('puzzle.title');
-    const p = this.puzzle;
+    const p = this.pos ? this.puzzle : null;
     if (!p) {
       e.meta.textContent = '';
       this.board.render({ board: {}, interactive: false });
@@ -173,24 +210,20 @@ export class PuzzlesView {
     const solved = solvedIds.includes(p.id);
     const total = this.list.length;
     const done = this.list.filter((q) => solvedIds.includes(q.id)).length;
-    e.meta.textContent = t('puzzle.progress', { solved: done, total });
+    e.meta.textContent = `${gameName(this.game)} · ${t('puzzle.progress', { solved: done, total })}`;
+    e.games.setAttribute('aria-label', t('puzzle.games'));
+    mount(e.games, ...(this.sets || []).map((set) => {
+      const n = set.list.filter((q) => solvedIds.includes(q.id)).length;
+      return h('button', {
+        type: 'button', class: ['btn', 'small', set.game === this.game ? 'primary' : ''], 'data-game': set.game,
+        'aria-pressed': set.game === this.game ? 'true' : 'false',
+        onclick: () => { if (set.game !== this.game) this.showSet(set.game); },
+        text: `${gameName(set.game)} · ${n}/${set.list.length}`,
+      });
+    }));
 
     // Board: the puzzle position, or the solution line at `step`.
-    let marks = { board: this.pos.board, selected: this.selected };
-    let last = null;
-    if (this.step !== null) {
-      try {
-        const along = M.positionsAlong(this.start, p.solution.slice(0, this.step + 1));
-        marks = { board: along[along.length - 1].board, selected: this.selected };
-        last = this.step >= 0 ? M.parseMove(p.solution[this.step]) : null;
-      } catch { /* keep the position */ }
-    } else if (this.interactive()) {
-      marks = inputMarks(this.pos, this.legal(), this.selected, this.pendingMill);
-    }
-    this.board.render({
-      ...marks, last, interactive: this.interactive(), animate: true,
-      ply: this.step === null ? -1 : this.step,
-    });
+    this.kind.render(this, this.step);
 
     // The task and the feedback.
     const turn = this.start.turn;
@@ -200,12 +233,12 @@ export class PuzzlesView {
     if (this.state === 'solved') {
       feedback = h('div', { class: 'puzzle-feedback right', id: 'puzzle-feedback', role: 'status' },
         h('strong', { text: t('puzzle.right') }),
-        h('span', { text: ` ${t(p.goal === 'win' ? 'puzzle.right.win' : 'puzzle.right.draw', { move: p.solution[0] })}` }));
+        h('span', { text: ` ${t(`puzzle.right.${p.goal}`, { move: p.solution[0] })}` }));
     } else if (this.state === 'wrong') {
       const mv = this.wrong[this.wrong.length - 1];
       feedback = h('div', { class: 'puzzle-feedback wrong', id: 'puzzle-feedback', role: 'status' },
         h('strong', { text: t('puzzle.wrong') }),
-        h('span', { text: ` ${t(p.goal === 'win' ? 'puzzle.wrong.win' : 'puzzle.wrong.draw', { move: mv, color: colorName(turn) })}` }));
+        h('span', { text: ` ${t(`puzzle.wrong.${p.goal}`, { move: mv, color: colorName(turn) })}` }));
     } else if (this.state === 'shown') {
       feedback = h('div', { class: 'puzzle-feedback shown', id: 'puzzle-feedback', role: 'status' },
         h('span', { text: t('puzzle.shown', { move: p.solution[0] }) }));
@@ -216,12 +249,12 @@ export class PuzzlesView {
         solved ? h('span', { class: 'badge solved', id: 'puzzle-solved', text: `✓ ${t('puzzle.solved')}` }) : null),
       h('p', { class: 'puzzle-task', id: 'puzzle-task' },
         h('span', { class: `swatch ${turn}`, 'aria-hidden': 'true' }),
-        h('strong', { text: ` ${t(p.goal === 'win' ? 'puzzle.task.win' : 'puzzle.task.draw', { color: colorName(turn) })}` })),
-      h('p', { class: 'small muted', text: t(p.goal === 'win' ? 'puzzle.hint.win' : 'puzzle.hint.draw') }),
+        h('strong', { text: ` ${t(`puzzle.task.${p.goal}`, { color: colorName(turn) })}` })),
+      h('p', { class: 'small muted', text: t(`puzzle.hint.${p.goal}`) }),
       h('p', { class: 'small', id: 'puzzle-difficulty' },
         h('span', { text: `${t('puzzle.difficulty')}: ` }),
         h('span', { class: 'stars', 'aria-label': t('puzzle.difficulty.of', { n: p.difficulty }), title: t('puzzle.difficulty.of', { n: p.difficulty }), text: stars }),
-        h('span', { class: 'muted', text: ` · ${verdictText(turn, { result, plies: Number(plies) || 0 })}` })),
+        h('span', { class: 'muted', text: ` · ${p.goal === 'shot' ? tn('puzzle.gain', p.gain || 0) : verdictText(turn, { result, plies: Number(plies) || 0 })}` })),
       feedback,
       this.state === 'wrong' && this.wrong.length > 1
         ? h('p', { class: 'small muted', text: t('puzzle.tried', { moves: this.wrong.join(', ') }) }) : null,
@@ -234,7 +267,7 @@ export class PuzzlesView {
     // The solution line, to play through.
     e.line.hidden = this.step === null;
     if (this.step !== null) {
-      const moves = numbered(this.start, p.solution);
+      const moves = numbered(this.kind, this, this.start, p.solution);
       mount(e.line,
         h('h2', { class: 'section-title', text: t('puzzle.solution') }),
         h('ol', { class: 'pv puzzle-moves', id: 'puzzle-solution' }, ...moves.map(({ mv, label }, k) => h('li', {},
@@ -244,7 +277,7 @@ export class PuzzlesView {
             'aria-current': k === this.step ? 'step' : null,
             onclick: () => this.setStep(k), text: mv,
           })))),
-        h('p', { class: 'small muted', text: t('puzzle.solution.note') }),
+        h('p', { class: 'small muted', text: t(p.goal === 'shot' ? 'puzzle.solution.note.shot' : 'puzzle.solution.note') }),
         h('div', { class: 'row' },
           h('button', { class: 'btn', type: 'button', id: 'line-prev', disabled: this.step < 0, onclick: () => this.setStep(this.step - 1), text: `◀ ${t('puzzle.line.prev')}` }),
           h('button', { class: 'btn', type: 'button', id: 'line-next', disabled: this.step >= p.solution.length - 1, onclick: () => this.setStep(this.step + 1), text: `${t('puzzle.line.next')} ▶` })));
@@ -266,9 +299,9 @@ export class PuzzlesView {
       h('p', { class: 'small muted', id: 'puzzle-progress', text: t('puzzle.progress', { solved: done, total }) }),
       done > 0 ? h('button', {
         class: 'btn small', type: 'button', id: 'puzzle-reset',
-        onclick: () => { store.clearSolvedPuzzles(); toast(t('puzzle.reset.done')); this.update(); },
+        onclick: () => { store.forgetSolvedPuzzles(this.list.map((q) => q.id)); toast(t('puzzle.reset.done')); this.update(); },
         text: t('puzzle.reset'),
       }) : null,
-      h('p', { class: 'small muted', text: t('puzzle.source') }));
+      h('p', { class: 'small muted', text: t(this.kind === muehlePuzzles ? 'puzzle.source' : 'puzzle.source.dame') }));
   }
 }

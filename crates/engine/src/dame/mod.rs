@@ -5,6 +5,7 @@ pub mod databases;
 pub mod explain;
 pub mod game;
 pub mod pattern_fit;
+pub mod puzzles;
 pub mod shots;
 
 pub use game::{DameState, best_huff};
