@@ -104,3 +104,15 @@ export const setClockSound = (on) => write('clock.sound', !!on);
  */
 export const loginHint = () => read('login', false) === true;
 export const setLoginHint = (on) => write('login', !!on);
+
+/** Whether moves, captures, mills and the game's end sound (on unless switched off). */
+export const gameSound = () => read('sound', true) !== false;
+export const setGameSound = (on) => write('sound', !!on);
+
+/** The boards' theme: 'classic', 'wood' or 'contrast'. */
+export const boardTheme = () => read('board.theme', 'classic');
+export const setBoardTheme = (theme) => write('board.theme', theme);
+
+/** Whether the boards show their coordinates (on unless switched off). */
+export const boardCoords = () => read('board.coords', true) !== false;
+export const setBoardCoords = (on) => write('board.coords', !!on);
