@@ -108,6 +108,9 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
     assert.deepEqual(after.resign, before.resign, 'the resign button stays where it was');
     assert.ok(!overlaps(after.resign, before.takeback), `resign ${JSON.stringify(after.resign)} is not where take-back was ${JSON.stringify(before.takeback)}`);
     assert.deepEqual(after.takeback, before.takeback, 'the take-back button stays where it was');
+    // The list keeps its height, its rows their own.
+    const rows = await page.$$eval('#move-list .move-row', (els) => els.map((el) => el.getBoundingClientRect().height));
+    assert.ok(rows.length === 3 && rows.every((x) => x > 10 && x < 50), `rows ${rows}`);
   });
 }
 
