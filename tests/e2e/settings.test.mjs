@@ -135,6 +135,11 @@ test('board themes change the boards\' colours and stay after a reload; high con
     await page.selectOption('#setting-theme', 'contrast');
     const board = await fillOf(page, '.board-bg');
     assert.notDeepEqual(board, wood);
+    for (const [theme, bg] of [['wood', wood], ['contrast', board]]) {
+      await page.selectOption('#setting-theme', theme);
+      const label = await fillOf(page, '.board .labels text');
+      assert.ok(contrast(label, bg) >= 4.5, `${theme}: the coordinates ${label} on ${bg}: ${contrast(label, bg).toFixed(2)}:1`);
+    }
     for (const p of ['a7', 'g1']) {
       const piece = await fillOf(page, `[data-point=${p}] .stone .body`);
       const ratio = contrast(piece, board);
@@ -152,7 +157,16 @@ test('board themes change the boards\' colours and stay after a reload; high con
       assert.ok(ratio >= 4.5, `Dame ${side}: ${piece} on ${dark}: ${ratio.toFixed(2)}:1`);
     }
     await shot(page, 'settings-contrast-dame');
+    // Every theme keeps its coordinates readable (4.5:1 to the squares they are on).
     await openSettings(page);
+    for (const theme of ['contrast', 'wood', 'classic']) {
+      await page.selectOption('#setting-theme', theme);
+      const light = await fillOf(page, '.dame-board .light');
+      const cell = await fillOf(page, '.dame-board .sq .cell');
+      for (const [label, under] of [[await fillOf(page, '.dame-labels .on-dark'), cell], [await fillOf(page, '.dame-labels .on-light'), light]]) {
+        assert.ok(contrast(label, under) >= 4.5, `${theme}: a label ${label} on ${under}: ${contrast(label, under).toFixed(2)}:1`);
+      }
+    }
     await page.selectOption('#setting-theme', 'classic');
     assert.notDeepEqual(await fillOf(page, '.dame-board .sq .cell'), dark, 'the classic Dame board differs');
     await page.selectOption('#setting-theme', 'wood');
