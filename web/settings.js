@@ -66,8 +66,17 @@ export class SettingsPanel {
         h('label', { class: 'check' }, this.sound, this.soundLabel),
         h('div', { class: 'field' }, this.themeLabel, this.theme),
         h('label', { class: 'check' }, this.coords, this.coordsLabel)));
+    // A click elsewhere or Escape closes the panel.
+    this.onOutside = (ev) => { if (this.el.open && !this.el.contains(ev.target)) this.el.open = false; };
+    this.onKey = (ev) => { if (ev.key === 'Escape' && this.el.open) { this.el.open = false; this.summary.focus(); } };
+    document.addEventListener('click', this.onOutside);
+    this.el.addEventListener('keydown', this.onKey);
     applyBoardSettings();
     this.relabel();
+  }
+
+  destroy() {
+    document.removeEventListener('click', this.onOutside);
   }
 
   relabel() {

@@ -201,6 +201,9 @@ test('the coordinates can be hidden and shown, and stay so after a reload', asyn
   await openSettings(page);
   await page.check('#setting-coords');
   assert.equal(await page.isVisible('.dame-board .num >> nth=0'), true, 'the square numbers are back');
+  // A click elsewhere closes the panel.
+  await page.click('.board-wrap', { position: { x: 5, y: 5 } });
+  await page.waitForSelector('#settings-panel', { state: 'hidden' });
   // An 8×8 board: its files and ranks follow the switch.
   const small = await openNewGame(page, suite.server.url, { game: 'dame', kind: 'local' });
   await page.waitForSelector('.dame-board .labels text');

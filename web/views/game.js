@@ -87,6 +87,7 @@ export class GameView {
   }
 
   destroy() {
+    this.settings.destroy();
     this.offAccount?.();
     clearInterval(this.ticker);
     this.socket.close();
