@@ -19,6 +19,7 @@ import { startTurnWatch } from './turns.js';
 import { api } from './api.js';
 import { account, loadAccount, onAccountChange } from './account.js';
 import { h, mount } from './dom.js';
+import { applyBoardSettings } from './settings.js';
 
 const main = document.getElementById('main');
 let current = null;
@@ -92,6 +93,8 @@ function relabel() {
 
 function init() {
   setNavigator(navigate);
+  // The boards' theme and coordinates, as chosen in this browser.
+  applyBoardSettings();
   const sel = document.getElementById('lang-select');
   for (const { code, name } of LANGUAGES) {
     const o = document.createElement('option');

@@ -71,8 +71,8 @@ export function clockIcon() {
 
 let audio = null;
 
-/** A short beep (WebAudio); silent where the browser has none or refuses. */
-export function beep(freq = 880, ms = 90) {
+/** A short beep (WebAudio), `delay` ms from now; silent where the browser has none or refuses. */
+export function beep(freq = 880, ms = 90, delay = 0) {
   try {
     const Ctx = window.AudioContext || window.webkitAudioContext;
     if (!Ctx) return;
@@ -83,7 +83,7 @@ export function beep(freq = 880, ms = 90) {
     osc.frequency.value = freq;
     gain.gain.value = 0.08;
     osc.connect(gain).connect(audio.destination);
-    const at = audio.currentTime;
+    const at = audio.currentTime + delay / 1000;
     osc.start(at);
     osc.stop(at + ms / 1000);
   } catch { /* no sound */ }

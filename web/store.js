@@ -115,3 +115,15 @@ export const setHintsOff = (id) => write(`hints.off.${id}`, true);
 /** How many hints the player of game `id` asked for. */
 export const hintsUsed = (id) => Number(read(`hints.used.${id}`, 0)) || 0;
 export const countHint = (id) => write(`hints.used.${id}`, hintsUsed(id) + 1);
+
+/** Whether moves, captures, mills and the game's end sound (on unless switched off). */
+export const gameSound = () => read('sound', true) !== false;
+export const setGameSound = (on) => write('sound', !!on);
+
+/** The boards' theme: 'classic', 'wood' or 'contrast'. */
+export const boardTheme = () => read('board.theme', 'classic');
+export const setBoardTheme = (theme) => write('board.theme', theme);
+
+/** Whether the boards show their coordinates (on unless switched off). */
+export const boardCoords = () => read('board.coords', true) !== false;
+export const setBoardCoords = (on) => write('board.coords', !!on);

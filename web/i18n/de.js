@@ -126,7 +126,6 @@ const de = {
   'game.resign.confirmLocal': '{color} gibt auf?',
   'game.offerDraw': 'Remis anbieten',
   'game.drawOffered': 'Du hast Remis angeboten.',
-  'game.drawOfferedBy': '{color} bietet Remis an.',
   'game.accept': 'Annehmen',
   'game.decline': 'Ablehnen',
   'game.takeback': 'Zug zurücknehmen',
@@ -774,6 +773,17 @@ const de = {
   'game.invite.share': 'Spiel mit mir auf brett',
   'game.share': 'Teilen',
   'game.cancelInvite': 'Einladung zurückziehen',
+  'game.drawOfferedByName': '{name} bietet Remis an.',
+  'game.drawMoveDeclines': 'Dein Zug lehnt es ab.',
+  'game.copyRecord': 'Aufzeichnung kopieren',
+  'game.recordCopied': 'Aufzeichnung kopiert.',
+  'settings.title': 'Einstellungen',
+  'settings.sound': 'Töne bei Zügen, Schlägen, Mühlen und Spielende',
+  'settings.theme': 'Brett und Steine',
+  'settings.theme.classic': 'Klassisch',
+  'settings.theme.wood': 'Holz',
+  'settings.theme.contrast': 'Hoher Kontrast',
+  'settings.coords': 'Koordinaten zeigen',
 };
 
 export default de;

@@ -127,7 +127,6 @@ const en = {
   'game.resign.confirmLocal': 'Does {color} resign?',
   'game.offerDraw': 'Offer a draw',
   'game.drawOffered': 'You offered a draw.',
-  'game.drawOfferedBy': '{color} offers a draw.',
   'game.accept': 'Accept',
   'game.decline': 'Decline',
   'game.takeback': 'Take back',
@@ -775,6 +774,17 @@ const en = {
   'game.invite.share': 'Play with me on brett',
   'game.share': 'Share',
   'game.cancelInvite': 'Cancel invitation',
+  'game.drawOfferedByName': '{name} offers a draw.',
+  'game.drawMoveDeclines': 'Your move declines it.',
+  'game.copyRecord': 'Copy record',
+  'game.recordCopied': 'Record copied.',
+  'settings.title': 'Settings',
+  'settings.sound': "Sounds for moves, captures, mills and the game's end",
+  'settings.theme': 'Board and pieces',
+  'settings.theme.classic': 'Classic',
+  'settings.theme.wood': 'Wood',
+  'settings.theme.contrast': 'High contrast',
+  'settings.coords': 'Show coordinates',
 };
 
 export default en;

@@ -120,7 +120,6 @@ const fr = {
   'game.resign.confirmLocal': '{color} abandonne ?',
   'game.offerDraw': 'Proposer la nulle',
   'game.drawOffered': 'Tu as proposé la nulle.',
-  'game.drawOfferedBy': '{color} propose la nulle.',
   'game.accept': 'Accepter',
   'game.decline': 'Refuser',
   'game.takeback': 'Reprendre un coup',
@@ -764,6 +763,17 @@ const fr = {
   'game.invite.share': 'Joue avec moi sur brett',
   'game.share': 'Partager',
   'game.cancelInvite': 'Annuler l’invitation',
+  'game.drawOfferedByName': '{name} propose la nulle.',
+  'game.drawMoveDeclines': 'Jouer un coup la refuse.',
+  'game.copyRecord': 'Copier la partie',
+  'game.recordCopied': 'Partie copiée.',
+  'settings.title': 'Réglages',
+  'settings.sound': 'Sons des coups, des prises, des moulins et de la fin de partie',
+  'settings.theme': 'Plateau et pièces',
+  'settings.theme.classic': 'Classique',
+  'settings.theme.wood': 'Bois',
+  'settings.theme.contrast': 'Contraste élevé',
+  'settings.coords': 'Afficher les coordonnées',
 };
 
 export default fr;

@@ -120,7 +120,6 @@ const it = {
   'game.resign.confirmLocal': '{color} abbandona?',
   'game.offerDraw': 'Proponi patta',
   'game.drawOffered': 'Hai proposto la patta.',
-  'game.drawOfferedBy': '{color} propone la patta.',
   'game.accept': 'Accetta',
   'game.decline': 'Rifiuta',
   'game.takeback': 'Ritira la mossa',
@@ -764,6 +763,17 @@ const it = {
   'game.invite.share': 'Gioca con me su brett',
   'game.share': 'Condividi',
   'game.cancelInvite': 'Annulla l’invito',
+  'game.drawOfferedByName': '{name} propone la patta.',
+  'game.drawMoveDeclines': 'Giocare una mossa la rifiuta.',
+  'game.copyRecord': 'Copia la partita',
+  'game.recordCopied': 'Partita copiata.',
+  'settings.title': 'Impostazioni',
+  'settings.sound': 'Suoni per mosse, prese, mulini e fine partita',
+  'settings.theme': 'Scacchiera e pezzi',
+  'settings.theme.classic': 'Classico',
+  'settings.theme.wood': 'Legno',
+  'settings.theme.contrast': 'Alto contrasto',
+  'settings.coords': 'Mostra le coordinate',
 };
 
 export default it;

@@ -12,6 +12,7 @@ import { controlText, clockIcon } from '../clock.js';
 import { rulesLabelOf, ruleOptionsOf } from '../games/index.js';
 import { recordFileName, gameNames } from '../catalogue.js';
 import { playerLink } from './profile.js';
+import { copyRecordOf } from '../record.js';
 
 const STATUSES = ['finished', 'ongoing', 'all'];
 const RESULTS = ['all', '1-0', '0-1', '1/2-1/2'];
@@ -163,7 +164,11 @@ export class ArchiveView {
           h('td', { 'data-label': t('archive.moves'), class: 'num', text: String(g.ply ?? '') }),
           h('td', { 'data-label': t('archive.date'), text: fmtDate(g.created_at) }),
           h('td', { class: 'actions' },
-            h('a', { class: 'btn small', href: `/api/games/${g.id}/record`, download: recordFileName(g.game || 'muehle', g.id), text: t('archive.export') }))))));
+            h('a', { class: 'btn small', href: `/api/games/${g.id}/record`, download: recordFileName(g.game || 'muehle', g.id), text: t('archive.export') }),
+            h('button', {
+              class: 'btn small', type: 'button', 'data-copy-record': g.id, text: t('game.copyRecord'),
+              onclick: () => copyRecordOf(g.id).catch((e) => toast(errorText(e), 'error')),
+            }))))));
     }
     const total = this.data ? this.data.total : 0;
     const pager = this.data && total > 0 ? h('div', { class: 'pager' },

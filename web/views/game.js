@@ -14,6 +14,8 @@ import { statusBox, changeText } from '../tablebase.js';
 import { fmtClock, clockTimes, controlText, beep, clockIcon, LOW_TIME_MS } from '../clock.js';
 import { endTextFor, ratingChangeText, sideName } from '../ending.js';
 import { Hints } from '../hint.js';
+import { SettingsPanel, playSound } from '../settings.js';
+import { copyRecordOf } from '../record.js';
 
 /**
  * Takes the token out of the URL fragment (#token=…&color=…): {token, color}
@@ -86,6 +88,7 @@ export class GameView {
   }
 
   destroy() {
+    this.settings.destroy();
     this.offAccount?.();
     clearInterval(this.ticker);
     this.socket.close();
@@ -176,7 +179,10 @@ export class GameView {
     }
     this.game.stateChanged(cur, st);
     if (this.viewPly !== null && this.viewPly > st.ply) this.viewPly = null;
-    if (cur && !firstTime) this.noticeDrawAnswer(cur, st);
+    if (cur && !firstTime) {
+      this.noticeDrawAnswer(cur, st);
+      this.soundFor(cur, st);
+    }
     if (!this.seatsConfirmed) this.confirmSeats();
     if (firstTime) {
       if (this.flipped === null) {
@@ -197,6 +203,21 @@ export class GameView {
     if (!offer || st.draw_offer || st.status !== 'ongoing') return;
     if (!this.seats[offer] || (this.seats.white && this.seats.black)) return;
     toast(st.ply === cur.ply ? t('game.drawDeclined') : t('game.drawLapsed'));
+  }
+
+  /** The sound of what changed from `cur` to `st`: the game's end, or the new move (a mill, a capture, a move). */
+  soundFor(cur, st) {
+    if (st.status === 'over' && cur.status !== 'over') playSound('end');
+    else if (st.ply > cur.ply && st.moves.length >= st.ply) playSound(this.game.moveClass(st.moves[st.ply - 1]) || 'move');
+  }
+
+  /** Copies the game's record (as GET /api/games/{id}/record gives it) to the clipboard. */
+  async copyRecord() {
+    try {
+      await copyRecordOf(this.id);
+    } catch (e) {
+      this.reportError(e);
+    }
   }
 
   /**
@@ -741,7 +762,9 @@ export class GameView {
     els.status = h('p', { class: 'status-line', id: 'status' });
     els.hint = h('p', { class: 'hint', id: 'hint' });
     els.live_region = h('div', { class: 'visually-hidden', 'aria-live': 'polite', id: 'announce' });
-    els.drawBox = h('div', { class: 'draw-box', hidden: true });
+    // A draw offer shows above the board, where the player looks, and stays
+    // in view under the header while the page scrolls.
+    els.drawBox = h('div', { class: 'draw-box draw-banner', id: 'draw-banner', role: 'status', hidden: true });
     els.huffBox = h('div', { class: 'huff-box', id: 'huff-box', hidden: true, role: 'status' });
     els.joinName = h('input', { id: 'join-name', type: 'text', maxlength: 40, autocomplete: 'nickname', value: store.playerName() });
     els.joinBox = h('form', { class: 'card join-box', hidden: true, onsubmit: (e) => { e.preventDefault(); this.join(); } });
@@ -767,10 +790,12 @@ export class GameView {
     els.giveTime = btn('give-time', () => this.giveTime());
     els.analyze = h('a', { class: 'btn', id: 'analyze', 'data-link': true, href: '/analysis' });
     els.exportLink = h('a', { class: 'btn', id: 'export', href: `/api/games/${this.id}/record`, download: this.game.exportName(this.id) });
+    els.copyRecord = btn('copy-record', () => this.copyRecord());
+    this.settings = new SettingsPanel();
     els.newGame = h('a', { class: 'btn primary', id: 'new-game', href: '/', 'data-link': true, hidden: true });
     this.hints = new Hints(this);
     els.controls = h('div', { class: 'controls' }, this.hints.button, els.flip, els.takeback, els.offerDraw, els.giveTime, els.abort, els.resign);
-    els.tools = h('div', { class: 'controls tools' }, els.newGame, els.analyze, els.exportLink);
+    els.tools = h('div', { class: 'controls tools' }, els.newGame, els.analyze, els.exportLink, els.copyRecord);
     els.rulesBox = h('div', { class: 'rules-box' });
     els.reviewBox = h('div', { class: 'card review-card', id: 'review', hidden: true });
     els.clocks = {
@@ -788,13 +813,13 @@ export class GameView {
     els.sound = h('label', { class: 'check sound-toggle', hidden: true }, els.soundBox, els.soundLabel);
     els.thinking = h('span', { class: 'thinking', hidden: true }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', { class: 'thinking-text' }));
 
-    mount(this.root, h('div', { class: 'game-page' },
+    mount(this.root, h('div', { class: 'game-page play-page' }, els.drawBox,
       h('div', { class: 'board-col' }, els.joinBox, els.seatNotice, els.offline, els.top, els.boardWrap, els.bottom, els.mobileStatus,
         h('div', { class: 'under-board' }, els.replayNav, els.live, els.replayInfo)),
       h('aside', { class: 'side-col' },
         h('div', { class: 'card status-card' },
-          h('div', { class: 'title-row' }, els.title, els.tc, els.spectators, els.conn),
-          els.status, els.abortNote, els.thinking, els.hint, els.huffBox, els.banner, els.drawBox, els.rematchBox, els.claimBox, els.live_region),
+          h('div', { class: 'title-row' }, els.title, els.tc, els.spectators, els.conn, this.settings.el),
+          els.status, els.abortNote, els.thinking, els.hint, els.huffBox, els.banner, els.rematchBox, els.claimBox, els.live_region),
         els.shareBox,
         this.chat.el,
         h('div', { class: 'card moves-card' }, els.movesTitle, els.moveList, els.moveForm),
@@ -831,6 +856,8 @@ export class GameView {
     e.claimBox.dataset.key = '';
     e.analyze.textContent = t('game.analyze');
     e.exportLink.textContent = t('game.export');
+    e.copyRecord.textContent = t('game.copyRecord');
+    this.settings.relabel();
     e.newGame.textContent = t('game.newGame');
     e.thinking.querySelector('.thinking-text').textContent = t('game.thinking');
     this.lastAnnounced = '';
@@ -1047,10 +1074,13 @@ export class GameView {
       const mineOffer = !local && this.seats[offer];
       const canAnswer = local || (this.seats[other(offer)] && !this.seats[offer]);
       mount(e.drawBox,
-        h('p', { text: mineOffer ? t('game.drawOffered') : t('game.drawOfferedBy', { color: colorName(offer) }) }),
+        h('p', { text: mineOffer ? t('game.drawOffered') : t('game.drawOfferedByName', { name: this.playerName(offer) }) }),
         canAnswer ? h('div', { class: 'row' },
           h('button', { class: 'btn primary', type: 'button', id: 'accept-draw', onclick: () => this.draw('accept'), text: t('game.accept') }),
-          h('button', { class: 'btn', type: 'button', id: 'decline-draw', onclick: () => this.draw('decline'), text: t('game.decline') })) : null);
+          h('button', { class: 'btn', type: 'button', id: 'decline-draw', onclick: () => this.draw('decline'), text: t('game.decline') }),
+          h('span', { class: 'small', text: t('game.drawMoveDeclines') })) : null);
+      // Below the header, which stays at the top of the screen.
+      e.drawBox.style.top = `${document.querySelector('.topbar')?.offsetHeight || 0}px`;
     }
 
     this.renderJoin();
