@@ -4,7 +4,7 @@
 // combination played through, and "clear progress" touching only its game.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, newPage, api, logErrorsAfter, shot } from './helpers.mjs';
+import { useServerAndBrowser, newPage, api, logErrorsAfter, shot, clickDameMove } from './helpers.mjs';
 
 const suite = useServerAndBrowser('dame-puzzles');
 
@@ -15,18 +15,6 @@ const legalIn = (page, fen, size) => page.evaluate(async ([f, n]) => {
   const D = await import('/dame.js');
   return D.legalMoves(D.parseFen(f, n));
 }, [fen, size]);
-
-/** Plays a move by clicks: the piece, then its landing squares until the UI takes it. */
-async function clickDameMove(page, move) {
-  const path = move.split(/[-x]/);
-  await page.click(sq(path[0]));
-  await page.waitForSelector(`${sq(path[0])}.selected`);
-  for (const s of path.slice(1)) {
-    await page.click(sq(s));
-    if (!(await page.$('.dame-board .sq.selected'))) return;
-  }
-  throw new Error(`${move}: still selected after its whole path`);
-}
 
 test('Dame puzzles: tabs per game, wrong and right answers, progress per game', async (t) => {
   const base = suite.server.url;

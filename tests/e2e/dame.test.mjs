@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import {
   useServerAndBrowser, newPage, shot, api, getState, waitState, gameIdOf, waitMoves, shownMoves,
   logErrorsAfter, fillNewGame, startGame,
-  openNewGame,
+  openNewGame, clickDameMove,
 } from './helpers.mjs';
 
 const suite = useServerAndBrowser('dame');
@@ -22,21 +22,6 @@ async function openGame(page, body) {
   const data = await openNewGame(page, suite.server.url, body);
   await page.waitForSelector('.dame-board');
   return data.id;
-}
-
-/**
- * Plays a move by clicks: the piece, then the landing squares of its path
- * one by one until the UI sends the move (no piece is selected any more).
- */
-async function clickDameMove(page, move) {
-  const path = move.split(/[-x]/);
-  await page.click(sq(path[0]));
-  await page.waitForSelector(`${sq(path[0])}.selected`);
-  for (const s of path.slice(1)) {
-    await page.click(sq(s));
-    if (!(await page.$('.dame-board .sq.selected'))) return;
-  }
-  throw new Error(`${move}: still selected after its whole path`);
 }
 
 test('a local Dame game by clicks: multiple capture by its path, capture, move, natural end', async (t) => {

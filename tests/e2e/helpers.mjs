@@ -301,3 +301,21 @@ export async function clickMove(page, move, legal = []) {
 }
 
 export { sleep };
+
+/** The square `s` of the Dame board on the page. */
+const dameSquare = (s) => `.dame-board [data-square="${s}"]`;
+
+/**
+ * Plays a Dame move by clicks: the piece, then the landing squares of its
+ * path one by one until the UI sends the move (no piece is selected any more).
+ */
+export async function clickDameMove(page, move) {
+  const path = move.split(/[-x]/);
+  await page.click(dameSquare(path[0]));
+  await page.waitForSelector(`${dameSquare(path[0])}.selected`);
+  for (const s of path.slice(1)) {
+    await page.click(dameSquare(s));
+    if (!(await page.$('.dame-board .sq.selected'))) return;
+  }
+  throw new Error(`${move}: still selected after its whole path`);
+}
