@@ -88,7 +88,7 @@ export function statusBox(status, { id = 'tb-status' } = {}) {
 
 /** A duration in seconds in words: "≈ 1 h 35 min", "≈ 12 min", "≈ 40 s". */
 export function durationText(seconds) {
-  const s = Math.max(0, Math.round(seconds));
+  const s = Math.max(1, Math.round(seconds));
   if (s >= 3600) return t('tb.time.h', { h: Math.floor(s / 3600), m: Math.round((s % 3600) / 60) });
   if (s >= 60) return t('tb.time.min', { m: Math.round(s / 60) });
   return t('tb.time.s', { s });

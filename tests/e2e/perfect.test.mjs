@@ -82,7 +82,7 @@ test('the build button builds in the background; pause and resume work', async (
   assert.equal(await page.getAttribute(`${set} .pf-size[data-size="4"]`, 'data-installed'), '0');
   await page.click(`${set}-build-4`);
   await page.waitForSelector('#pf-job');
-  assert.match(await page.textContent('#pf-job h2'), /^Bau: Mühle · ohne Fliegen, Bis 4 Steine je Seite$/);
+  assert.match(await page.textContent('#pf-job h2'), /^Bau: Mühle · ohne Springen, Bis 4 Steine je Seite$/);
   await page.click('#pf-pause');
   await page.waitForSelector('#pf-job-state[data-state=paused]');
   assert.equal(await page.textContent('#pf-job-state'), 'Angehalten.');

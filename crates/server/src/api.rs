@@ -807,25 +807,32 @@ async fn perfect_build(
     Ok((StatusCode::ACCEPTED, Json(body)))
 }
 
+/// `POST /api/perfect/build/pause`.
 async fn perfect_pause(
     State(app): State<AppState>,
     login: Login,
     ext: axum::http::Extensions,
 ) -> Result<Json<Value>, ApiError> {
-    check_builder(&app, &ext, &login)?;
-    let status = app.builds.pause(true)?;
-    Ok(Json(
-        serde_json::to_value(status).map_err(ApiError::internal)?,
-    ))
+    set_paused(&app, &ext, &login, true)
 }
 
+/// `POST /api/perfect/build/resume`.
 async fn perfect_resume(
     State(app): State<AppState>,
     login: Login,
     ext: axum::http::Extensions,
 ) -> Result<Json<Value>, ApiError> {
-    check_builder(&app, &ext, &login)?;
-    let status = app.builds.pause(false)?;
+    set_paused(&app, &ext, &login, false)
+}
+
+fn set_paused(
+    app: &AppState,
+    ext: &axum::http::Extensions,
+    login: &Login,
+    paused: bool,
+) -> Result<Json<Value>, ApiError> {
+    check_builder(app, ext, login)?;
+    let status = app.builds.pause(paused)?;
     Ok(Json(
         serde_json::to_value(status).map_err(ApiError::internal)?,
     ))

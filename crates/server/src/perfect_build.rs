@@ -299,36 +299,42 @@ impl Builds {
             .needs
             .disk_bytes
             .unwrap_or(plan.bytes_missing.saturating_add(DISK_MARGIN));
-        if let Some(free) = free_disk(dir)
-            && free < disk_need
-        {
-            return Err(ApiError::NotAllowed(format!(
-                "not enough free disk space for this build: it needs about {} MB, {} MB are free",
-                disk_need / 1_000_000,
-                free / 1_000_000
-            ))
-            .with_detail(
-                ErrorDetail::new("perfect.disk")
-                    .with("need", disk_need)
-                    .with("free", free),
-            ));
-        }
+        short(
+            free_disk(dir),
+            disk_need,
+            "perfect.disk",
+            "free disk space",
+            "free",
+        )?;
         let memory_need = self.needs.memory_bytes.unwrap_or(plan.memory);
-        if let Some(free) = available_memory()
-            && free < memory_need
-        {
-            return Err(ApiError::NotAllowed(format!(
-                "not enough memory for this build: it needs about {} MB, {} MB are available",
-                memory_need / 1_000_000,
-                free / 1_000_000
-            ))
-            .with_detail(
-                ErrorDetail::new("perfect.memory")
-                    .with("need", memory_need)
-                    .with("free", free),
-            ));
-        }
+        short(
+            available_memory(),
+            memory_need,
+            "perfect.memory",
+            "memory",
+            "available",
+        )?;
         Ok(())
+    }
+}
+
+/// `409 not_allowed` with detail `code` (`need`, `free` in bytes) when
+/// `free` (if known) is less than `need`.
+fn short(
+    free: Option<u64>,
+    need: u64,
+    code: &'static str,
+    what: &str,
+    state: &str,
+) -> Result<(), ApiError> {
+    match free {
+        Some(free) if free < need => Err(ApiError::NotAllowed(format!(
+            "not enough {what} for this build: it needs about {} MB, {} MB are {state}",
+            need / 1_000_000,
+            free / 1_000_000
+        ))
+        .with_detail(ErrorDetail::new(code).with("need", need).with("free", free))),
+        _ => Ok(()),
     }
 }
 
