@@ -774,8 +774,11 @@ fn check_builder(
     ext: &axum::http::Extensions,
     login: &Login,
 ) -> Result<(), ApiError> {
-    let name = login.0.as_ref().map(|s| s.account.name.as_str());
-    app.builds.check_may_build(client_addr(ext), name)
+    if may_build(app, ext, login) {
+        Ok(())
+    } else {
+        Err(crate::perfect_build::not_admin())
+    }
 }
 
 /// `POST /api/perfect/build`: start building a rule set's databases up to

@@ -183,19 +183,6 @@ impl Builds {
         local || account.is_some_and(|a| self.admins.contains(&crate::storage::name_key(a)))
     }
 
-    /// `403 forbidden` unless [`Builds::may_build`].
-    pub fn check_may_build(&self, client: IpAddr, account: Option<&str>) -> Result<(), ApiError> {
-        if self.may_build(client, account) {
-            return Ok(());
-        }
-        Err(ApiError::Forbidden(
-            "only the operator builds databases: on the app of this computer, or logged in with \
-             an account named by brett serve --admin"
-                .into(),
-        )
-        .with_detail(ErrorDetail::new("perfect.not_admin")))
-    }
-
     /// The build running, paused or last finished.
     pub fn status(&self) -> Option<BuildStatus> {
         self.current().map(|j| j.status())
@@ -336,6 +323,16 @@ fn short(
         .with_detail(ErrorDetail::new(code).with("need", need).with("free", free))),
         _ => Ok(()),
     }
+}
+
+/// `403 forbidden`: the request may not build ([`Builds::may_build`]).
+pub fn not_admin() -> ApiError {
+    ApiError::Forbidden(
+        "only the operator builds databases: on the app of this computer, or logged in with \
+         an account named by brett serve --admin"
+            .into(),
+    )
+    .with_detail(ErrorDetail::new("perfect.not_admin"))
 }
 
 fn no_build() -> ApiError {
