@@ -86,10 +86,12 @@ test('the build button builds in the background; pause and resume work', async (
   await page.click('#pf-pause');
   await page.waitForSelector('#pf-job-state[data-state=paused]');
   assert.equal(await page.textContent('#pf-job-state'), 'Angehalten.');
+  // The work the threads had in hand when paused is counted at the next poll.
+  await page.waitForTimeout(2000);
   const done1 = await page.textContent('#pf-job-positions');
   assert.match(done1, /^Stellungen: [\d.]+ von [\d.]+$/);
   assert.match(await page.textContent('#pf-job-left'), /^Verbleibende Zeit: ≈ /);
-  await page.waitForTimeout(1500);
+  await page.waitForTimeout(2000);
   assert.equal(await page.textContent('#pf-job-positions'), done1, 'a paused build does not go on');
   const { data: paused } = await api(suite.server.url, 'GET', '/api/perfect');
   assert.equal(paused.build.state, 'paused');

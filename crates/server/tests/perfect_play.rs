@@ -252,7 +252,8 @@ async fn a_build_runs_pauses_resumes_and_its_files_are_used_at_once() {
     let (status, paused) = s.post("/api/perfect/build/pause", json!({})).await;
     assert_eq!(status, StatusCode::OK, "{paused}");
     assert_eq!(paused["state"], "paused");
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    // The work the threads had in hand when paused is counted first.
+    tokio::time::sleep(Duration::from_millis(1000)).await;
     let (_, a) = s.get("/api/perfect").await;
     tokio::time::sleep(Duration::from_millis(800)).await;
     let (_, b) = s.get("/api/perfect").await;
