@@ -1,5 +1,5 @@
 // brett's single page: header, language switch and a small router over the
-// views (home, lobby, game, archive, analysis, puzzles, log in, register, account,
+// views (home, lobby, game, archive, analysis, puzzles, perfect play, log in, register, account,
 // a player's page, the leaderboards),
 // and who is logged in. The server sends index.html for
 // every route, so the paths work as bookmarks and on reload.
@@ -11,6 +11,7 @@ import { LobbyView } from './views/lobby.js';
 import { ArchiveView } from './views/archive.js';
 import { AnalysisView } from './views/analysis.js';
 import { PuzzlesView } from './views/puzzles.js';
+import { PerfectView } from './views/perfect.js';
 import { setNavigator } from './nav.js';
 import { loadCatalogue } from './catalogue.js';
 import { LoginView, AccountView, logout } from './views/account.js';
@@ -31,6 +32,7 @@ function route(path) {
   if (/^\/archive\/?$/.test(path)) return { View: ArchiveView, params: {}, nav: 'archive' };
   if (/^\/analysis\/?$/.test(path)) return { View: AnalysisView, params: {}, nav: 'analysis' };
   if ((m = path.match(/^\/puzzles(?:\/(\d+|[a-z0-9-]+))?\/?$/))) return { View: PuzzlesView, params: { id: m[1] ? (/^\d+$/.test(m[1]) ? Number(m[1]) : m[1]) : null }, nav: 'puzzles' };
+  if (/^\/perfect\/?$/.test(path)) return { View: PerfectView, params: {}, nav: 'perfect' };
   if (/^\/login\/?$/.test(path)) return { View: LoginView, params: { mode: 'login' }, nav: 'login' };
   if (/^\/register\/?$/.test(path)) return { View: LoginView, params: { mode: 'register' }, nav: 'register' };
   if (/^\/account\/?$/.test(path)) return { View: AccountView, params: {}, nav: 'account' };

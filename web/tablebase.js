@@ -2,10 +2,12 @@
 // some rules (GET /api/tablebase), the database's verdict on a position and
 // its moves (the `database` field of an analysis), and the words for the
 // moves of a game that changed its value (GET /api/games/{id}/review).
-// Every word is built here from codes and numbers, in the UI's language.
+// The "Perfect play" page (web/views/perfect.js) shows every rule set's
+// databases and builds them. Every word is built here from codes and
+// numbers, in the UI's language.
 
-import { h, copyText } from './dom.js';
-import { t, colorName } from './i18n.js';
+import { h } from './dom.js';
+import { t, colorName, lang } from './i18n.js';
 import { api } from './api.js';
 
 const cache = new Map();
@@ -53,8 +55,9 @@ export function changeText(change) {
 
 /**
  * A box that says whether the databases are installed for the rules
- * (complete / partly: which sectors / none) and how to build them, or that
- * the rules have none (a board without databases).
+ * (complete / partly: which sectors / none), with a link to the "Perfect
+ * play" page where they are installed, or that the rules have none (a
+ * board without databases).
  */
 export function statusBox(status, { id = 'tb-status' } = {}) {
   if (!status) return null;
@@ -74,25 +77,29 @@ export function statusBox(status, { id = 'tb-status' } = {}) {
   const parts = [
     h('p', { class: 'tb-state', text }),
   ];
-  if (!status.complete) {
-    const cmd = status.build_command;
-    const copyBtn = h('button', {
-      class: 'btn small', type: 'button', id: `${id}-copy`,
-      onclick: async (ev) => {
-        await copyText(cmd).catch(() => {});
-        ev.target.textContent = t('game.copied');
-        setTimeout(() => { ev.target.textContent = t('game.copy'); }, 1500);
-      },
-      text: t('game.copy'),
-    });
-    parts.push(
-      h('p', { class: 'small muted', text: status.enabled ? t('tb.build.hint') : t('tb.build.hintOff') }),
-      h('div', { class: 'tb-command' }, h('code', { id: `${id}-command`, text: cmd }), copyBtn),
-      h('p', { class: 'small muted', text: t('tb.build.quick') }));
+  if (!status.complete && status.enabled) {
+    parts.push(h('p', { class: 'small' },
+      h('a', { href: '/perfect', 'data-link': true, id: `${id}-link`, text: t('tb.link') })));
   }
   return h('div', { class: ['tb-status', cls], id, 'data-state': cls, 'data-sectors': String(n) },
     h('p', { class: 'tb-title' }, h('strong', { text: t('tb.title') }), h('span', { class: 'muted small', text: ` · ${t('tb.rules', { variant: variantName(status.variant) })}` })),
     ...parts);
+}
+
+/** A duration in seconds in words: "≈ 1 h 35 min", "≈ 12 min", "≈ 40 s". */
+export function durationText(seconds) {
+  const s = Math.max(1, Math.round(seconds));
+  if (s >= 3600) return t('tb.time.h', { h: Math.floor(s / 3600), m: Math.round((s % 3600) / 60) });
+  if (s >= 60) return t('tb.time.min', { m: Math.round(s / 60) });
+  return t('tb.time.s', { s });
+}
+
+/** Bytes in words: "2,97 GB", "68,9 MB", "512 kB". */
+export function bytesText(bytes) {
+  const fmt = (x, unit) => `${new Intl.NumberFormat(lang(), { maximumSignificantDigits: 3 }).format(x)} ${unit}`;
+  if (bytes >= 1e9) return fmt(bytes / 1e9, 'GB');
+  if (bytes >= 1e6) return fmt(bytes / 1e6, 'MB');
+  return fmt(Math.max(bytes, 1000) / 1e3, 'kB');
 }
 
 /** The name of a rule variant of the databases ("Standard", "Ravensburger", …). */

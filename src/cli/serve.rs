@@ -69,6 +69,12 @@ pub struct Args {
     /// address. Without it, X-Forwarded-For is ignored.
     #[arg(long = "trusted-proxy", value_name = "ADDR")]
     trusted_proxies: Vec<String>,
+    /// An account that may build the perfect-play databases from the app's
+    /// "Perfect play" page (repeatable). Without it only the app of this
+    /// computer may (a server listening on 127.0.0.1 or ::1, the request
+    /// from this machine).
+    #[arg(long = "admin", value_name = "NAME")]
+    admins: Vec<String>,
     /// Connections one address (IPv6: its /64) may hold at once; a further
     /// one is answered 429 too_many_connections at once (0: no limit)
     /// [default: 64].
@@ -152,6 +158,7 @@ pub fn run(args: Args) -> Result<()> {
         allowed_origins: args.allowed_origins,
         public_hosts: args.public_hosts,
         trusted_proxies: args.trusted_proxies,
+        admins: args.admins,
         test_clock: args.test_clock,
         ..server::ServerConfig::default()
     };

@@ -49,7 +49,10 @@ test('the analysis page shows the databases\' verdict and each move\'s value', a
   // The status of the databases for the rules: partly installed.
   await page.waitForSelector('#tb-status[data-state=partly]');
   assert.match(await page.textContent('#tb-status'), /Teilweise installiert: 3 von 49 Sektoren \(3-3, 3-4, 4-3\)/);
-  assert.match(await page.textContent('#tb-status-command'), /^brett tablebase build --rules standard --dir /);
+  // No command for a terminal: a link to the page that installs them.
+  assert.doesNotMatch(await page.textContent('#tb-status'), /brett tablebase/);
+  assert.equal(await page.getAttribute('#tb-status-link', 'href'), '/perfect');
+  assert.equal(await page.textContent('#tb-status-link'), 'Datenbanken installieren: Perfektes Spiel');
 
   await page.click('#analyze-btn');
   await page.waitForSelector('#tb-verdict');

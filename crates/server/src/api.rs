@@ -45,6 +45,10 @@ pub fn routes() -> Router<AppState> {
         .route("/games/{id}/ws", get(crate::ws::handler))
         .route("/analyze", post(analyze))
         .route("/tablebase", get(tablebase_status))
+        .route("/perfect", get(perfect_overview))
+        .route("/perfect/build", post(perfect_build))
+        .route("/perfect/build/pause", post(perfect_pause))
+        .route("/perfect/build/resume", post(perfect_resume))
         .route("/catalogue", get(catalogue))
         .route("/test/clock", post(advance_test_clock))
         .merge(crate::account::routes())
@@ -728,4 +732,111 @@ async fn review(State(app): State<AppState>, GameId(id): GameId) -> Result<Json<
         .await
         .map_err(ApiError::internal)?;
     Ok(Json(review))
+}
+
+/// The client address of a request as it came (behind a trusted proxy, the
+/// one it names), not keyed like the limits.
+fn client_addr(parts: &axum::http::Extensions) -> std::net::IpAddr {
+    parts
+        .get::<crate::front::ClientAddr>()
+        .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |c| c.0)
+}
+
+fn may_build(app: &AppState, ext: &axum::http::Extensions, login: &Login) -> bool {
+    let name = login.0.as_ref().map(|s| s.account.name.as_str());
+    app.builds.may_build(client_addr(ext), name)
+}
+
+/// `GET /api/perfect`: the databases of every rule set, their costs and
+/// the build running (docs/API.md).
+async fn perfect_overview(
+    State(app): State<AppState>,
+    login: Login,
+    ext: axum::http::Extensions,
+) -> Result<Json<Value>, ApiError> {
+    let may = may_build(&app, &ext, &login);
+    let builds = app.builds.clone();
+    let overview = tokio::task::spawn_blocking(move || crate::perfect::overview(&builds, may))
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(Json(overview))
+}
+
+#[derive(Deserialize)]
+struct BuildRequest {
+    game: String,
+    rules: String,
+    size: u32,
+}
+
+fn check_builder(
+    app: &AppState,
+    ext: &axum::http::Extensions,
+    login: &Login,
+) -> Result<(), ApiError> {
+    if may_build(app, ext, login) {
+        Ok(())
+    } else {
+        Err(crate::perfect_build::not_admin())
+    }
+}
+
+/// `POST /api/perfect/build`: start building a rule set's databases up to
+/// a size (local app or admin only).
+async fn perfect_build(
+    State(app): State<AppState>,
+    login: Login,
+    ext: axum::http::Extensions,
+    ApiJson(req): ApiJson<BuildRequest>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    check_builder(&app, &ext, &login)?;
+    let Some(dir) = crate::perfect_build::database_dir() else {
+        return Err(ApiError::NotAllowed(
+            "the server uses no databases (started with --no-tablebase)".into(),
+        )
+        .with_detail(boardgame::ErrorDetail::new("perfect.off")));
+    };
+    let Some(set) = crate::perfect::find_set(req.game.trim(), req.rules.trim()) else {
+        return Err(ApiError::BadRequest(format!(
+            "no databases for game '{}' with rules '{}'",
+            req.game, req.rules
+        )));
+    };
+    let builds = app.builds.clone();
+    let status = tokio::task::spawn_blocking(move || builds.start(&dir, &set, req.size))
+        .await
+        .map_err(ApiError::internal)??;
+    let body = serde_json::to_value(status).map_err(ApiError::internal)?;
+    Ok((StatusCode::ACCEPTED, Json(body)))
+}
+
+/// `POST /api/perfect/build/pause`.
+async fn perfect_pause(
+    State(app): State<AppState>,
+    login: Login,
+    ext: axum::http::Extensions,
+) -> Result<Json<Value>, ApiError> {
+    set_paused(&app, &ext, &login, true)
+}
+
+/// `POST /api/perfect/build/resume`.
+async fn perfect_resume(
+    State(app): State<AppState>,
+    login: Login,
+    ext: axum::http::Extensions,
+) -> Result<Json<Value>, ApiError> {
+    set_paused(&app, &ext, &login, false)
+}
+
+fn set_paused(
+    app: &AppState,
+    ext: &axum::http::Extensions,
+    login: &Login,
+    paused: bool,
+) -> Result<Json<Value>, ApiError> {
+    check_builder(app, ext, login)?;
+    let status = app.builds.pause(paused)?;
+    Ok(Json(
+        serde_json::to_value(status).map_err(ApiError::internal)?,
+    ))
 }

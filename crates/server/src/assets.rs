@@ -1,7 +1,7 @@
 //! The browser UI: the files of `web/`, embedded in the binary. The app's
 //! pages (`/`, `/lobby`, `/game/{id}`, `/archive`, `/analysis`, `/puzzles`,
-//! `/puzzles/{id}`, `/login`, `/register`, `/account`, `/players/{name}`,
-//! `/leaderboard`) all get `index.html` (a single-page app); other paths
+//! `/puzzles/{id}`, `/perfect`, `/login`, `/register`, `/account`,
+//! `/players/{name}`, `/leaderboard`) all get `index.html` (a single-page app); other paths
 //! are files.
 
 use axum::Router;
@@ -17,7 +17,7 @@ struct Assets;
 
 /// The app's pages: each is `index.html`, which shows the page its path
 /// names.
-const PAGES: [&str; 12] = [
+const PAGES: [&str; 13] = [
     "/",
     "/lobby",
     "/game/{id}",
@@ -25,6 +25,7 @@ const PAGES: [&str; 12] = [
     "/analysis",
     "/puzzles",
     "/puzzles/{id}",
+    "/perfect",
     "/login",
     "/register",
     "/account",

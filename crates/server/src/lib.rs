@@ -48,6 +48,7 @@ mod guard;
 pub mod lobby;
 pub mod password;
 pub mod perfect;
+pub mod perfect_build;
 pub mod rating;
 pub mod registry;
 mod state;
@@ -174,6 +175,13 @@ pub struct ServerConfig {
     /// `POST /api/test/clock {"advance_ms": N}` moves on (otherwise that
     /// endpoint does not exist).
     pub test_clock: bool,
+    /// Accounts (names) that may build the perfect-play databases from the
+    /// app ([`perfect_build`]); on a server listening on a loopback address
+    /// only, requests from this machine may too.
+    pub admins: Vec<String>,
+    /// What a database build needs free before it starts (`None`: the
+    /// build's estimate).
+    pub build_needs: perfect_build::BuildNeeds,
 }
 
 impl Default for ServerConfig {
@@ -213,6 +221,8 @@ impl Default for ServerConfig {
             max_analysis_time: None,
             time: clocks::Time::default(),
             test_clock: false,
+            admins: Vec::new(),
+            build_needs: perfect_build::BuildNeeds::default(),
         }
     }
 }

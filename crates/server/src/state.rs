@@ -48,6 +48,8 @@ pub struct AppState {
     pub(crate) ws: ws::Keepalive,
     /// `--test-clock`: the clock `POST /api/test/clock` moves on.
     pub(crate) test_clock: Option<Arc<clocks::OffsetClock>>,
+    /// Building the perfect-play databases from the app.
+    pub(crate) builds: Arc<crate::perfect_build::Builds>,
 }
 
 impl AppState {
@@ -122,6 +124,11 @@ impl AppState {
                 idle_timeout: config.ws_idle_timeout.max(Duration::from_millis(1)),
             },
             test_clock,
+            builds: Arc::new(crate::perfect_build::Builds::new(
+                config.listen.ip(),
+                &config.admins,
+                config.build_needs,
+            )),
         })
     }
 
