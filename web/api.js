@@ -80,6 +80,9 @@ export const api = {
   analyze: (body) => request('POST', '/api/analyze', body),
   tablebase: (rules) => request('GET', `/api/tablebase?rules=${encodeURIComponent(rules)}`),
   review: (id) => request('GET', `/api/games/${id}/review`),
+  /** The analysis of a whole game: start it (`timeMs` per position; the server's default without), or its progress. */
+  startGameAnalysis: (id, timeMs) => request('POST', `/api/games/${id}/analysis`, timeMs ? { time_ms: timeMs } : {}),
+  gameAnalysis: (id) => request('GET', `/api/games/${id}/analysis`),
   puzzles: () => request('GET', '/puzzles.json'),
   account: () => request('GET', '/api/account'),
   register: (name, password) => request('POST', '/api/account/register', { name, password }),

@@ -207,6 +207,9 @@ struct Waiter {
 
 struct Running {
     client: Client,
+    /// Work of the lowest priority ([`Scheduler::background`]), counted
+    /// against no client.
+    background: bool,
     stop: Arc<AtomicBool>,
     preempted: Arc<AtomicBool>,
     started: Instant,
@@ -269,9 +272,11 @@ impl Drop for Slot {
             let now = Instant::now();
             let used = now.saturating_duration_since(r.started);
             let refund = r.reserved.as_secs_f64() - used.as_secs_f64();
-            self.sched.settle(&mut s, &r.client, refund, now, |u| {
-                u.running = u.running.saturating_sub(1)
-            });
+            if !r.background {
+                self.sched.settle(&mut s, &r.client, refund, now, |u| {
+                    u.running = u.running.saturating_sub(1)
+                });
+            }
         }
         drop(s);
         self.sched.notify.notify_waiters();
@@ -458,6 +463,51 @@ impl Scheduler {
         }
     }
 
+    /// A slot for work of the lowest priority (the analysis of a whole
+    /// game, position by position) that thinks at most `time` and stops by
+    /// `stop`: taken only when an analysis could start and none waits. It
+    /// counts as a running analysis (a computer move stops it early) but
+    /// against no client's limits. `None` once the server shuts down.
+    pub async fn background(
+        self: &Arc<Self>,
+        time: Duration,
+        stop: Arc<AtomicBool>,
+    ) -> Option<Slot> {
+        loop {
+            let notified = self.notify.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            {
+                let mut s = self.lock();
+                if s.closed {
+                    return None;
+                }
+                if self.analysis_startable(&s) && s.waiting.is_empty() {
+                    s.free -= 1;
+                    let id = s.next_id;
+                    s.next_id += 1;
+                    let preempted = Arc::new(AtomicBool::new(false));
+                    s.running.insert(
+                        id,
+                        Running {
+                            client: Client {
+                                ip: IpAddr::from([0u8; 16]),
+                                browser: None,
+                            },
+                            background: true,
+                            stop,
+                            preempted: preempted.clone(),
+                            started: Instant::now(),
+                            reserved: time,
+                        },
+                    );
+                    return Some(self.slot(Some((id, preempted))));
+                }
+            }
+            notified.await;
+        }
+    }
+
     /// A slot for an analysis of `time` by `client` whose search stops by
     /// `stop` (set on preemption), or why not.
     pub async fn analysis(
@@ -500,6 +550,7 @@ impl Scheduler {
                         id,
                         Running {
                             client: w.client,
+                            background: false,
                             stop,
                             preempted: preempted.clone(),
                             started: now,
@@ -1117,6 +1168,49 @@ mod tests {
         assert_eq!(s.analyses(), (3, 1));
         assert!(!first.is_finished());
         first.abort();
+    }
+
+    #[tokio::test]
+    async fn background_work_comes_after_waiting_analyses_and_computer_moves() {
+        let mut c = config();
+        c.wait = Duration::from_secs(5);
+        let s = Scheduler::new(2, c);
+        let ten = Duration::from_secs(10);
+        let a = s.analysis(client(1, Some("a")), ten, flag()).await.unwrap();
+        // An analysis waits for the one analysis slot; background work
+        // waits behind it.
+        let waiting = {
+            let s = s.clone();
+            tokio::spawn(async move { s.analysis(client(2, Some("b")), ten, flag()).await.is_ok() })
+        };
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let background = {
+            let s = s.clone();
+            tokio::spawn(async move { s.background(ten, flag()).await.is_some() })
+        };
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        drop(a);
+        assert!(waiting.await.unwrap());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!background.is_finished(), "the analysis went first");
+        background.abort();
+        // Background work takes a free analysis slot, and a computer move
+        // stops it early; it counts against no client.
+        let s2 = Scheduler::new(1, config());
+        let stop = flag();
+        let b = s2.background(ten, stop.clone()).await.unwrap();
+        assert_eq!(s2.analyses(), (1, 0));
+        let c = {
+            let s2 = s2.clone();
+            tokio::spawn(async move { s2.computer().await.is_some() })
+        };
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(stop.load(Ordering::Relaxed) && b.preempted());
+        drop(b);
+        assert!(c.await.unwrap());
+        assert!(s2.lock().clients.is_empty());
+        s2.close();
+        assert!(s2.background(ten, flag()).await.is_none());
     }
 
     #[tokio::test]
