@@ -1181,7 +1181,7 @@ mod tests {
         // waits behind it.
         let waiting = {
             let s = s.clone();
-            tokio::spawn(async move { s.analysis(client(2, Some("b")), ten, flag()).await.is_ok() })
+            tokio::spawn(async move { s.analysis(client(2, Some("b")), ten, flag()).await.ok() })
         };
         tokio::time::sleep(Duration::from_millis(20)).await;
         let background = {
@@ -1190,10 +1190,14 @@ mod tests {
         };
         tokio::time::sleep(Duration::from_millis(20)).await;
         drop(a);
-        assert!(waiting.await.unwrap());
+        let held = waiting
+            .await
+            .unwrap()
+            .expect("the waiting analysis goes first");
         tokio::time::sleep(Duration::from_millis(20)).await;
         assert!(!background.is_finished(), "the analysis went first");
-        background.abort();
+        drop(held);
+        assert!(background.await.unwrap(), "then the background work");
         // Background work takes a free analysis slot, and a computer move
         // stops it early; it counts against no client.
         let s2 = Scheduler::new(1, config());

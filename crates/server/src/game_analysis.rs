@@ -596,7 +596,7 @@ mod tests {
             pos(0, "white", "a", 0),
             pos(1, "black", "b", 0),
             pos(2, "white", "c", 500),
-            pos(3, "black", "d", -380),
+            pos(3, "black", "d", -450),
         ];
         let moves: Vec<String> = ["a", "x", "y"].iter().map(|s| s.to_string()).collect();
         let j = judge(&p, &moves);
@@ -607,7 +607,7 @@ mod tests {
         assert_eq!(j[1].mark, Some("blunder"));
         assert_eq!(j[1].best.as_deref(), Some("b"));
         assert!(j[1].loss > 30.0, "{}", j[1].loss);
-        // 500 → 380 for White: about 4 points, no mark.
+        // 500 → 450 for White: about 2 points, no mark.
         assert_eq!(j[2].mark, None);
         assert!(j[2].loss > 0.0 && j[2].loss < 5.0, "{}", j[2].loss);
         let s = summary(&j);
