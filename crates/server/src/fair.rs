@@ -439,6 +439,25 @@ impl Scheduler {
             id,
             leave: leave_computers,
         };
+        self.when(|s| {
+            if s.free > 0 && s.computers.front() == Some(&id) {
+                s.computers.pop_front();
+                s.free -= 1;
+                Some((None, s.free > 0 && !s.computers.is_empty()))
+            } else {
+                None
+            }
+        })
+        .await
+    }
+
+    /// Wait until `take` takes a slot (it is asked whenever the pool
+    /// changes): its slot's analysis entry, and whether others may take a
+    /// slot too (they are woken). `None` once the server shuts down.
+    async fn when(
+        self: &Arc<Self>,
+        mut take: impl FnMut(&mut State) -> Option<(Option<(u64, Arc<AtomicBool>)>, bool)>,
+    ) -> Option<Slot> {
         loop {
             let notified = self.notify.notified();
             tokio::pin!(notified);
@@ -448,15 +467,12 @@ impl Scheduler {
                 if s.closed {
                     return None;
                 }
-                if s.free > 0 && s.computers.front() == Some(&id) {
-                    s.computers.pop_front();
-                    s.free -= 1;
-                    let more = s.free > 0 && !s.computers.is_empty();
+                if let Some((analysis, more)) = take(&mut s) {
                     drop(s);
                     if more {
                         self.notify.notify_waiters();
                     }
-                    return Some(self.slot(None));
+                    return Some(self.slot(analysis));
                 }
             }
             notified.await;
@@ -473,39 +489,31 @@ impl Scheduler {
         time: Duration,
         stop: Arc<AtomicBool>,
     ) -> Option<Slot> {
-        loop {
-            let notified = self.notify.notified();
-            tokio::pin!(notified);
-            notified.as_mut().enable();
-            {
-                let mut s = self.lock();
-                if s.closed {
-                    return None;
-                }
-                if self.analysis_startable(&s) && s.waiting.is_empty() {
-                    s.free -= 1;
-                    let id = s.next_id;
-                    s.next_id += 1;
-                    let preempted = Arc::new(AtomicBool::new(false));
-                    s.running.insert(
-                        id,
-                        Running {
-                            client: Client {
-                                ip: IpAddr::from([0u8; 16]),
-                                browser: None,
-                            },
-                            background: true,
-                            stop,
-                            preempted: preempted.clone(),
-                            started: Instant::now(),
-                            reserved: time,
-                        },
-                    );
-                    return Some(self.slot(Some((id, preempted))));
-                }
+        self.when(|s| {
+            if !(self.analysis_startable(s) && s.waiting.is_empty()) {
+                return None;
             }
-            notified.await;
-        }
+            s.free -= 1;
+            let id = s.next_id;
+            s.next_id += 1;
+            let preempted = Arc::new(AtomicBool::new(false));
+            s.running.insert(
+                id,
+                Running {
+                    client: Client {
+                        ip: IpAddr::from([0u8; 16]),
+                        browser: None,
+                    },
+                    background: true,
+                    stop: stop.clone(),
+                    preempted: preempted.clone(),
+                    started: Instant::now(),
+                    reserved: time,
+                },
+            );
+            Some((Some((id, preempted)), false))
+        })
+        .await
     }
 
     /// A slot for an analysis of `time` by `client` whose search stops by
@@ -1176,45 +1184,42 @@ mod tests {
         c.wait = Duration::from_secs(5);
         let s = Scheduler::new(2, c);
         let ten = Duration::from_secs(10);
+        let settle = || tokio::time::sleep(Duration::from_millis(20));
         let a = s.analysis(client(1, Some("a")), ten, flag()).await.unwrap();
-        // An analysis waits for the one analysis slot; background work
-        // waits behind it.
-        let waiting = {
-            let s = s.clone();
-            tokio::spawn(async move { s.analysis(client(2, Some("b")), ten, flag()).await.ok() })
-        };
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        let background = {
-            let s = s.clone();
-            tokio::spawn(async move { s.background(ten, flag()).await.is_some() })
-        };
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        // An analysis waits for the one analysis slot, background work
+        // behind it: the analysis gets the slot first.
+        let s2 = s.clone();
+        let waiting =
+            tokio::spawn(async move { s2.analysis(client(2, Some("b")), ten, flag()).await.ok() });
+        settle().await;
+        let s3 = s.clone();
+        let background = tokio::spawn(async move { s3.background(ten, flag()).await.is_some() });
+        settle().await;
         drop(a);
         let held = waiting
             .await
             .unwrap()
             .expect("the waiting analysis goes first");
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        settle().await;
         assert!(!background.is_finished(), "the analysis went first");
         drop(held);
         assert!(background.await.unwrap(), "then the background work");
-        // Background work takes a free analysis slot, and a computer move
-        // stops it early; it counts against no client.
-        let s2 = Scheduler::new(1, config());
+
+        // Background work in the only slot: a computer move stops it early;
+        // it counts against no client.
+        let one = Scheduler::new(1, config());
         let stop = flag();
-        let b = s2.background(ten, stop.clone()).await.unwrap();
-        assert_eq!(s2.analyses(), (1, 0));
-        let c = {
-            let s2 = s2.clone();
-            tokio::spawn(async move { s2.computer().await.is_some() })
-        };
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        let b = one.background(ten, stop.clone()).await.unwrap();
+        assert_eq!(one.analyses(), (1, 0));
+        let o = one.clone();
+        let computer = tokio::spawn(async move { o.computer().await.is_some() });
+        settle().await;
         assert!(stop.load(Ordering::Relaxed) && b.preempted());
         drop(b);
-        assert!(c.await.unwrap());
-        assert!(s2.lock().clients.is_empty());
-        s2.close();
-        assert!(s2.background(ten, flag()).await.is_none());
+        assert!(computer.await.unwrap());
+        assert!(one.lock().clients.is_empty());
+        one.close();
+        assert!(one.background(ten, flag()).await.is_none());
     }
 
     #[tokio::test]

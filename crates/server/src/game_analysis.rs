@@ -1,5 +1,5 @@
-//! The analysis of a whole finished (or imported) game (docs/API.md, "Analysis of a
-//! whole game"): a job per game goes through every position, one after the
+//! The analysis of a whole finished (or imported) game (docs/API.md,
+//! `/api/games/{id}/analysis`): a job per game goes through every position, one after the
 //! other, in the engine slots analyses leave free and at the lowest
 //! priority (crate::fair: computer moves and waiting analyses first). Each
 //! position analysed is stored with the game, so a finished analysis is
@@ -26,6 +26,7 @@ use crate::error::ApiError;
 use crate::fair::{Client, Scheduler};
 use crate::game::{Color, LiveGame};
 use crate::registry::GameRegistry;
+use crate::storage::{AnalysisClaim, AnalysisProgress};
 
 /// A running analysis not renewed for this long was interrupted (its
 /// instance stopped) and may be taken over.
@@ -363,7 +364,14 @@ impl GameAnalyses {
             if free {
                 self.admit(&client)?;
                 if let Some(row) = storage
-                    .claim_game_analysis(id, time_ms as i64, now, now - STALE_MS)
+                    .claim_game_analysis(
+                        id,
+                        AnalysisClaim {
+                            time_ms: time_ms as i64,
+                            now,
+                            stale_before: now - STALE_MS,
+                        },
+                    )
                     .await?
                 {
                     let done: Vec<PositionValue> =
@@ -457,13 +465,9 @@ impl GameAnalyses {
         let games = tokio::task::spawn_blocking(move || positions_of(&game))
             .await
             .map_err(ApiError::internal)??;
-        let storage = self.registry.storage().clone();
         let total = games.len();
         if done.len() >= total {
-            let text = serde_json::to_string(&done).map_err(ApiError::internal)?;
-            let now = self.registry.time().now_ms();
-            storage.save_game_analysis(id, text, true, now).await?;
-            return Ok(());
+            return self.save(id, &done, true).await;
         }
         while done.len() < total {
             let ply = done.len();
@@ -478,9 +482,7 @@ impl GameAnalyses {
                     // again.
                     Ok(None) => return Ok(()),
                     Err(_) => {
-                        let text = serde_json::to_string(&done).map_err(ApiError::internal)?;
-                        let now = self.registry.time().now_ms();
-                        storage.save_game_analysis(id, text, false, now).await?;
+                        self.save(id, &done, false).await?;
                         continue;
                     }
                 };
@@ -501,13 +503,24 @@ impl GameAnalyses {
             if let Some(job) = self.lock().get_mut(&id) {
                 job.positions.push(value);
             }
-            let text = serde_json::to_string(&done).map_err(ApiError::internal)?;
-            let now = self.registry.time().now_ms();
-            storage
-                .save_game_analysis(id, text, done.len() == total, now)
-                .await?;
+            self.save(id, &done, done.len() == total).await?;
         }
         Ok(())
+    }
+
+    /// Store the positions analysed so far (`finished`: all of them),
+    /// renewing the row.
+    async fn save(&self, id: i64, done: &[PositionValue], finished: bool) -> Result<(), ApiError> {
+        let progress = AnalysisProgress {
+            positions: serde_json::to_string(done).map_err(ApiError::internal)?,
+            done: finished,
+            now: self.registry.time().now_ms(),
+        };
+        Ok(self
+            .registry
+            .storage()
+            .save_game_analysis(id, progress)
+            .await?)
     }
 
     /// `GET /api/games/{id}/analysis`: the analysis of game `id` as far as

@@ -1,4 +1,4 @@
-//! The analysis of a whole game (docs/API.md, "Analysis of a whole game"):
+//! The analysis of a whole game (docs/API.md, `/api/games/{id}/analysis`):
 //! started once per game, position by position with progress, results
 //! kept with the game (after a restart too), limits answered with the
 //! API's errors.

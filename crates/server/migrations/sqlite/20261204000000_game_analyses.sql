@@ -4,7 +4,7 @@
 -- position; a running row not renewed for a while was interrupted and may
 -- be taken over), 'done' once every position is analysed. `time_ms`: the
 -- engine's time per position; `positions`: the analysed positions so far,
--- as a JSON array (docs/API.md, "Analysis of a whole game").
+-- as a JSON array (docs/API.md, `/api/games/{id}/analysis`).
 CREATE TABLE game_analyses (
     game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
     status TEXT NOT NULL,

@@ -15,6 +15,29 @@ pub struct StoredAnalysis {
     pub updated_at: i64,
 }
 
+/// What [`claim_game_analysis`](super::Storage::claim_game_analysis) is
+/// asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnalysisClaim {
+    /// The engine's time per position of a new analysis (milliseconds).
+    pub time_ms: i64,
+    /// Now (milliseconds since the Unix epoch).
+    pub now: i64,
+    /// A running analysis last renewed before this was interrupted.
+    pub stale_before: i64,
+}
+
+/// What [`save_game_analysis`](super::Storage::save_game_analysis) stores.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalysisProgress {
+    /// The positions analysed so far: a JSON array.
+    pub positions: String,
+    /// Whether they are all of them.
+    pub done: bool,
+    /// Now (milliseconds since the Unix epoch).
+    pub now: i64,
+}
+
 /// The columns of a [`StoredAnalysis`], in its fields' order.
 pub(super) const ANALYSIS_COLUMNS: &str = "status, time_ms, positions, updated_at";
 
@@ -57,9 +80,7 @@ macro_rules! analysis_methods {
         fn claim_game_analysis(
             &self,
             game: i64,
-            time_ms: i64,
-            now: i64,
-            stale_before: i64,
+            claim: super::AnalysisClaim,
         ) -> BoxFuture<'_, Result<Option<super::StoredAnalysis>, StorageError>> {
             Box::pin(self.write("claim game analysis", move |conn| {
                 Box::pin(async move {
@@ -74,9 +95,9 @@ macro_rules! analysis_methods {
                     let row: Option<(String, i64, String, i64)> =
                         sqlx::query_as(sqlx::AssertSqlSafe(sql))
                             .bind(game)
-                            .bind(time_ms)
-                            .bind(now)
-                            .bind(stale_before)
+                            .bind(claim.time_ms)
+                            .bind(claim.now)
+                            .bind(claim.stale_before)
                             .fetch_optional(&mut *conn)
                             .await?;
                     Ok(row.map(super::analysis::stored_of_row))
@@ -87,9 +108,7 @@ macro_rules! analysis_methods {
         fn save_game_analysis(
             &self,
             game: i64,
-            positions: String,
-            done: bool,
-            now: i64,
+            progress: super::AnalysisProgress,
         ) -> BoxFuture<'_, Result<(), StorageError>> {
             Box::pin(self.write("save game analysis", move |conn| {
                 Box::pin(async move {
@@ -98,9 +117,9 @@ macro_rules! analysis_methods {
                          WHERE game_id = $1 AND status = 'running'",
                     )
                     .bind(game)
-                    .bind(positions)
-                    .bind(if done { "done" } else { "running" })
-                    .bind(now)
+                    .bind(progress.positions)
+                    .bind(if progress.done { "done" } else { "running" })
+                    .bind(progress.now)
                     .execute(&mut *conn)
                     .await?;
                     Ok(())

@@ -20,7 +20,7 @@ use std::time::Duration;
 use futures_util::future::BoxFuture;
 
 pub use crate::game::{Status, Variant};
-pub use analysis::StoredAnalysis;
+pub use analysis::{AnalysisClaim, AnalysisProgress, StoredAnalysis};
 pub use chat::{
     ChatLimit, ChatMessage, ChatPosted, ChatReport, ChatRoom, NewChatMessage, NewReport, chat_wait,
 };
@@ -747,16 +747,15 @@ pub trait Storage: Send + Sync + 'static {
         game: i64,
     ) -> BoxFuture<'_, Result<Option<StoredAnalysis>, StorageError>>;
 
-    /// Take on the analysis of game `game`: start it (no positions, `time_ms`
-    /// per position) if there is none, or take over a running one last
-    /// renewed before `stale_before` (interrupted); the analysis as it is
-    /// now, or `None` when it is done or another one works on it.
+    /// Take on the analysis of game `game`: start it (no positions,
+    /// `claim.time_ms` per position) if there is none, or take over a
+    /// running one last renewed before `claim.stale_before` (interrupted);
+    /// the analysis as it is now, or `None` when it is done or another one
+    /// works on it.
     fn claim_game_analysis(
         &self,
         game: i64,
-        time_ms: i64,
-        now: i64,
-        stale_before: i64,
+        claim: AnalysisClaim,
     ) -> BoxFuture<'_, Result<Option<StoredAnalysis>, StorageError>>;
 
     /// Store the positions analysed so far of game `game`'s running
@@ -764,9 +763,7 @@ pub trait Storage: Send + Sync + 'static {
     fn save_game_analysis(
         &self,
         game: i64,
-        positions: String,
-        done: bool,
-        now: i64,
+        progress: AnalysisProgress,
     ) -> BoxFuture<'_, Result<(), StorageError>>;
 
     /// Close the connections (waits for writes in progress).
