@@ -84,6 +84,9 @@ export const api = {
   perfectPause: () => request('POST', '/api/perfect/build/pause', {}),
   perfectResume: () => request('POST', '/api/perfect/build/resume', {}),
   review: (id) => request('GET', `/api/games/${id}/review`),
+  /** The analysis of a whole game: start it (`timeMs` per position; the server's default without), or its progress. */
+  startGameAnalysis: (id, timeMs) => request('POST', `/api/games/${id}/analysis`, timeMs ? { time_ms: timeMs } : {}),
+  gameAnalysis: (id) => request('GET', `/api/games/${id}/analysis`),
   puzzles: () => request('GET', '/puzzles.json'),
   damePuzzles: () => request('GET', '/puzzles-dame.json'),
   account: () => request('GET', '/api/account'),

@@ -16,6 +16,7 @@ import { endTextFor, ratingChangeText, sideName } from '../ending.js';
 import { Hints } from '../hint.js';
 import { SettingsPanel, playSound } from '../settings.js';
 import { copyRecordOf } from '../record.js';
+import { WholeAnalysis } from './whole-analysis.js';
 
 /**
  * Takes the token out of the URL fragment (#token=…&color=…): {token, color}
@@ -798,6 +799,7 @@ export class GameView {
     els.tools = h('div', { class: 'controls tools' }, els.newGame, els.analyze, els.exportLink, els.copyRecord);
     els.rulesBox = h('div', { class: 'rules-box' });
     els.reviewBox = h('div', { class: 'card review-card', id: 'review', hidden: true });
+    this.whole = new WholeAnalysis(this);
     els.clocks = {
       white: h('div', { class: 'clock', id: 'clock-white', role: 'timer' }),
       black: h('div', { class: 'clock', id: 'clock-black', role: 'timer' }),
@@ -824,6 +826,7 @@ export class GameView {
         this.chat.el,
         h('div', { class: 'card moves-card' }, els.movesTitle, els.moveList, els.moveForm),
         els.reviewBox,
+        this.whole.el,
         h('div', { class: 'card controls-card' }, els.controls, this.hints.note, els.sound, els.tools),
         h('div', { class: 'card rules-card' }, els.rulesBox))));
     this.relabel();
@@ -1092,6 +1095,7 @@ export class GameView {
     this.renderShare();
     this.renderMoves();
     this.renderReview();
+    this.whole.render(this.state);
 
     // Replay navigation
     const shown = this.shownPly();

@@ -42,6 +42,10 @@ pub fn routes() -> Router<AppState> {
         .route("/games/{id}/rematch", post(rematch))
         .route("/games/{id}/record", get(record))
         .route("/games/{id}/review", get(review))
+        .route(
+            "/games/{id}/analysis",
+            post(start_game_analysis).get(game_analysis),
+        )
         .route("/games/{id}/ws", get(crate::ws::handler))
         .route("/analyze", post(analyze))
         .route("/tablebase", get(tablebase_status))
@@ -839,4 +843,35 @@ fn set_paused(
     Ok(Json(
         serde_json::to_value(status).map_err(ApiError::internal)?,
     ))
+}
+
+#[derive(Deserialize)]
+struct GameAnalysisRequest {
+    #[serde(default)]
+    time_ms: Option<u64>,
+}
+
+/// Start the analysis of a whole finished game (idempotent).
+async fn start_game_analysis(
+    State(app): State<AppState>,
+    GameId(id): GameId,
+    Requester(client): Requester,
+    ApiJson(req): ApiJson<GameAnalysisRequest>,
+) -> Result<Json<Value>, ApiError> {
+    use crate::game_analysis::{DEFAULT_TIME_MS, MAX_TIME_MS, MIN_TIME_MS};
+    let time_ms = req.time_ms.unwrap_or(DEFAULT_TIME_MS);
+    if !(MIN_TIME_MS..=MAX_TIME_MS).contains(&time_ms) {
+        return Err(ApiError::BadRequest(format!(
+            "time_ms is {MIN_TIME_MS} to {MAX_TIME_MS}"
+        )));
+    }
+    Ok(Json(app.game_analyses.start(id, client, time_ms).await?))
+}
+
+/// The analysis of a whole game as far as it went.
+async fn game_analysis(
+    State(app): State<AppState>,
+    GameId(id): GameId,
+) -> Result<Json<Value>, ApiError> {
+    Ok(Json(app.game_analyses.get(id).await?))
 }

@@ -207,6 +207,9 @@ struct Waiter {
 
 struct Running {
     client: Client,
+    /// Work of the lowest priority ([`Scheduler::background`]), counted
+    /// against no client.
+    background: bool,
     stop: Arc<AtomicBool>,
     preempted: Arc<AtomicBool>,
     started: Instant,
@@ -269,9 +272,11 @@ impl Drop for Slot {
             let now = Instant::now();
             let used = now.saturating_duration_since(r.started);
             let refund = r.reserved.as_secs_f64() - used.as_secs_f64();
-            self.sched.settle(&mut s, &r.client, refund, now, |u| {
-                u.running = u.running.saturating_sub(1)
-            });
+            if !r.background {
+                self.sched.settle(&mut s, &r.client, refund, now, |u| {
+                    u.running = u.running.saturating_sub(1)
+                });
+            }
         }
         drop(s);
         self.sched.notify.notify_waiters();
@@ -434,6 +439,25 @@ impl Scheduler {
             id,
             leave: leave_computers,
         };
+        self.when(|s| {
+            if s.free > 0 && s.computers.front() == Some(&id) {
+                s.computers.pop_front();
+                s.free -= 1;
+                Some((None, s.free > 0 && !s.computers.is_empty()))
+            } else {
+                None
+            }
+        })
+        .await
+    }
+
+    /// Wait until `take` takes a slot (it is asked whenever the pool
+    /// changes): its slot's analysis entry, and whether others may take a
+    /// slot too (they are woken). `None` once the server shuts down.
+    async fn when(
+        self: &Arc<Self>,
+        mut take: impl FnMut(&mut State) -> Option<(Option<(u64, Arc<AtomicBool>)>, bool)>,
+    ) -> Option<Slot> {
         loop {
             let notified = self.notify.notified();
             tokio::pin!(notified);
@@ -443,19 +467,53 @@ impl Scheduler {
                 if s.closed {
                     return None;
                 }
-                if s.free > 0 && s.computers.front() == Some(&id) {
-                    s.computers.pop_front();
-                    s.free -= 1;
-                    let more = s.free > 0 && !s.computers.is_empty();
+                if let Some((analysis, more)) = take(&mut s) {
                     drop(s);
                     if more {
                         self.notify.notify_waiters();
                     }
-                    return Some(self.slot(None));
+                    return Some(self.slot(analysis));
                 }
             }
             notified.await;
         }
+    }
+
+    /// A slot for work of the lowest priority (the analysis of a whole
+    /// game, position by position) that thinks at most `time` and stops by
+    /// `stop`: taken only when an analysis could start and none waits. It
+    /// counts as a running analysis (a computer move stops it early) but
+    /// against no client's limits. `None` once the server shuts down.
+    pub async fn background(
+        self: &Arc<Self>,
+        time: Duration,
+        stop: Arc<AtomicBool>,
+    ) -> Option<Slot> {
+        self.when(|s| {
+            if !(self.analysis_startable(s) && s.waiting.is_empty()) {
+                return None;
+            }
+            s.free -= 1;
+            let id = s.next_id;
+            s.next_id += 1;
+            let preempted = Arc::new(AtomicBool::new(false));
+            s.running.insert(
+                id,
+                Running {
+                    client: Client {
+                        ip: IpAddr::from([0u8; 16]),
+                        browser: None,
+                    },
+                    background: true,
+                    stop: stop.clone(),
+                    preempted: preempted.clone(),
+                    started: Instant::now(),
+                    reserved: time,
+                },
+            );
+            Some((Some((id, preempted)), false))
+        })
+        .await
     }
 
     /// A slot for an analysis of `time` by `client` whose search stops by
@@ -500,6 +558,7 @@ impl Scheduler {
                         id,
                         Running {
                             client: w.client,
+                            background: false,
                             stop,
                             preempted: preempted.clone(),
                             started: now,
@@ -1117,6 +1176,50 @@ mod tests {
         assert_eq!(s.analyses(), (3, 1));
         assert!(!first.is_finished());
         first.abort();
+    }
+
+    #[tokio::test]
+    async fn background_work_comes_after_waiting_analyses_and_computer_moves() {
+        let mut c = config();
+        c.wait = Duration::from_secs(5);
+        let s = Scheduler::new(2, c);
+        let ten = Duration::from_secs(10);
+        let settle = || tokio::time::sleep(Duration::from_millis(20));
+        let a = s.analysis(client(1, Some("a")), ten, flag()).await.unwrap();
+        // An analysis waits for the one analysis slot, background work
+        // behind it: the analysis gets the slot first.
+        let s2 = s.clone();
+        let waiting =
+            tokio::spawn(async move { s2.analysis(client(2, Some("b")), ten, flag()).await.ok() });
+        settle().await;
+        let s3 = s.clone();
+        let background = tokio::spawn(async move { s3.background(ten, flag()).await.is_some() });
+        settle().await;
+        drop(a);
+        let held = waiting
+            .await
+            .unwrap()
+            .expect("the waiting analysis goes first");
+        settle().await;
+        assert!(!background.is_finished(), "the analysis went first");
+        drop(held);
+        assert!(background.await.unwrap(), "then the background work");
+
+        // Background work in the only slot: a computer move stops it early;
+        // it counts against no client.
+        let one = Scheduler::new(1, config());
+        let stop = flag();
+        let b = one.background(ten, stop.clone()).await.unwrap();
+        assert_eq!(one.analyses(), (1, 0));
+        let o = one.clone();
+        let computer = tokio::spawn(async move { o.computer().await.is_some() });
+        settle().await;
+        assert!(stop.load(Ordering::Relaxed) && b.preempted());
+        drop(b);
+        assert!(computer.await.unwrap());
+        assert!(one.lock().clients.is_empty());
+        one.close();
+        assert!(one.background(ten, flag()).await.is_none());
     }
 
     #[tokio::test]

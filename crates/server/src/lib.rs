@@ -14,9 +14,10 @@
 //!   lobby's seeks and challenges;
 //!   [`AppState`] is what the handlers share, [`error`] the API's error
 //!   answers; [`password`]: the accounts' password hashes (argon2id).
-//! - `computer`, `analysis`, [`clocks`], [`cluster`]: the services beside
-//!   the registry, each with its own state and handles: the computer player
-//!   (told of the games by the registry), the analyses, the clocks (which
+//! - `computer`, `analysis`, [`game_analysis`], [`clocks`], [`cluster`]:
+//!   the services beside the registry, each with its own state and handles:
+//!   the computer player (told of the games by the registry), the analyses
+//!   (of positions, and of whole games in the background), the clocks (which
 //!   end games whose time ran out), and this instance among others on a
 //!   shared database. Computer moves and analyses share
 //!   the engine slots ([`fair`]).
@@ -41,6 +42,7 @@ mod conn;
 pub mod error;
 pub mod fair;
 pub mod front;
+pub mod game_analysis;
 /// The games, from the catalogue crate (`games`).
 pub use games as game;
 pub mod game_state;
@@ -168,6 +170,12 @@ pub struct ServerConfig {
     /// The longest an analysis (`POST /api/analyze`) may think, whatever
     /// the request asks; `None`: as asked.
     pub max_analysis_time: Option<Duration>,
+    /// Analyses of whole games (`POST /api/games/{id}/analysis`) running
+    /// at once in this instance; a further one is answered `503
+    /// engine_busy`.
+    pub game_analysis_jobs: usize,
+    /// The most moves of a game whose whole analysis may be asked.
+    pub game_analysis_max_plies: usize,
     /// The time the clocks go by (the system's; tests and benchmarks give
     /// their own).
     pub time: clocks::Time,
@@ -219,6 +227,8 @@ impl Default for ServerConfig {
             ws_ping_interval: Duration::from_secs(30),
             ws_idle_timeout: Duration::from_secs(90),
             max_analysis_time: None,
+            game_analysis_jobs: 2,
+            game_analysis_max_plies: 600,
             time: clocks::Time::default(),
             test_clock: false,
             admins: Vec::new(),

@@ -14,6 +14,7 @@ use crate::cluster::{ClusterService, Leases};
 use crate::computer::ComputerService;
 use crate::fair::Scheduler;
 use crate::front::{Front, PerAddress};
+use crate::game_analysis::{GameAnalyses, JobLimits};
 use crate::lobby::Lobby;
 use crate::registry::GameRegistry;
 use crate::{ServerConfig, guard, storage, ws};
@@ -35,6 +36,8 @@ pub struct AppState {
     pub lobby: Arc<Lobby>,
     /// The analyses (`POST /api/analyze`).
     pub(crate) analysis: Arc<AnalysisService>,
+    /// The analyses of whole games (`/api/games/{id}/analysis`).
+    pub(crate) game_analyses: Arc<GameAnalyses>,
     /// This instance among others on a shared database, if it is shared.
     pub(crate) cluster: Option<Arc<ClusterService>>,
     /// The engine slots of the computer player and the analyses.
@@ -108,6 +111,15 @@ impl AppState {
                 engine.clone(),
                 settings.max_analysis_time,
             )),
+            game_analyses: GameAnalyses::new(
+                registry.clone(),
+                engine.clone(),
+                JobLimits {
+                    jobs: config.game_analysis_jobs,
+                    max_plies: config.game_analysis_max_plies,
+                    max_time: settings.max_analysis_time,
+                },
+            ),
             computer,
             clocks,
             engine,

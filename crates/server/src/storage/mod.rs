@@ -5,6 +5,7 @@
 //! storage also offers a [`Cluster`] (change notifications, computer
 //! leases; crate::cluster).
 
+mod analysis;
 mod chat;
 mod lobby;
 mod postgres;
@@ -19,6 +20,7 @@ use std::time::Duration;
 use futures_util::future::BoxFuture;
 
 pub use crate::game::{Status, Variant};
+pub use analysis::{AnalysisClaim, AnalysisProgress, StoredAnalysis};
 pub use chat::{
     ChatLimit, ChatMessage, ChatPosted, ChatReport, ChatRoom, NewChatMessage, NewReport, chat_wait,
 };
@@ -737,6 +739,32 @@ pub trait Storage: Send + Sync + 'static {
         game: i64,
         change: RematchChange,
     ) -> BoxFuture<'_, Result<bool, StorageError>>;
+
+    /// The analysis of game `game` (crate::game_analysis), if one was
+    /// started.
+    fn game_analysis(
+        &self,
+        game: i64,
+    ) -> BoxFuture<'_, Result<Option<StoredAnalysis>, StorageError>>;
+
+    /// Take on the analysis of game `game`: start it (no positions,
+    /// `claim.time_ms` per position) if there is none, or take over a
+    /// running one last renewed before `claim.stale_before` (interrupted);
+    /// the analysis as it is now, or `None` when it is done or another one
+    /// works on it.
+    fn claim_game_analysis(
+        &self,
+        game: i64,
+        claim: AnalysisClaim,
+    ) -> BoxFuture<'_, Result<Option<StoredAnalysis>, StorageError>>;
+
+    /// Store the positions analysed so far of game `game`'s running
+    /// analysis (`done`: all of them).
+    fn save_game_analysis(
+        &self,
+        game: i64,
+        progress: AnalysisProgress,
+    ) -> BoxFuture<'_, Result<(), StorageError>>;
 
     /// Close the connections (waits for writes in progress).
     fn close(&self) -> BoxFuture<'_, ()>;

@@ -350,6 +350,7 @@ impl Storage for PgStorage {
     sql::storage_methods!();
     chat::chat_methods!();
     super::lobby::lobby_methods!();
+    super::analysis::analysis_methods!();
 
     fn cluster(&self) -> Option<&dyn Cluster> {
         Some(self)

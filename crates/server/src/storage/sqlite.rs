@@ -1102,6 +1102,7 @@ impl Storage for SqliteStorage {
     sql::storage_methods!();
     chat::chat_methods!();
     super::lobby::lobby_methods!();
+    super::analysis::analysis_methods!();
 
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
