@@ -426,15 +426,7 @@ fn tablebase_commands() {
         // The first move of the solution is the one move that keeps the value.
         let (ok, out, _) = brett(&["tablebase", "probe", "--dir", d, pos], "");
         assert!(ok);
-        let value = out.lines().next().expect("value");
-        let result = value.split_whitespace().next().expect("result");
-        let keeping: Vec<&str> = out
-            .lines()
-            .skip(1)
-            .filter(|l| l.split_whitespace().nth(1) == Some(result))
-            .collect();
-        assert_eq!(keeping.len(), 1, "{pos}: {out}");
-        assert!(keeping[0].starts_with(&format!("{} ", solution[0].as_str().expect("move"))));
+        assert_only_move_keeps(&out, solution[0].as_str().expect("move"));
     }
 
     // The engine protocol reports the database value.
@@ -466,26 +458,43 @@ fn tablebase_commands() {
 
 /// `brett tablebase build/probe/stats/verify --game …` for the Dame
 /// endgame databases (up to three pieces) in a temporary folder.
+/// In the output of `brett tablebase probe` (the value, then a line per
+/// move: `MOVE RESULT …`), `mv` is the one move that keeps the result.
+fn assert_only_move_keeps(out: &str, mv: &str) {
+    let value = out.lines().next().expect("value");
+    let result = value.split_whitespace().next().expect("result");
+    let keeping: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .filter(|l| l.split_whitespace().nth(1) == Some(result))
+        .collect();
+    assert_eq!(keeping.len(), 1, "{out}");
+    assert!(keeping[0].starts_with(&format!("{mv} ")), "{out}");
+}
+
+/// `brett tablebase build --game dame --pieces 3` into `dir`.
+fn build_dame_tables(dir: &str) -> (bool, String, String) {
+    brett(
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "dame",
+            "--pieces",
+            "3",
+            "--dir",
+            dir,
+            "--quiet",
+        ],
+        "",
+    )
+}
+
 #[test]
 fn dame_tablebase_commands() {
     let dir = tempfile::tempdir().expect("temp dir");
     let d = dir.path().to_str().expect("utf-8 path");
-    let build = || {
-        brett(
-            &[
-                "tablebase",
-                "build",
-                "--game",
-                "dame",
-                "--pieces",
-                "3",
-                "--dir",
-                d,
-                "--quiet",
-            ],
-            "",
-        )
-    };
+    let build = || build_dame_tables(d);
     let (ok, out, err) = build();
     assert!(ok, "{err}");
     assert!(out.contains("table KK-K: 14880 positions"), "{out}");
@@ -583,20 +592,7 @@ fn dame_puzzles_come_from_the_tables_and_the_shot_suite() {
         err.contains("brett tablebase build --game dame --pieces 3"),
         "{err}"
     );
-    let (ok, _, err) = brett(
-        &[
-            "tablebase",
-            "build",
-            "--game",
-            "dame",
-            "--pieces",
-            "3",
-            "--dir",
-            d,
-            "--quiet",
-        ],
-        "",
-    );
+    let (ok, _, err) = build_dame_tables(d);
     assert!(ok, "{err}");
     let (ok, out, err) = generate(&["--pieces", "3", "--count", "4", "--shots", shots]);
     assert!(ok, "{err}");
@@ -632,14 +628,7 @@ fn dame_puzzles_come_from_the_tables_and_the_shot_suite() {
         );
         assert!(ok, "{err}");
         assert_eq!(out.lines().next(), p["value"].as_str(), "{out}");
-        let result = p["value"].as_str().unwrap().split(' ').next().unwrap();
-        let keeping: Vec<&str> = out
-            .lines()
-            .skip(1)
-            .filter(|l| l.split_whitespace().nth(1) == Some(result))
-            .collect();
-        assert_eq!(keeping.len(), 1, "{pos}: {out}");
-        assert!(keeping[0].starts_with(&format!("{first} ")), "{pos}: {out}");
+        assert_only_move_keeps(&out, first);
     }
     // Shots are for Dame.
     let (ok, _, err) = brett(&["puzzles", "generate", "--dir", d, "--shots", shots], "");
