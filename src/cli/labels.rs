@@ -19,11 +19,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use anyhow::{Context, Result, bail};
 use engine::MuehleState;
+use engine::muehle::placing::{PlacingSolver, PlacingTable};
 use engine::texel::{Sample, fit};
 use muehle::eval::{NAMES, Weights, features};
 use muehle::{Color, Position, RuleSet};
 use search::{Engine, Limits};
-use tablebase::{Tablebase, Value};
+use tablebase::Tablebase;
 
 /// Options of the label generation.
 pub struct MakeOptions {
@@ -33,13 +34,20 @@ pub struct MakeOptions {
     pub opening_plies: usize,
     pub random_share: f64,
     pub threads: usize,
+    /// Placing positions are labelled once at most this many stones are in
+    /// hand (both sides together).
+    pub in_hand: u32,
+    /// Positions of the moving phase labelled after placing (the game goes
+    /// on this many plies).
+    pub moving_plies: usize,
 }
 
-/// Positions with their values.
-type Labelled = Vec<(Position, Value)>;
+/// Positions with their values (`win N`, `draw`, `loss N`; without the
+/// distance where the placing solver found the value).
+type Labelled = Vec<(Position, String)>;
 
 /// The labelled positions of game number `i`.
-fn one_game(tb: &Tablebase, options: &MakeOptions, i: usize) -> Labelled {
+fn one_game(tb: &Tablebase, table: &PlacingTable, options: &MakeOptions, i: usize) -> Labelled {
     let rules = RuleSet::STANDARD;
     let mut rng = fastrand::Rng::with_seed(options.seed.wrapping_add(i as u64));
     let opening = rng.usize(0..=options.opening_plies);
@@ -48,15 +56,38 @@ fn one_game(tb: &Tablebase, options: &MakeOptions, i: usize) -> Labelled {
     let mut pos = Position::new(rules);
     let mut history: Vec<u64> = Vec::new();
     let mut out = Vec::new();
+    let mut moving = 0;
     for ply in 0.. {
-        let in_hand = pos.in_hand(Color::White) + pos.in_hand(Color::Black);
-        if in_hand <= 2
-            && let Some(v) = engine::muehle::databases::exact_value(tb, &pos, 2)
-        {
-            out.push((pos, v));
-        }
-        if in_hand == 0 || pos.outcome().is_some() {
+        let in_hand = u32::from(pos.in_hand(Color::White) + pos.in_hand(Color::Black));
+        if pos.outcome().is_some() {
             break;
+        }
+        if in_hand <= options.in_hand {
+            // The exact value: probed once placing has ended, found by an
+            // exact search over the last two placements (with the distance),
+            // else by the placing solver (win, draw or loss only).
+            let label = if in_hand <= 2 {
+                engine::muehle::databases::exact_value(tb, &pos, 2).map(|v| v.to_string())
+            } else {
+                let mut solver = PlacingSolver::new(tb, table, u64::MAX);
+                solver.solve(&pos).ok().map(|v| {
+                    match v {
+                        1 => "win",
+                        0 => "draw",
+                        _ => "loss",
+                    }
+                    .to_string()
+                })
+            };
+            if let Some(label) = label {
+                out.push((pos, label));
+            }
+        }
+        if in_hand == 0 {
+            if moving >= options.moving_plies {
+                break;
+            }
+            moving += 1;
         }
         let moves = pos.legal_moves();
         let m = if ply < opening || rng.f64() < options.random_share {
@@ -100,41 +131,84 @@ pub(crate) fn for_each_game(threads: usize, games: usize, work: impl Fn(usize) +
     });
 }
 
-/// Play the games and write `FEN<TAB>value` lines to `path`.
+/// Games played and written together: a stopped run resumes after the
+/// last finished chunk.
+const CHUNK: usize = 1000;
+
+/// The file of chunk `k` of `path` while the labels are being made.
+fn chunk_path(path: &Path, k: usize) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(format!(".chunk{k}"));
+    name.into()
+}
+
+/// Play the games and write `FEN<TAB>value` lines to `path`. Resumable:
+/// every [`CHUNK`] games are written to a file of their own beside `path`
+/// (kept when the run stops), and the finished chunks are put together
+/// at the end.
 pub fn make(tb: &Tablebase, path: &Path, options: &MakeOptions) -> Result<()> {
-    let results: Mutex<Vec<(usize, Labelled)>> = Mutex::new(Vec::new());
     let started = std::time::Instant::now();
-    super::labels::for_each_game(options.threads, options.games, |i| {
-        let labelled = one_game(tb, options, i);
-        let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
-        r.push((i, labelled));
-        if r.len().is_multiple_of(500) {
-            eprintln!(
-                "{} of {} games ({:.0} s)",
-                r.len(),
-                options.games,
-                started.elapsed().as_secs_f64()
-            );
+    // The sectors where placing ends in memory (as far as --tablebase-cache
+    // allows): the placing solver is fast then.
+    if options.in_hand > 2 {
+        tb.warm_wdl(15, &AtomicBool::new(false));
+    }
+    let table = PlacingTable::new(20_000_000);
+    let chunks = options.games.div_ceil(CHUNK);
+    for k in 0..chunks {
+        let part = chunk_path(path, k);
+        if part.exists() {
+            continue;
         }
-    });
-    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    results.sort_by_key(|(i, _)| *i);
+        let first = k * CHUNK;
+        let count = CHUNK.min(options.games - first);
+        let results: Mutex<Vec<(usize, Labelled)>> = Mutex::new(Vec::new());
+        super::labels::for_each_game(options.threads, count, |i| {
+            let labelled = one_game(tb, &table, options, first + i);
+            let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
+            r.push((i, labelled));
+        });
+        let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+        results.sort_by_key(|(i, _)| *i);
+        let mut text = String::new();
+        for (_, game) in &results {
+            for (pos, v) in game {
+                text.push_str(&format!("{}\t{v}\n", pos.fen()));
+            }
+        }
+        let tmp = chunk_path(path, k).with_extension("tmp");
+        std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+        std::fs::rename(&tmp, &part).with_context(|| format!("cannot write {}", part.display()))?;
+        eprintln!(
+            "{} of {} games ({:.0} s)",
+            first + count,
+            options.games,
+            started.elapsed().as_secs_f64()
+        );
+    }
     let file =
         std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
     let mut w = BufWriter::new(file);
     let (mut n, mut wins, mut draws) = (0usize, 0usize, 0usize);
-    for (_, game) in &results {
-        for (pos, v) in game {
-            writeln!(w, "{}\t{v}", pos.fen())?;
+    for k in 0..chunks {
+        let part = chunk_path(path, k);
+        let text = std::fs::read_to_string(&part)
+            .with_context(|| format!("cannot read {}", part.display()))?;
+        for line in text.lines() {
+            writeln!(w, "{line}")?;
             n += 1;
-            match v {
-                Value::Win(_) => wins += 1,
-                Value::Draw => draws += 1,
-                Value::Loss(_) => {}
+            let v = line.split('\t').nth(1).unwrap_or("");
+            if v.starts_with("win") {
+                wins += 1;
+            } else if v == "draw" {
+                draws += 1;
             }
         }
     }
     w.flush()?;
+    for k in 0..chunks {
+        std::fs::remove_file(chunk_path(path, k)).ok();
+    }
     println!(
         "{n} positions from {} games written to {} ({wins} won, {draws} drawn, {} lost for the side to move; {:.0} s)",
         options.games,
@@ -146,11 +220,12 @@ pub fn make(tb: &Tablebase, path: &Path, options: &MakeOptions) -> Result<()> {
 }
 
 /// Read a label file: each line a position string, a tab and `win N`,
-/// `draw` or `loss N`.
-pub fn read(path: &Path) -> Result<Vec<Sample>> {
+/// `draw` or `loss N` (or `win`, `loss`): the positions with their result
+/// for the side to move (1, ½ or 0).
+pub fn read_positions(path: &Path) -> Result<Vec<(Position, f64)>> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut samples = Vec::new();
+    let mut out = Vec::new();
     for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
         let line = line?;
         if line.trim().is_empty() {
@@ -171,12 +246,87 @@ pub fn read(path: &Path) -> Result<Vec<Sample>> {
             Some("loss") => 0.0,
             _ => bail!("{}:{}: bad value '{value}'", path.display(), n + 1),
         };
-        samples.push(Sample {
+        out.push((pos, target));
+    }
+    Ok(out)
+}
+
+/// The samples of a label file for the linear fit.
+pub fn read(path: &Path) -> Result<Vec<Sample>> {
+    Ok(read_positions(path)?
+        .into_iter()
+        .map(|(pos, target)| Sample {
             features: features(&pos),
             target,
-        });
+        })
+        .collect())
+}
+
+/// Fit the pattern weights with the linear weights to a label file, print
+/// the linear weights and write the pattern table to `out` (the format of
+/// `crates/muehle/data/patterns.bin`). Positions are held out in blocks
+/// (every tenth block of about a hundredth of the file), so that positions
+/// of one game are seldom on both sides.
+pub fn fit_patterns_file(
+    path: &Path,
+    epochs: usize,
+    pattern_ridge: f64,
+    linear_ridge: f64,
+    out: &Path,
+) -> Result<()> {
+    use engine::muehle::pattern_fit::{PatternOptions, PatternSample, fit_patterns, to_bytes};
+    let samples = read_positions(path)?;
+    if samples.len() < 100 {
+        bail!(
+            "{} holds {} positions; the fit needs at least 100",
+            path.display(),
+            samples.len()
+        );
     }
-    Ok(samples)
+    let block = (samples.len() / 100).clamp(1, 2000);
+    let start = Weights {
+        patterns: None,
+        ..Weights::TUNED
+    };
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    for (i, (pos, target)) in samples.iter().enumerate() {
+        let s = PatternSample::new(pos, *target as f32);
+        if (i / block) % 10 == 9 {
+            test.push(s);
+        } else {
+            train.push(s);
+        }
+    }
+    let options = PatternOptions {
+        epochs,
+        rate: 1.0,
+        pattern_ridge,
+        linear_ridge,
+    };
+    let fit = fit_patterns(&train, &test, &start, &options);
+    println!(
+        "{} positions fitted, {} held out; scale {:.0}",
+        train.len(),
+        test.len(),
+        fit.scale
+    );
+    println!(
+        "training loss {:.5} -> {:.5}; held-out loss {:.5} -> {:.5} (linear weights alone -> with patterns)",
+        fit.train.0, fit.train.1, fit.held_out.0, fit.held_out.1,
+    );
+    let used = fit.patterns.iter().filter(|&&x| x != 0).count();
+    println!("pattern entries used: {used} of {}", fit.patterns.len());
+    println!("\nWeights:");
+    for (name, (old, new)) in NAMES
+        .iter()
+        .zip(start.to_array().iter().zip(fit.linear.to_array()))
+    {
+        println!("    {name}: {new},  // was {old}");
+    }
+    std::fs::write(out, to_bytes(&fit.patterns))
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    println!("pattern table written to {}", out.display());
+    Ok(())
 }
 
 /// Fit the weights to a label file and print them.

@@ -55,13 +55,25 @@ pub struct Args {
     /// Mühle: play --games self-play games (from --seed, random moves in
     /// the first 0 to --opening-plies plies and with --random-share, else
     /// searched to --depth) and write their positions at and just before
-    /// the end of placing, labelled with the databases' value, to FILE.
-    /// Needs the standard databases (`brett tablebase build`).
+    /// the end of placing (--label-in-hand) and early in the moving phase
+    /// (--label-moving-plies), labelled with the databases' value, to FILE.
+    /// Needs the standard databases (`brett tablebase build`). Resumable:
+    /// run again with the same options and finished chunks of 1000 games
+    /// are kept.
     #[arg(long, value_name = "FILE")]
     make_labels: Option<std::path::PathBuf>,
     /// Share of random moves after the opening (with --make-labels).
     #[arg(long, default_value_t = 0.1)]
     random_share: f64,
+    /// Mühle, with --make-labels: label the placing positions with at most
+    /// this many stones in hand (both sides together); above 2 the placing
+    /// solver finds the value (win, draw or loss, without the distance).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=12))]
+    label_in_hand: u32,
+    /// Mühle, with --make-labels: go on this many plies into the moving
+    /// phase, labelling each position (probed).
+    #[arg(long, default_value_t = 0)]
+    label_moving_plies: usize,
     /// Mühle: fit the evaluation weights to the labelled positions of FILE
     /// (written by --make-labels) and print them.
     #[arg(long, value_name = "FILE")]
@@ -69,17 +81,19 @@ pub struct Args {
     /// Gradient steps of the --labels fit.
     #[arg(long, default_value_t = 2000)]
     iterations: usize,
-    /// Dame: how strongly the --labels fit keeps each weight near its start
-    /// (the loss gains RIDGE/2 · (change/100)² per weight).
+    /// How strongly the --labels fit keeps each weight near its start (the
+    /// loss gains RIDGE/2 · (change/100)² per weight; Mühle: with
+    /// --patterns).
     #[arg(long, default_value_t = 0.002)]
     ridge: f64,
-    /// Dame: with --labels, fit the pattern weights (docs/ENGINE.md "Dame
-    /// evaluation") together with the linear weights, print the linear
-    /// weights and write the pattern table to FILE (the format of
-    /// `crates/dame/data/patterns-*.bin`); --iterations full-batch steps.
+    /// With --labels, fit the pattern weights (docs/ENGINE.md "Dame
+    /// evaluation", "Mühle: patterns") together with the linear weights,
+    /// print the linear weights and write the pattern table to FILE (the
+    /// format of `crates/dame/data/patterns-*.bin`,
+    /// `crates/muehle/data/patterns.bin`); --iterations full-batch steps.
     #[arg(long, value_name = "FILE")]
     patterns: Option<std::path::PathBuf>,
-    /// Dame: how strongly the --patterns fit keeps each pattern entry near
+    /// How strongly the --patterns fit keeps each pattern entry near
     /// 0 (the loss gains RIDGE/2 · (entry/100)² per entry).
     #[arg(long, default_value_t = 0.0003)]
     pattern_ridge: f64,
@@ -106,6 +120,8 @@ impl Args {
             opening_plies: self.opening_plies,
             random_share: self.random_share,
             threads: self.threads,
+            in_hand: self.label_in_hand,
+            moving_plies: self.label_moving_plies,
         }
     }
 }
@@ -451,6 +467,20 @@ impl games::PerGame for Tune<'_> {
             return super::labels::make(tb, path, &args.label_options());
         }
         if let Some(path) = &args.labels {
+            if let Some(out) = &args.patterns {
+                if args.patterns_from.is_some() {
+                    anyhow::bail!(
+                        "--patterns-from is for Dame: a Mühle fit starts from no patterns"
+                    );
+                }
+                return super::labels::fit_patterns_file(
+                    path,
+                    args.iterations,
+                    args.pattern_ridge,
+                    args.ridge,
+                    out,
+                );
+            }
             super::labels::fit_file(path, args.iterations)?;
             return Ok(());
         }

@@ -32,7 +32,7 @@ pub struct Fit {
     pub loss_after: f64,
 }
 
-fn sigmoid(x: f64) -> f64 {
+pub(crate) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
@@ -120,6 +120,44 @@ pub fn fit(samples: &[Sample], start: Weights, fixed: &[usize], iterations: usiz
     }
 }
 
+/// Adam's moments for a vector of weights (the pattern fits).
+pub(crate) struct Adam {
+    m: Vec<f64>,
+    v: Vec<f64>,
+}
+
+impl Adam {
+    pub(crate) fn new(n: usize) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+        }
+    }
+
+    /// One step of `w` down `grad` (step `t`, from 1), leaving `skip` alone.
+    pub(crate) fn step(
+        &mut self,
+        w: &mut [f64],
+        grad: &[f64],
+        t: usize,
+        rate: f64,
+        skip: Option<usize>,
+    ) {
+        let (b1, b2) = (0.9f64, 0.999f64);
+        let c1 = 1.0 - b1.powi(t as i32);
+        let c2 = 1.0 - b2.powi(t as i32);
+        for i in 0..w.len() {
+            if Some(i) == skip {
+                continue;
+            }
+            let g = grad[i];
+            self.m[i] = b1 * self.m[i] + (1.0 - b1) * g;
+            self.v[i] = b2 * self.v[i] + (1.0 - b2) * g * g;
+            w[i] -= rate * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + 1e-12);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,7 +200,7 @@ mod tests {
         let r = fit(
             &samples,
             start,
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14],
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 15, 16, 17],
             400,
         );
         assert!(r.loss_after < r.loss_before, "{r:?}");

@@ -11,10 +11,11 @@
 //! the weighted features. That makes fitting the weights to labelled
 //! positions a plain logistic regression (`brett tune --labels`).
 
+use crate::pattern::{PATTERNS_IN_USE, PatternWeights};
 use crate::{Bitboard, Color, Phase, Position};
 
 /// The number of evaluation weights (and features).
-pub const FEATURES: usize = 15;
+pub const FEATURES: usize = 18;
 
 /// The weights' names, in the order of [`Weights::to_array`] and
 /// [`features`].
@@ -34,6 +35,9 @@ pub const NAMES: [&str; FEATURES] = [
     "placing_blocked",
     "cramped",
     "flying",
+    "free_mill",
+    "running_mill",
+    "low_mobility",
 ];
 
 /// Weights of the evaluation terms (hundredths of a stone per unit).
@@ -73,6 +77,19 @@ pub struct Weights {
     pub cramped: i32,
     /// Having only three stones and flying with them (any point is a move).
     pub flying: i32,
+    /// Each stone of a closed mill that can step out and back in while the
+    /// opponent cannot move onto its point: a mill that closes again and
+    /// again.
+    pub free_mill: i32,
+    /// Each Zwickmühle whose second mill the opponent cannot block: a stone
+    /// wins a stone with every move.
+    pub running_mill: i32,
+    /// Blockade danger in the moving phase: how far the side's slides fall
+    /// short of three.
+    pub low_mobility: i32,
+    /// The pattern weights added to the linear terms, if any
+    /// ([`crate::pattern`]).
+    pub patterns: Option<&'static PatternWeights>,
 }
 
 impl Default for Weights {
@@ -87,20 +104,24 @@ impl Weights {
     /// --labels`, recipe in docs/ENGINE.md).
     pub const TUNED: Weights = Weights {
         stone: 100,
-        closed_mill: 81,
-        open_line: 52,
-        threat: 104,
-        double_threat: -50,
-        zwickmuehle: 57,
-        mobility: 27,
-        blocked_stone: 31,
-        junction: 6,
-        tempo: 61,
-        liberty: -9,
-        placing_mobility: 35,
-        placing_blocked: 26,
-        cramped: 10,
-        flying: 60,
+        closed_mill: 91,
+        open_line: 26,
+        threat: 150,
+        double_threat: -63,
+        zwickmuehle: 66,
+        mobility: 10,
+        blocked_stone: 45,
+        junction: -5,
+        tempo: 78,
+        liberty: 3,
+        placing_mobility: 22,
+        placing_blocked: 49,
+        cramped: 54,
+        flying: 166,
+        free_mill: 36,
+        running_mill: 27,
+        low_mobility: 33,
+        patterns: Some(&PATTERNS_IN_USE),
     };
 
     /// The weights of the first brett (before the blockade terms), for
@@ -121,6 +142,10 @@ impl Weights {
         placing_blocked: 0,
         cramped: 0,
         flying: 60,
+        free_mill: 0,
+        running_mill: 0,
+        low_mobility: 0,
+        patterns: None,
     };
 
     /// The weights in the order of [`NAMES`].
@@ -141,10 +166,13 @@ impl Weights {
             self.placing_blocked,
             self.cramped,
             self.flying,
+            self.free_mill,
+            self.running_mill,
+            self.low_mobility,
         ]
     }
 
-    /// Weights from an array in the order of [`NAMES`].
+    /// Weights from an array in the order of [`NAMES`], without patterns.
     pub const fn from_array(a: [i32; FEATURES]) -> Weights {
         Weights {
             stone: a[0],
@@ -162,6 +190,10 @@ impl Weights {
             placing_blocked: a[12],
             cramped: a[13],
             flying: a[14],
+            free_mill: a[15],
+            running_mill: a[16],
+            low_mobility: a[17],
+            patterns: None,
         }
     }
 }
@@ -200,6 +232,15 @@ pub struct Terms {
     pub cramped: i32,
     /// 1 when the side flies.
     pub flying: i32,
+    /// Stones of closed mills with an empty neighbour whose point the
+    /// opponent cannot reach next move (the side has at most one stone in
+    /// hand and does not fly).
+    pub free_mills: i32,
+    /// Zwickmühlen whose gap the opponent cannot reach next move (same
+    /// conditions).
+    pub running_mills: i32,
+    /// `max(0, 3 − mobility)` in the moving phase.
+    pub low_mobility: i32,
 }
 
 impl Terms {
@@ -257,6 +298,33 @@ impl Terms {
             }
             Phase::Flying => t.flying = 1,
         }
+        // Mills that run: the side is about to move its stones, and the
+        // opponent reaches only the neighbours of its stones (none in hand,
+        // not flying).
+        let them = c.other();
+        if pos.in_hand(c) <= 1
+            && phase != Phase::Flying
+            && pos.in_hand(them) == 0
+            && pos.phase(them) != Phase::Flying
+        {
+            let reach = board.neighbours(pos.stones(them));
+            for s in board.in_mills(own) {
+                let gaps = board.neighbours_of(s) & empty;
+                if !gaps.any() {
+                    continue;
+                }
+                if !reach.contains(s) {
+                    t.free_mills += 1;
+                }
+                let rest = own ^ s.bb();
+                if (gaps & board.mill_completions(rest) & !reach).any() {
+                    t.running_mills += 1;
+                }
+            }
+        }
+        if phase == Phase::Moving {
+            t.low_mobility = (3 - t.mobility).max(0);
+        }
         t
     }
 
@@ -278,6 +346,9 @@ impl Terms {
             -self.placing_blocked,
             -self.cramped,
             self.flying,
+            self.free_mills,
+            self.running_mills,
+            -self.low_mobility,
         ]
     }
 
@@ -307,13 +378,18 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
     f
 }
 
-/// Evaluate `pos` for the side to move with the given weights.
+/// Evaluate `pos` for the side to move with the given weights: the linear
+/// terms and the patterns, if the weights have them.
 pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
-    features(pos)
+    let linear: i32 = features(pos)
         .iter()
         .zip(w.to_array())
         .map(|(f, w)| f * w)
-        .sum()
+        .sum();
+    match w.patterns {
+        Some(p) => linear + p.score(pos),
+        None => linear,
+    }
 }
 
 /// Evaluate `pos` for the side to move with the tuned weights.
@@ -325,9 +401,8 @@ pub fn evaluate(pos: &Position) -> i32 {
 mod tests {
     use super::*;
 
-    /// The evaluation is the dot product of features and weights, and the
-    /// classic weights give the first brett's scores (stones, lines,
-    /// mobility, tempo and the flying bonus).
+    /// The evaluation is the dot product of features and weights plus the
+    /// patterns' values.
     #[test]
     fn evaluation_is_linear_in_the_features() {
         let pos: Position = "W.B/.WB/W.B/BW..WB/.W./B.W/... w 0 0 12 20"
@@ -336,9 +411,16 @@ mod tests {
         let f = features(&pos);
         let w = Weights::TUNED.to_array();
         let dot: i32 = f.iter().zip(w).map(|(a, b)| a * b).sum();
-        assert_eq!(evaluate(&pos), dot);
+        let patterns = PATTERNS_IN_USE.score(&pos);
+        assert_eq!(evaluate(&pos), dot + patterns);
         assert_eq!(f[9], 1, "tempo");
-        assert_eq!(Weights::from_array(w), Weights::TUNED);
+        assert_eq!(
+            Weights {
+                patterns: Weights::TUNED.patterns,
+                ..Weights::from_array(w)
+            },
+            Weights::TUNED
+        );
     }
 
     /// A side whose few free neighbours the opponent can fill with the
@@ -352,5 +434,45 @@ mod tests {
         assert_eq!(white.cramped, 3);
         assert_eq!(white.placing_mobility, 2);
         assert_eq!(white.placing_blocked, 0);
+    }
+
+    /// A mill whose stones can step out and back while the opponent
+    /// cannot follow runs freely; a Zwickmühle whose gap the opponent cannot
+    /// reach wins a stone with every move (the running mill of the game
+    /// lost at ply 36 in tests/lost_games.rec).
+    #[test]
+    fn running_mills_are_the_ones_the_opponent_cannot_stop() {
+        // White: the mill a7 d7 g7, and b4 c4: a7-a4 closes a4 b4 c4.
+        let pos: Position = "WWW/.../.../.WW.../..B/..B/.BB w 0 0 0 30".parse().unwrap();
+        let white = Terms::measure(&pos, Color::White);
+        assert_eq!(white.zwickmuehlen, 1);
+        assert_eq!(white.running_mills, 1);
+        assert_eq!(white.free_mills, 3, "a7, d7 and g7 can step out and back");
+        // A Black stone on a1 reaches a4: the Zwickmühle can be blocked.
+        let pos: Position = "WWW/.../.../.WW.../..B/..B/BBB w 0 0 0 30".parse().unwrap();
+        let white = Terms::measure(&pos, Color::White);
+        assert_eq!(white.zwickmuehlen, 1);
+        assert_eq!(white.running_mills, 0);
+        assert_eq!(white.free_mills, 3);
+        // A Black stone on d6 can step into d7 once it is left.
+        let pos: Position = "WWW/.B./.../.WW.../..B/..B/BBB w 0 0 0 30".parse().unwrap();
+        assert_eq!(Terms::measure(&pos, Color::White).free_mills, 2);
+        // While the opponent still has stones in hand it can place on any
+        // point: nothing runs.
+        let pos: Position = "WWW/.../.../.WW.../..B/..B/.BB b 0 1 0 30".parse().unwrap();
+        let white = Terms::measure(&pos, Color::White);
+        assert_eq!((white.free_mills, white.running_mills), (0, 0));
+    }
+
+    /// A side with fewer than three slides left in the moving phase is in
+    /// danger of being blocked.
+    #[test]
+    fn low_mobility_counts_the_slides_short_of_three() {
+        // Black a1 d1 g1 are shut in by White a4 d2 g4; e3 has two slides.
+        let pos: Position = "W../.../.../W....W/..B/.W./BBB b 0 0 0 30".parse().unwrap();
+        let black = Terms::measure(&pos, Color::Black);
+        assert_eq!(black.mobility, 2);
+        assert_eq!(black.low_mobility, 1);
+        assert_eq!(Terms::measure(&pos, Color::White).low_mobility, 0);
     }
 }

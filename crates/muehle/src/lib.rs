@@ -24,6 +24,7 @@ mod detail;
 pub mod eval;
 mod game;
 mod mv;
+pub mod pattern;
 pub mod perft;
 mod position;
 mod record;

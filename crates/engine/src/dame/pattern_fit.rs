@@ -10,6 +10,7 @@
 //! towards 0, so that formations seldom seen stay near nothing, and every
 //! linear weight towards its start.
 
+use crate::texel::{Adam, sigmoid};
 use dame::Position;
 use dame::eval::{self, FEATURES, Weights};
 use dame::pattern::{self, MAX_REGIONS, PATTERNS};
@@ -136,10 +137,6 @@ pub struct PatternOptions {
     pub fit_linear: bool,
 }
 
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
 struct Model<'a> {
     linear: &'a [f64],
     mid: &'a [f64],
@@ -179,35 +176,6 @@ impl Model<'_> {
             })
             .sum();
         total / samples.len() as f64
-    }
-}
-
-struct Adam {
-    m: Vec<f64>,
-    v: Vec<f64>,
-}
-
-impl Adam {
-    fn new(n: usize) -> Adam {
-        Adam {
-            m: vec![0.0; n],
-            v: vec![0.0; n],
-        }
-    }
-
-    fn step(&mut self, w: &mut [f64], grad: &[f64], t: usize, rate: f64, skip: Option<usize>) {
-        let (b1, b2) = (0.9f64, 0.999f64);
-        let c1 = 1.0 - b1.powi(t as i32);
-        let c2 = 1.0 - b2.powi(t as i32);
-        for i in 0..w.len() {
-            if Some(i) == skip {
-                continue;
-            }
-            let g = grad[i];
-            self.m[i] = b1 * self.m[i] + (1.0 - b1) * g;
-            self.v[i] = b2 * self.v[i] + (1.0 - b2) * g * g;
-            w[i] -= rate * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + 1e-12);
-        }
     }
 }
 

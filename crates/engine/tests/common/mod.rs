@@ -1,6 +1,9 @@
 //! What the tactical suites share: reading a suite file and searching to a
 //! fixed depth.
 
+// Each test binary uses only some of these.
+#![allow(dead_code)]
+
 use std::sync::atomic::AtomicBool;
 
 use search::{Engine, Game, Limits, SearchResult};
@@ -39,4 +42,55 @@ pub fn search<G: Game>(state: &G, depth: u32) -> SearchResult<G::Move> {
     let engine = Engine::new(16, 1);
     let stop = AtomicBool::new(false);
     engine.search(state, &[], Limits::depth(depth), 1, &stop, &mut |_| {})
+}
+
+/// One position of a value suite (`tests/blockade.txt`,
+/// `tests/lost_games.txt`): a Mühle position string, a tab, the moves that
+/// keep the databases' value (space-separated), a tab, a note.
+pub struct ValueCase {
+    pub fen: String,
+    pub good: std::collections::HashSet<String>,
+    pub note: String,
+}
+
+/// The cases of a value suite file (`#` starts a comment line).
+pub fn value_cases(text: &str) -> Vec<ValueCase> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut parts = l.split('\t');
+            let fen = parts.next().expect("position").to_string();
+            let good = parts
+                .next()
+                .expect("good moves")
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+            let note = parts.next().unwrap_or("").to_string();
+            ValueCase { fen, good, note }
+        })
+        .collect()
+}
+
+/// The move level 10's search plays in a Mühle position at `depth`,
+/// without the databases (and so without the book and the placing solver).
+pub fn muehle_best_move(pos: &muehle::Position, depth: u32) -> String {
+    let engine = Engine::new(16, 1);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        no_databases: true,
+        ..Limits::depth(depth)
+    };
+    engine
+        .search(
+            &engine::MuehleState::new(*pos),
+            &[],
+            limits,
+            1,
+            &stop,
+            &mut |_| {},
+        )
+        .best
+        .map(|m| m.to_string())
+        .unwrap_or_default()
 }
