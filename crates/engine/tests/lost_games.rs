@@ -21,7 +21,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use engine::muehle::placing::{PlacingSolver, PlacingTable, Wdl};
-use muehle::{Color, Game, Position, RuleSet};
+use muehle::{Color, Game, Position};
 use tablebase::{Tablebase, Variant};
 
 mod common;
@@ -43,17 +43,7 @@ fn level_10_keeps_the_value_where_it_lost_games() {
     let text = std::fs::read_to_string(FILE).expect("tests/lost_games.txt");
     let cases = common::value_cases(&text);
     assert!(cases.len() >= 4, "{} positions", cases.len());
-    let mut failed = Vec::new();
-    for c in &cases {
-        let pos = Position::from_fen(&c.fen, RuleSet::STANDARD).expect("position");
-        let m = common::muehle_best_move(&pos, DEPTH);
-        if !c.good.contains(&m) {
-            failed.push(format!(
-                "{}: played {m}, good {:?} ({})",
-                c.fen, c.good, c.note
-            ));
-        }
-    }
+    let failed = common::value_failures(&cases, DEPTH);
     eprintln!(
         "lost games: {} of {} positions solved at depth {DEPTH}",
         cases.len() - failed.len(),

@@ -94,3 +94,20 @@ pub fn muehle_best_move(pos: &muehle::Position, depth: u32) -> String {
         .map(|m| m.to_string())
         .unwrap_or_default()
 }
+
+/// The cases of a value suite the engine fails at `depth` (a line each:
+/// position, move played, good moves, note).
+pub fn value_failures(cases: &[ValueCase], depth: u32) -> Vec<String> {
+    let mut failed = Vec::new();
+    for c in cases {
+        let pos = muehle::Position::from_fen(&c.fen, muehle::RuleSet::STANDARD).expect("position");
+        let m = muehle_best_move(&pos, depth);
+        if !c.good.contains(&m) {
+            failed.push(format!(
+                "{}: played {m}, good {:?} ({})",
+                c.fen, c.good, c.note
+            ));
+        }
+    }
+    failed
+}
