@@ -719,6 +719,63 @@ fn dame_labels_are_made_and_fitted() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `brett tune --labels FILE --patterns OUT` for Mühle: the pattern fit
+/// reads a label file (here: positions of random games, labelled by the
+/// stone count), prints the linear weights and writes a table of the size
+/// the evaluation builds in (2 bytes × 2 tables × 3⁹ on 4 sides).
+#[test]
+fn muehle_patterns_are_fitted_to_a_label_file() {
+    let dir = std::env::temp_dir().join(format!("brett-muehle-patterns-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let labels = dir.join("labels.txt");
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut text = String::new();
+    for _ in 0..40 {
+        let mut pos = muehle::Position::new(muehle::RuleSet::STANDARD);
+        for _ in 0..40 {
+            let moves = pos.legal_moves();
+            if pos.outcome().is_some() || moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[rng.usize(..moves.len())]).expect("legal");
+            let us = pos.turn();
+            let diff = pos.stones(us).count() as i32 + i32::from(pos.in_hand(us))
+                - pos.stones(us.other()).count() as i32
+                - i32::from(pos.in_hand(us.other()));
+            let value = match diff {
+                d if d > 0 => "win",
+                0 => "draw",
+                _ => "loss",
+            };
+            text.push_str(&format!("{}\t{value}\n", pos.fen()));
+        }
+    }
+    std::fs::write(&labels, text).expect("labels");
+    let table = dir.join("patterns.bin");
+    let (ok, out, err) = brett(
+        &[
+            "tune",
+            "--labels",
+            labels.to_str().expect("utf-8"),
+            "--patterns",
+            table.to_str().expect("utf-8"),
+            "--iterations",
+            "30",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("held-out loss")
+            && out.contains("pattern entries used")
+            && out.contains("stone: 100,"),
+        "{out}"
+    );
+    let size = std::fs::metadata(&table).expect("table written").len();
+    assert_eq!(size, 2 * 2 * 19_683);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `brett match --game GAME --a level:LEVEL --b "cmd:brett engine"`: two
 /// games played to the end with legal moves; the output.
 fn match_against_an_engine_command(game: &str, level: &str, movetime: &str) -> String {

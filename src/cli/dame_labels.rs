@@ -364,20 +364,13 @@ pub fn fit_patterns_file(
         None => None,
     };
     let samples = read_for_fit(path, rules)?;
-    let block = (samples.len() / 100).clamp(1, 2000);
     let start = Weights {
         patterns: None,
         ..*Weights::tuned(rules.board)
     };
-    let (mut train, mut test) = (Vec::new(), Vec::new());
-    for (i, (pos, target)) in samples.iter().enumerate() {
-        let s = PatternSample::new(pos, *target, &start);
-        if (i / block) % 10 == 9 {
-            test.push(s);
-        } else {
-            train.push(s);
-        }
-    }
+    let (train, test) = super::labels::split_held_out(&samples, |(pos, target)| {
+        PatternSample::new(pos, *target, &start)
+    });
     let options = PatternOptions {
         regions,
         epochs,
@@ -387,23 +380,15 @@ pub fn fit_patterns_file(
         fit_linear: true,
     };
     let fit = fit_patterns(&train, &test, &start, &options, from.as_ref());
-    println!(
-        "{} positions fitted, {} held out; scale {:.0}",
-        train.len(),
-        test.len(),
-        fit.scale
-    );
-    println!(
-        "training loss {:.5} -> {:.5}; held-out loss {:.5} -> {:.5} ({})",
-        fit.train.0,
-        fit.train.1,
-        fit.held_out.0,
-        fit.held_out.1,
+    super::labels::report_pattern_fit(
+        (train.len(), test.len()),
+        fit.scale,
+        (fit.train, fit.held_out),
         if from.is_some() {
             "the starting table -> the fit"
         } else {
             "linear weights alone -> with patterns"
-        }
+        },
     );
     let used = fit.mid.iter().filter(|&&x| x != 0).count();
     println!("pattern entries used: {used} of {}", fit.mid.len());

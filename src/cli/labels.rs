@@ -283,20 +283,13 @@ pub fn fit_patterns_file(
             samples.len()
         );
     }
-    let block = (samples.len() / 100).clamp(1, 2000);
     let start = Weights {
         patterns: None,
         ..Weights::TUNED
     };
-    let (mut train, mut test) = (Vec::new(), Vec::new());
-    for (i, (pos, target)) in samples.iter().enumerate() {
-        let s = PatternSample::new(pos, *target as f32);
-        if (i / block) % 10 == 9 {
-            test.push(s);
-        } else {
-            train.push(s);
-        }
-    }
+    let (train, test) = split_held_out(&samples, |(pos, target)| {
+        PatternSample::new(pos, *target as f32)
+    });
     let options = PatternOptions {
         epochs,
         rate: 1.0,
@@ -304,15 +297,11 @@ pub fn fit_patterns_file(
         linear_ridge,
     };
     let fit = fit_patterns(&train, &test, &start, &options);
-    println!(
-        "{} positions fitted, {} held out; scale {:.0}",
-        train.len(),
-        test.len(),
-        fit.scale
-    );
-    println!(
-        "training loss {:.5} -> {:.5}; held-out loss {:.5} -> {:.5} (linear weights alone -> with patterns)",
-        fit.train.0, fit.train.1, fit.held_out.0, fit.held_out.1,
+    report_pattern_fit(
+        (train.len(), test.len()),
+        fit.scale,
+        (fit.train, fit.held_out),
+        "linear weights alone -> with patterns",
     );
     let used = fit.patterns.iter().filter(|&&x| x != 0).count();
     println!("pattern entries used: {used} of {}", fit.patterns.len());
@@ -327,6 +316,43 @@ pub fn fit_patterns_file(
         .with_context(|| format!("cannot write {}", out.display()))?;
     println!("pattern table written to {}", out.display());
     Ok(())
+}
+
+/// Split labelled positions into a training set and a held-out set, made
+/// by `make`: every tenth block of positions is held out. A block is a
+/// hundredth of the file (1 to 2,000 positions), so that the positions of
+/// one game mostly stay on one side.
+pub(crate) fn split_held_out<T, S>(samples: &[T], make: impl Fn(&T) -> S) -> (Vec<S>, Vec<S>) {
+    let block = (samples.len() / 100).clamp(1, 2000);
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    for (i, x) in samples.iter().enumerate() {
+        let s = make(x);
+        if (i / block) % 10 == 9 {
+            test.push(s);
+        } else {
+            train.push(s);
+        }
+    }
+    (train, test)
+}
+
+/// Print what a pattern fit did: the set sizes `(fitted, held out)`, the
+/// scale and the losses `(training, held out)`, each before and after;
+/// `what` says what before and after are.
+pub(crate) fn report_pattern_fit(
+    sizes: (usize, usize),
+    scale: f64,
+    losses: ((f64, f64), (f64, f64)),
+    what: &str,
+) {
+    let ((train_0, train_1), (test_0, test_1)) = losses;
+    println!(
+        "{} positions fitted, {} held out; scale {scale:.0}",
+        sizes.0, sizes.1
+    );
+    println!(
+        "training loss {train_0:.5} -> {train_1:.5}; held-out loss {test_0:.5} -> {test_1:.5} ({what})"
+    );
 }
 
 /// Fit the weights to a label file and print them.

@@ -7,7 +7,8 @@
 //! form of rule sets ([`rules_text`]), and errors as codes and parameters
 //! ([`ErrorDetail`]) for a user interface to word in its language; the
 //! stream of Zobrist keys ([`zobrist`]) the games' hashes are drawn from;
-//! and [`perft`], the move-generator check, with the reader of its tables.
+//! [`perft`], the move-generator check, with the reader of its tables; and
+//! [`tables`], the decoder of the weight tables built into an evaluation.
 //!
 //! The rules crates re-export [`Color`] (`muehle::Color`, `dame::Color` are
 //! this type) and build their `Game` on [`Session`].
@@ -23,6 +24,7 @@ pub mod record;
 mod rules;
 pub mod rules_text;
 mod session;
+pub mod tables;
 pub mod zobrist;
 
 pub use clock::{Clock, TimeControl};

@@ -18,6 +18,7 @@
 //! results (`brett tune --game … --labels FILE --patterns OUT`).
 
 use crate::{BoardSize, Color, Position, Square};
+use boardgame::tables::decode_i16;
 
 /// Playable squares in a region.
 pub const REGION_SQUARES: usize = 8;
@@ -211,7 +212,7 @@ impl PatternWeights {
 
 const N8: usize = 9 * PATTERNS;
 
-static RAW8: [i16; 2 * N8] = decode(include_bytes!("../data/patterns-8.bin"));
+static RAW8: [i16; 2 * N8] = decode_i16(include_bytes!("../data/patterns-8.bin"));
 
 /// The pattern weights in use on 8×8 (`crates/dame/data/patterns-8.bin`,
 /// fitted by `brett tune --game dame --labels FILE --patterns OUT`).
@@ -222,7 +223,7 @@ pub static PATTERNS_8: PatternWeights = PatternWeights {
 
 const N10: usize = 16 * PATTERNS;
 
-static RAW10: [i16; 2 * N10] = decode(include_bytes!("../data/patterns-10.bin"));
+static RAW10: [i16; 2 * N10] = decode_i16(include_bytes!("../data/patterns-10.bin"));
 
 /// The pattern weights in use on 10×10 (`crates/dame/data/patterns-10.bin`,
 /// fitted by `brett tune --game international --labels FILE --patterns OUT`).
@@ -230,20 +231,6 @@ pub static PATTERNS_10: PatternWeights = PatternWeights {
     mid: RAW10.split_at(N10).0,
     end: RAW10.split_at(N10).1,
 };
-
-/// Decode a table file: little-endian `i16`s, the middle-game values of
-/// every region and index, then the endgame values (`2 · regions · 6561`
-/// numbers). Used at compile time for the tables built in.
-pub const fn decode<const N: usize>(bytes: &[u8]) -> [i16; N] {
-    assert!(bytes.len() == 2 * N, "pattern table of the wrong size");
-    let mut out = [0i16; N];
-    let mut i = 0;
-    while i < N {
-        out[i] = i16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]);
-        i += 1;
-    }
-    out
-}
 
 #[cfg(test)]
 mod tests {

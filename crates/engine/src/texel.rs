@@ -36,25 +36,58 @@ pub(crate) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Mean cross-entropy of `samples` under weights `w` and `scale`.
-pub fn loss(samples: &[Sample], w: &[f64; FEATURES], scale: f64) -> f64 {
-    if samples.is_empty() {
+/// The cross-entropy of a score `e` (through the logistic curve of
+/// `scale`) against the result `target` (1, ½ or 0).
+pub(crate) fn cross_entropy(e: f64, target: f64, scale: f64) -> f64 {
+    let p = sigmoid(e / scale).clamp(1e-9, 1.0 - 1e-9);
+    -(target * p.ln() + (1.0 - target) * (1.0 - p).ln())
+}
+
+/// The mean of [`cross_entropy`] over the samples, each given as its score
+/// and its result; 0 for none.
+pub(crate) fn mean_cross_entropy(
+    scale: f64,
+    samples: impl ExactSizeIterator<Item = (f64, f64)>,
+) -> f64 {
+    let n = samples.len();
+    if n == 0 {
         return 0.0;
     }
-    let total: f64 = samples
-        .iter()
-        .map(|s| {
+    let total: f64 = samples.map(|(e, t)| cross_entropy(e, t, scale)).sum();
+    total / n as f64
+}
+
+/// The logistic scale (between 10 and 5000) that makes `loss` smallest:
+/// golden-section search on its logarithm, `steps` narrowings.
+pub(crate) fn fit_scale(steps: usize, loss: impl Fn(f64) -> f64) -> f64 {
+    let (mut lo, mut hi) = (10f64.ln(), 5000f64.ln());
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..steps {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if loss(a.exp()) < loss(b.exp()) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    ((lo + hi) / 2.0).exp()
+}
+
+/// Mean cross-entropy of `samples` under weights `w` and `scale`.
+pub fn loss(samples: &[Sample], w: &[f64; FEATURES], scale: f64) -> f64 {
+    mean_cross_entropy(
+        scale,
+        samples.iter().map(|s| {
             let e: f64 = s
                 .features
                 .iter()
                 .zip(w)
                 .map(|(&f, w)| f64::from(f) * w)
                 .sum();
-            let p = sigmoid(e / scale).clamp(1e-9, 1.0 - 1e-9);
-            -(s.target * p.ln() + (1.0 - s.target) * (1.0 - p).ln())
-        })
-        .sum();
-    total / samples.len() as f64
+            (e, s.target)
+        }),
+    )
 }
 
 fn to_f64(w: &Weights) -> [f64; FEATURES] {
@@ -66,18 +99,7 @@ fn to_f64(w: &Weights) -> [f64; FEATURES] {
 pub fn fit(samples: &[Sample], start: Weights, fixed: &[usize], iterations: usize) -> Fit {
     let w0 = to_f64(&start);
     // The scale: golden-section search of the loss over 10..5000.
-    let (mut lo, mut hi) = (10f64.ln(), 5000f64.ln());
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..60 {
-        let a = hi - g * (hi - lo);
-        let b = lo + g * (hi - lo);
-        if loss(samples, &w0, a.exp()) < loss(samples, &w0, b.exp()) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    let scale = ((lo + hi) / 2.0).exp();
+    let scale = fit_scale(60, |k| loss(samples, &w0, k));
     let loss_before = loss(samples, &w0, scale);
     // Adam on the free weights, the whole set each step.
     let mut w = w0;
@@ -255,23 +277,18 @@ impl Table {
 
     /// Mean cross-entropy under weights `w` and `scale`.
     pub fn loss(&self, w: &[f64], scale: f64) -> f64 {
-        if self.is_empty() {
-            return 0.0;
-        }
-        let total: f64 = (0..self.len())
-            .map(|i| {
+        mean_cross_entropy(
+            scale,
+            (0..self.len()).map(|i| {
                 let e: f64 = self
                     .row(i)
                     .iter()
                     .zip(w)
                     .map(|(&f, w)| f64::from(f) * w)
                     .sum();
-                let p = sigmoid(e / scale).clamp(1e-9, 1.0 - 1e-9);
-                let t = f64::from(self.targets[i]);
-                -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
-            })
-            .sum();
-        total / self.len() as f64
+                (e, f64::from(self.targets[i]))
+            }),
+        )
     }
 }
 
@@ -310,18 +327,7 @@ pub fn fit_table(
 ) -> TableFit {
     assert_eq!(start.len(), table.width, "one weight per feature");
     let w0: Vec<f64> = start.iter().map(|&x| f64::from(x)).collect();
-    let (mut lo, mut hi) = (10f64.ln(), 5000f64.ln());
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..50 {
-        let a = hi - g * (hi - lo);
-        let b = lo + g * (hi - lo);
-        if table.loss(&w0, a.exp()) < table.loss(&w0, b.exp()) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    let scale = ((lo + hi) / 2.0).exp();
+    let scale = fit_scale(50, |k| table.loss(&w0, k));
     let loss_before = table.loss(&w0, scale);
     let k = table.width;
     let mut w = w0;

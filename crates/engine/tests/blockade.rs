@@ -173,14 +173,11 @@ fn generate() {
         ));
         eprintln!("{} positions after {games} games", lines.len());
     }
-    let mut text = String::from(
-        "# Placing positions where a wrong move is blocked soon after placing (written by the test `generate`).\n",
+    common::write_suite(
+        FILE,
+        "Placing positions where a wrong move is blocked soon after placing (written by the test `generate`).",
+        &lines,
     );
-    for l in &lines {
-        text.push_str(l);
-        text.push('\n');
-    }
-    std::fs::write(FILE, text).expect("write tests/blockade.txt");
     assert!(
         lines.len() >= 30,
         "only {} positions in {games} games",

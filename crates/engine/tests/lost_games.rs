@@ -233,13 +233,10 @@ fn generate() {
             ));
         }
     }
-    let mut text = String::from(
-        "# Positions of games level 10 lost without the databases (written by the test `generate` from tests/lost_games.rec).\n",
+    common::write_suite(
+        FILE,
+        "Positions of games level 10 lost without the databases (written by the test `generate` from tests/lost_games.rec).",
+        &lines,
     );
-    for l in &lines {
-        text.push_str(l);
-        text.push('\n');
-    }
-    std::fs::write(FILE, text).expect("write tests/lost_games.txt");
     eprintln!("{} positions", lines.len());
 }

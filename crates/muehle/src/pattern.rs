@@ -114,18 +114,8 @@ impl PatternWeights {
     }
 }
 
-const fn decode<const N: usize>(bytes: &[u8]) -> [i16; N] {
-    assert!(bytes.len() == 2 * N, "pattern file of the wrong length");
-    let mut out = [0i16; N];
-    let mut i = 0;
-    while i < N {
-        out[i] = i16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]);
-        i += 1;
-    }
-    out
-}
-
-static RAW: [i16; TABLES * PATTERNS] = decode(include_bytes!("../data/patterns.bin"));
+static RAW: [i16; TABLES * PATTERNS] =
+    boardgame::tables::decode_i16(include_bytes!("../data/patterns.bin"));
 
 /// The pattern weights in use (`crates/muehle/data/patterns.bin`).
 pub static PATTERNS_IN_USE: PatternWeights = PatternWeights { values: &RAW };

@@ -10,7 +10,7 @@
 //! towards 0, so that formations seldom seen stay near nothing, and every
 //! linear weight towards its start.
 
-use crate::texel::{Adam, sigmoid};
+use crate::texel::{Adam, fit_scale, mean_cross_entropy, sigmoid};
 use dame::Position;
 use dame::eval::{self, FEATURES, Weights};
 use dame::pattern::{self, MAX_REGIONS, PATTERNS};
@@ -164,18 +164,10 @@ impl Model<'_> {
     }
 
     fn loss(&self, samples: &[PatternSample], k: f64) -> f64 {
-        if samples.is_empty() {
-            return 0.0;
-        }
-        let total: f64 = samples
-            .iter()
-            .map(|s| {
-                let p = sigmoid(self.eval(s) / k).clamp(1e-9, 1.0 - 1e-9);
-                let t = f64::from(s.target);
-                -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
-            })
-            .sum();
-        total / samples.len() as f64
+        mean_cross_entropy(
+            k,
+            samples.iter().map(|s| (self.eval(s), f64::from(s.target))),
+        )
     }
 }
 
@@ -202,8 +194,6 @@ pub fn fit_patterns(
         }
     }
     // The scale of the curve, with the starting weights.
-    let (mut lo, mut hi) = (10f64.ln(), 5000f64.ln());
-    let g = (5f64.sqrt() - 1.0) / 2.0;
     let loss_at = |k: f64, linear: &[f64], mid: &[f64], end: &[f64], s: &[PatternSample]| {
         Model {
             linear,
@@ -213,18 +203,7 @@ pub fn fit_patterns(
         }
         .loss(s, k)
     };
-    for _ in 0..40 {
-        let a = hi - g * (hi - lo);
-        let b = lo + g * (hi - lo);
-        if loss_at(a.exp(), &linear, &mid, &end, train)
-            < loss_at(b.exp(), &linear, &mid, &end, train)
-        {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    let k = ((lo + hi) / 2.0).exp();
+    let k = fit_scale(40, |k| loss_at(k, &linear, &mid, &end, train));
     let train_before = loss_at(k, &linear, &mid, &end, train);
     let test_before = loss_at(k, &linear, &mid, &end, test);
     let n = train.len().max(1) as f64;

@@ -14,7 +14,7 @@ use muehle::Position;
 use muehle::eval::{FEATURES, Weights, features};
 use muehle::pattern::{PATTERNS, SIDES, TABLES, indices, table};
 
-use crate::texel::{Adam, sigmoid};
+use crate::texel::{Adam, fit_scale, mean_cross_entropy, sigmoid};
 
 /// A labelled position, prepared for the fit.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -86,18 +86,12 @@ fn eval(s: &PatternSample, linear: &[f64], patterns: &[f64]) -> f64 {
 }
 
 fn loss(samples: &[PatternSample], linear: &[f64], patterns: &[f64], k: f64) -> f64 {
-    if samples.is_empty() {
-        return 0.0;
-    }
-    let total: f64 = samples
-        .iter()
-        .map(|s| {
-            let p = sigmoid(eval(s, linear, patterns) / k).clamp(1e-9, 1.0 - 1e-9);
-            let t = f64::from(s.target);
-            -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
-        })
-        .sum();
-    total / samples.len() as f64
+    mean_cross_entropy(
+        k,
+        samples
+            .iter()
+            .map(|s| (eval(s, linear, patterns), f64::from(s.target))),
+    )
 }
 
 /// Fit the pattern and linear weights to `train` from `start` (its
@@ -117,18 +111,7 @@ pub fn fit_patterns(
         None => vec![0.0; n_pat],
     };
     // The scale of the curve, with the starting weights.
-    let (mut lo, mut hi) = (10f64.ln(), 5000f64.ln());
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..40 {
-        let a = hi - g * (hi - lo);
-        let b = lo + g * (hi - lo);
-        if loss(train, &linear, &patterns, a.exp()) < loss(train, &linear, &patterns, b.exp()) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    let k = ((lo + hi) / 2.0).exp();
+    let k = fit_scale(40, |k| loss(train, &linear, &patterns, k));
     let train_before = loss(train, &linear, &patterns, k);
     let test_before = loss(test, &linear, &patterns, k);
     let n = train.len().max(1) as f64;

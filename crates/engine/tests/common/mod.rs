@@ -111,3 +111,14 @@ pub fn value_failures(cases: &[ValueCase], depth: u32) -> Vec<String> {
     }
     failed
 }
+
+/// Write a generated suite: the comment line `# HEADER`, then one line per
+/// case.
+pub fn write_suite(file: &str, header: &str, lines: &[String]) {
+    let mut text = format!("# {header}\n");
+    for l in lines {
+        text.push_str(l);
+        text.push('\n');
+    }
+    std::fs::write(file, text).unwrap_or_else(|e| panic!("write {file}: {e}"));
+}
