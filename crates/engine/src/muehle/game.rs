@@ -46,7 +46,7 @@ fn noisy_moves(pos: &Position, moves: &mut Vec<Move>) {
 }
 
 /// A side that moves (or is about to: at most one stone left in hand) with
-/// at most two slides left may be blocked by the next moves: the search
+/// at most three slides left may be blocked by the next moves: the search
 /// looks further ([`Game::critical`]).
 fn critical(pos: &Position) -> bool {
     let empty = pos.empty();
@@ -54,7 +54,7 @@ fn critical(pos: &Position) -> bool {
         pos.in_hand(c) <= 1
             && pos.phase(c) != Phase::Flying
             && pos.stones(c).count() >= 3
-            && pos.board().slides_to(pos.stones(c), empty) <= 2
+            && pos.board().slides_to(pos.stones(c), empty) <= 3
     })
 }
 
