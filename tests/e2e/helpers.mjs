@@ -7,7 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { before, after } from 'node:test';
+import { before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
@@ -107,13 +107,29 @@ export async function launchBrowser() {
 export function useServerAndBrowser(name, options = {}) {
   const suite = { server: null, browser: null };
   before(async () => { suite.server = await startServer(name, options); suite.browser = await launchBrowser(); });
+  afterEach(closePages);
   after(async () => { await suite.browser?.close(); await suite.server?.stop(); });
   return suite;
+}
+
+/** The browser contexts of {@link newPage} still open. */
+const openContexts = new Set();
+
+/**
+ * Closes the pages a test opened, so that their connections do not pile up
+ * against the server's limit of connections per address (all pages come
+ * from 127.0.0.1); run after each test by {@link useServerAndBrowser}.
+ */
+export async function closePages() {
+  await Promise.all([...openContexts].map((c) => c.close().catch(() => {})));
+  openContexts.clear();
 }
 
 /** A new browser context and page; page errors are collected in page.errors. */
 export async function newPage(browser, { locale = 'de-DE', width = 1280, height = 800 } = {}) {
   const context = await browser.newContext({ locale, viewport: { width, height } });
+  openContexts.add(context);
+  context.on('close', () => openContexts.delete(context));
   if (process.env.E2E_WEB_DIR) await serveWebFromDisk(context, process.env.E2E_WEB_DIR);
   const page = await context.newPage();
   page.errors = [];
