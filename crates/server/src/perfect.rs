@@ -540,12 +540,16 @@ impl DbSet {
 /// the build running. Blocking (reads the folder).
 pub fn overview(builds: &crate::perfect_build::Builds, may_build: bool) -> Json {
     let dir = crate::perfect_build::database_dir();
+    // The build's state is read before the folder: a build that finishes
+    // while the folder is read is then still shown running, never "done"
+    // beside a listing without its last files.
+    let build = builds.status();
     let sets: Vec<Json> = sets().iter().map(|s| s.json(dir.as_deref())).collect();
     json!({
         "enabled": dir.is_some(),
         "dir": dir.as_ref().map(|d| d.display().to_string()),
         "may_build": may_build && dir.is_some(),
-        "build": builds.status(),
+        "build": build,
         "sets": sets,
     })
 }
