@@ -1330,3 +1330,59 @@ fn admin_lists_reports_and_closes_accounts() {
     assert!(ok && err.contains("open again"), "{err}");
     assert!(!state().0);
 }
+
+/// A match writes each record as its game ends: stopped part way, its
+/// `--out` file holds the games it finished, each readable.
+#[test]
+fn a_stopped_match_keeps_the_records_of_its_finished_games() {
+    let dir = std::env::temp_dir().join(format!("brett-match-stop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let path = dir.join("games.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_brett"))
+        .args([
+            "match",
+            "--a",
+            "level:1",
+            "--b",
+            "level:1",
+            "--games",
+            "10000",
+            "--movetime",
+            "1",
+            "--out",
+        ])
+        .arg(&path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("brett runs");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let finished = |text: &str| {
+        match_records(text)
+            .iter()
+            .filter(|r| r.contains("\n\n1."))
+            .count()
+    };
+    loop {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        if finished(&text) >= 2 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "no records while the match runs: {text}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().expect("stopped");
+    child.wait().expect("waited");
+    let text = std::fs::read_to_string(&path).expect("records kept");
+    let records = match_records(&text);
+    assert!(records.len() >= 2, "{text}");
+    for record in &records {
+        // A record cut off by the kill would not read back; each one does.
+        muehle::Game::from_record(record).expect("a finished game's record");
+        assert!(record.contains("[Result \""), "{record}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -659,6 +659,16 @@ pub fn run(args: Args) -> Result<()> {
     );
     // The first games would otherwise read the databases from disk.
     engine::muehle::databases::wait_warm();
+    // Each record is written as its game ends, so a match that is stopped
+    // keeps the games it finished; at the end the file is written again in
+    // the games' order.
+    let out = match &args.out {
+        Some(path) => Some(Mutex::new(
+            File::create(path).with_context(|| format!("writing {}", path.display()))?,
+        )),
+        None => None,
+    };
+    let out = &out;
     let next = Arc::new(Mutex::new(0usize));
     let results = Arc::new(Mutex::new(Vec::<Played>::new()));
     let concurrency = args.concurrency.clamp(1, 64).min(args.games.max(1));
@@ -694,6 +704,13 @@ pub fn run(args: Args) -> Result<()> {
                             },
                             played.summary
                         );
+                    }
+                    if let Some(file) = out {
+                        // One write a record: a stop cuts none in half.
+                        let text = format!("{}\n", played.record);
+                        file.lock()
+                            .map_err(|_| anyhow!("lock"))?
+                            .write_all(text.as_bytes())?;
                     }
                     results.lock().map_err(|_| anyhow!("lock"))?.push(played);
                 }
@@ -736,10 +753,16 @@ pub fn run(args: Args) -> Result<()> {
         fmt_elo(hi)
     );
     if let Some(path) = &args.out {
-        let mut f = File::create(path).with_context(|| format!("writing {}", path.display()))?;
+        let mut text = String::new();
         for p in &played {
-            writeln!(f, "{}", p.record)?;
+            text.push_str(&p.record);
+            text.push('\n');
         }
+        // Through a temporary file: the records written so far are kept
+        // until the ordered file replaces them.
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
         println!("Game records written to {}", path.display());
     }
     Ok(())
