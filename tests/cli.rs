@@ -1386,3 +1386,45 @@ fn a_stopped_match_keeps_the_records_of_its_finished_games() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `match --threads N` gives each level player N search threads, named in
+/// the summary; 0 threads is refused with a message.
+#[test]
+fn match_levels_search_with_the_threads_asked_for() {
+    let (ok, out, err) = brett(
+        &[
+            "match",
+            "--a",
+            "level:4",
+            "--b",
+            "level:2",
+            "--games",
+            "2",
+            "--movetime",
+            "20",
+            "--threads",
+            "2",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("A = brett level 4 (2 threads) vs B = brett level 2 (2 threads)"),
+        "{out}"
+    );
+    assert!(out.contains("wins"), "{out}");
+    let (ok, _, err) = brett(
+        &[
+            "match",
+            "--a",
+            "level:4",
+            "--b",
+            "level:2",
+            "--threads",
+            "0",
+        ],
+        "",
+    );
+    assert!(!ok);
+    assert!(err.contains("--threads"), "{err}");
+}

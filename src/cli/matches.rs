@@ -69,6 +69,12 @@ pub struct Args {
     /// Print each game's result as it ends.
     #[arg(long)]
     verbose: bool,
+    /// Search threads of each `level:N` and `perfect` player (an engine
+    /// command keeps its own setting). With more than one thread a player
+    /// searches while the other waits, so give each game its cores:
+    /// `--concurrency` × threads at most the cores of the machine.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: u16,
 }
 
 /// How long an engine program may take to answer `uciok` or `readyok`
@@ -89,7 +95,7 @@ enum Player {
 impl Player {
     /// The player `spec` names (`level:N`, `perfect`, `cmd:COMMAND`) for
     /// `variant`; its random choices follow `seed`.
-    fn new(spec: &str, variant: Setup, seed: u64) -> Result<Player> {
+    fn new(spec: &str, variant: Setup, seed: u64, threads: usize) -> Result<Player> {
         if let Some(level) = spec.strip_prefix("level:") {
             let level: u8 = level
                 .parse()
@@ -98,7 +104,7 @@ impl Player {
                 .ok_or_else(|| anyhow!("'{spec}': a level is 1 to 10"))?;
             Ok(Player::Level(
                 LevelPlayer::new(level, seed),
-                Engine::new(32, 1),
+                Engine::new(32, threads),
             ))
         } else if let Some(cmd) = spec.strip_prefix("cmd:") {
             Ok(Player::Command(CommandSide::spawn(cmd)?))
@@ -113,7 +119,7 @@ impl Player {
             }
             Ok(Player::Perfect(
                 LevelPlayer::new(10, seed),
-                Engine::new(32, 1),
+                Engine::new(32, threads),
             ))
         } else {
             bail!("a player is 'level:N', 'perfect' or 'cmd:COMMAND', got '{spec}'")
@@ -122,6 +128,9 @@ impl Player {
 
     fn name(&self) -> String {
         match self {
+            Player::Level(level, engine) if engine.threads() > 1 => {
+                format!("brett level {} ({} threads)", level.level, engine.threads())
+            }
             Player::Level(level, _) => format!("brett level {}", level.level),
             Player::Perfect(..) => "perfect (databases)".to_string(),
             Player::Command(side) => side.name.clone(),
@@ -632,8 +641,9 @@ type Worker<'a> = Box<dyn FnMut(usize) -> Result<Played> + 'a>;
 
 /// Build a worker's two players (their random choices follow `seed`).
 fn make_worker<'a>(args: &'a Args, variant: Setup, seed: u64) -> Result<Worker<'a>> {
-    let mut a = Player::new(&args.a, variant, seed)?;
-    let mut b = Player::new(&args.b, variant, seed ^ 0x5555)?;
+    let threads = usize::from(args.threads);
+    let mut a = Player::new(&args.a, variant, seed, threads)?;
+    let mut b = Player::new(&args.b, variant, seed ^ 0x5555, threads)?;
     Ok(Box::new(move |index| {
         play_game(args, variant, index, &mut a, &mut b)
     }))
@@ -642,8 +652,9 @@ fn make_worker<'a>(args: &'a Args, variant: Setup, seed: u64) -> Result<Worker<'
 pub fn run(args: Args) -> Result<()> {
     let variant = super::game::setup(args.game, Some(&args.rules))?;
     // Check both players start before playing.
-    let name_a = Player::new(&args.a, variant, args.seed)?.name();
-    let name_b = Player::new(&args.b, variant, args.seed ^ 0x5555)?.name();
+    let threads = usize::from(args.threads);
+    let name_a = Player::new(&args.a, variant, args.seed, threads)?.name();
+    let name_b = Player::new(&args.b, variant, args.seed ^ 0x5555, threads)?.name();
     let rules_name = variant.rules_name();
     let time = match args.tc {
         Some(tc) if tc.is_live() => format!("time control {tc}"),

@@ -529,9 +529,11 @@ impl<'a, G: Game> Searcher<'a, G> {
                 break;
             }
             if !self.limits.infinite {
-                if root_moves.len() == 1
-                    && (self.limits.clock.is_some() || self.limits.movetime.is_some())
-                {
+                // The only move, on a clock: play it and keep the time.
+                // With a fixed time a move there is nothing to keep: the
+                // only move is searched on for the whole time, and the
+                // table holds the replies to it when the next search starts.
+                if root_moves.len() == 1 && self.limits.clock.is_some() {
                     break;
                 }
                 if let Some(soft) = self.soft_deadline {

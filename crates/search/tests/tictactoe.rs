@@ -289,7 +289,7 @@ fn every_reachable_position_gets_its_true_value() {
 }
 
 #[test]
-fn a_single_legal_move_is_played_after_one_depth_under_a_clock() {
+fn a_single_legal_move_is_played_at_once_on_a_clock_and_searched_on_with_a_fixed_time() {
     // x o x / x o o / o x . — x to move has only the last square.
     let pos = Ttt::from("xoxxooox.", true);
     let clock = Limits {
@@ -303,8 +303,11 @@ fn a_single_legal_move_is_played_after_one_depth_under_a_clock() {
     let r = search(&pos, clock);
     assert_eq!(r.best, Some(8));
     assert_eq!(r.depth, 1, "a forced move is not thought over");
-    let r = search(&pos, Limits::movetime(Duration::from_secs(60)));
-    assert_eq!(r.depth, 1);
+    // A fixed time a move cannot be kept for later: the only move is
+    // searched on (filling the table for the next search).
+    let r = search(&pos, Limits::movetime(Duration::from_millis(200)));
+    assert_eq!(r.best, Some(8));
+    assert!(r.depth > 1, "searched on: depth {}", r.depth);
     // A fixed depth is searched to the end all the same.
     let r = search(&pos, Limits::depth(5));
     assert_eq!(r.depth, 5);
