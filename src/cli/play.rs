@@ -69,7 +69,11 @@ impl Computer {
         game.local().level_choice(
             &mut self.player,
             &self.engine,
-            Limits::movetime(self.time),
+            // A person waits: the only move is played at once.
+            Limits {
+                answer_only_move: true,
+                ..Limits::movetime(self.time)
+            },
             &std::sync::atomic::AtomicBool::new(false),
         )
     }

@@ -495,10 +495,16 @@ pub trait ServerGame: Send + Sync {
             // without a move): nothing is left to play.
             return Some(format!("H{sq}"));
         }
+        // A new table each move, and a person waits: the only move is
+        // played at once.
+        let limits = ::search::Limits {
+            answer_only_move: true,
+            ..::search::Limits::movetime(movetime)
+        };
         let mv = game.local().level_choice(
             &mut engine::LevelPlayer::new(level, seed),
             &::search::Engine::new(8, 1),
-            ::search::Limits::movetime(movetime),
+            limits,
             stop,
         )?;
         Some(match huff {

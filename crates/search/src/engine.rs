@@ -532,8 +532,12 @@ impl<'a, G: Game> Searcher<'a, G> {
                 // The only move, on a clock: play it and keep the time.
                 // With a fixed time a move there is nothing to keep: the
                 // only move is searched on for the whole time, and the
-                // table holds the replies to it when the next search starts.
-                if root_moves.len() == 1 && self.limits.clock.is_some() {
+                // table holds the replies to it when the next search starts
+                // (unless the caller asks for it at once).
+                if root_moves.len() == 1
+                    && (self.limits.clock.is_some()
+                        || (self.limits.answer_only_move && self.limits.movetime.is_some()))
+                {
                     break;
                 }
                 if let Some(soft) = self.soft_deadline {

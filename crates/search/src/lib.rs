@@ -317,6 +317,11 @@ pub struct Limits {
     /// clearly better than the alternative. 0 (the default) scores draws
     /// exactly, as analysis must; play sets [`Game::CONTEMPT`].
     pub contempt: i32,
+    /// Answer a single legal move at once under a fixed move time too (a
+    /// clock always does). Without it the only move is searched on for the
+    /// whole move time, which fills the table for the next search: set it
+    /// where the table is not kept for the next move or a person waits.
+    pub answer_only_move: bool,
 }
 
 impl Limits {

@@ -308,6 +308,13 @@ fn a_single_legal_move_is_played_at_once_on_a_clock_and_searched_on_with_a_fixed
     let r = search(&pos, Limits::movetime(Duration::from_millis(200)));
     assert_eq!(r.best, Some(8));
     assert!(r.depth > 1, "searched on: depth {}", r.depth);
+    // Unless asked for at once (a person waits, the table is not kept).
+    let at_once = Limits {
+        answer_only_move: true,
+        ..Limits::movetime(Duration::from_secs(60))
+    };
+    let r = search(&pos, at_once);
+    assert_eq!((r.best, r.depth), (Some(8), 1));
     // A fixed depth is searched to the end all the same.
     let r = search(&pos, Limits::depth(5));
     assert_eq!(r.depth, 5);
