@@ -771,7 +771,9 @@ pub fn run(args: Args) -> Result<()> {
         }
         // Through a temporary file: the records written so far are kept
         // until the ordered file replaces them.
-        let tmp = path.with_extension("tmp");
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = std::path::PathBuf::from(tmp);
         std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
         std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
         println!("Game records written to {}", path.display());
