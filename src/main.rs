@@ -32,11 +32,13 @@ struct Cli {
     /// 0: only the last few blocks of each table.
     #[arg(long, global = true, value_name = "MIB", default_value_t = tablebase::dame::DEFAULT_DAME_CACHE >> 20)]
     dame_tablebase_cache: usize,
-    /// Level 10 plays Mühle's placing phase without the opening book.
+    /// Level 10 plays without the opening books (Mühle's placing phase,
+    /// Dame's first moves).
     #[arg(long, global = true)]
     no_book: bool,
-    /// Play from this opening book file (made by `brett tablebase book`)
-    /// instead of the one built into brett.
+    /// Play from this opening book file (made by `brett tablebase book`,
+    /// for Mühle or with --game for Dame) instead of the one built into
+    /// brett for that game.
     #[arg(long, global = true, value_name = "FILE")]
     book: Option<std::path::PathBuf>,
 }
@@ -86,9 +88,18 @@ enum Command {
 
 fn main() -> Result<()> {
     let cli = Cli::parse();
-    engine::muehle::book::set_enabled(!cli.no_book);
+    engine::book::set_enabled(!cli.no_book);
     if let Some(path) = &cli.book {
-        engine::muehle::book::install(Some(engine::muehle::book::Book::read(path)?));
+        let bytes =
+            std::fs::read(path).map_err(|e| anyhow::anyhow!("--book {}: {e}", path.display()))?;
+        let name = path.display().to_string();
+        if engine::dame::book::is_dame_book(&bytes) {
+            engine::dame::book::install(Some(engine::dame::book::Book::from_bytes(&bytes, &name)?));
+        } else {
+            engine::muehle::book::install(Some(engine::muehle::book::Book::from_bytes(
+                &bytes, &name,
+            )?));
+        }
     }
     if !cli.no_tablebase {
         let dir = cli

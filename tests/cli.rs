@@ -1428,3 +1428,56 @@ fn match_levels_search_with_the_threads_asked_for() {
     assert!(!ok);
     assert!(err.contains("--threads"), "{err}");
 }
+
+/// `brett tablebase book --game …`: the Dame book is made, resumed (a
+/// second run adds nothing) and refused for rules it is not made for.
+#[test]
+fn a_dame_book_is_made_and_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("dame.book");
+    let file = out.to_str().unwrap();
+    let args = [
+        "tablebase",
+        "book",
+        "--game",
+        "dame",
+        "--out",
+        file,
+        "--roots-ply",
+        "1",
+        "--max-ply",
+        "2",
+        "--depth",
+        "3",
+        "--candidates",
+        "2",
+    ];
+    let (ok, stdout, stderr) = brett(&args, "");
+    assert!(ok, "{stderr}");
+    // The start, its 7 children, then the moves followed from them.
+    let held: usize = stdout
+        .split_whitespace()
+        .nth(2)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(held > 8, "{stdout}");
+    assert!(stdout.contains(&format!("{held} new")), "{stdout}");
+    let (ok, stdout, stderr) = brett(&args, "");
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains(&format!("{held} positions, 0 new")),
+        "{stdout}"
+    );
+    let book = engine::dame::book::Book::read(&out).unwrap();
+    assert_eq!(book.len(), held);
+    assert!(book.contains(&dame::Position::new(dame::RuleSet::DAME)));
+    for (bad, why) in [
+        (&["--game", "dame,huffing=on"][..], "presets"),
+        (&["--game", "dame", "--candidates", "4"], "--candidates"),
+    ] {
+        let mut a = vec!["tablebase", "book", "--out", file];
+        a.extend_from_slice(bad);
+        let (ok, _, stderr) = brett(&a, "");
+        assert!(!ok && stderr.contains(why), "{bad:?}: {stderr}");
+    }
+}

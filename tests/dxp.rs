@@ -504,3 +504,44 @@ fn brett_keeps_within_the_thinking_time_of_the_request() {
         "{reported} s reported, {used:?} taken"
     );
 }
+
+/// Level 10 plays the opening book's move over DXP too (`--book FILE`: a
+/// book whose move at the start is the one the search ranks last), and
+/// not with `--no-book`.
+#[test]
+fn the_opening_book_is_played_over_dxp() {
+    let start = Position::new(RuleSet::INTERNATIONAL);
+    // The move the search ranks last: level 10 would not play it.
+    let all = start.strict_moves().as_slice().len();
+    let lines = search::Engine::new(1, 1)
+        .search(
+            &engine::DameState::new(start),
+            &[],
+            search::Limits::depth(6),
+            all,
+            &std::sync::atomic::AtomicBool::new(false),
+            &mut |_| {},
+        )
+        .lines;
+    assert_eq!(lines.len(), all);
+    let odd = lines.last().unwrap().1[0];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("odd.book");
+    let mut book = engine::dame::book::Book::new();
+    book.insert(&start, &[(odd, 0)], 3);
+    book.write(&path).unwrap();
+    let file = path.to_str().unwrap();
+    let initiator = [
+        "--level", "1", "--hash", "1", "--time", "1", "--moves", "1", "--color", "black",
+    ];
+    let (games, _, _) = self_play(
+        &["--level", "10", "--hash", "1", "--book", file],
+        &initiator,
+    );
+    assert_eq!(games[0].moves[0], odd.to_string(), "{:?}", games[0]);
+    let (games, _, _) = self_play(
+        &["--level", "10", "--hash", "1", "--book", file, "--no-book"],
+        &initiator,
+    );
+    assert_ne!(games[0].moves[0], odd.to_string(), "{:?}", games[0]);
+}

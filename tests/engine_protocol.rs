@@ -13,7 +13,13 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    /// `brett ARGS engine`.
+    fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_brett"))
+            .args(args)
             .arg("engine")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -540,7 +546,13 @@ fn hub_protocol_session() {
 /// Hub: one session, lines in, lines out until a line starting with `done`
 /// (or the end of output).
 fn hub_session(input: &str) -> Vec<String> {
+    hub_session_with(&[], input)
+}
+
+/// `hub_session` of `brett ARGS hub`.
+fn hub_session_with(args: &[&str], input: &str) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_brett"))
+        .args(args)
         .arg("hub")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -633,4 +645,89 @@ fn hub_level_time_and_increment_are_a_clock() {
         let mut g = dame::Game::new(dame::RuleSet::INTERNATIONAL);
         assert!(g.play_str(m).is_ok(), "{level}: {done}");
     }
+}
+
+/// The engine's move at the international start at depth 3, and a book
+/// file (in `dir`) whose move there is another one.
+fn odd_dame_book(dir: &std::path::Path) -> (String, String, std::path::PathBuf) {
+    let mut e = Engine::start_with(&["--no-tablebase", "--no-book"]);
+    e.send("setoption name Game value international");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let own = e.until("bestmove").pop().expect("bestmove");
+    let own = own.strip_prefix("bestmove ").expect("a move").to_string();
+    let start = dame::Position::new(dame::RuleSet::INTERNATIONAL);
+    let odd = *start
+        .strict_moves()
+        .iter()
+        .find(|m| m.to_string() != own)
+        .expect("another move");
+    let mut book = engine::dame::book::Book::new();
+    book.insert(&start, &[(odd, 0)], 3);
+    let path = dir.join("odd.book");
+    book.write(&path).expect("write the book");
+    (own, odd.to_string(), path)
+}
+
+/// Dame's opening book in the engine protocol (option `Book`) and in Hub
+/// (`param name=book`): played from `--book FILE`, not when switched off.
+#[test]
+fn the_dame_book_is_played_through_engine_and_hub_and_switched_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let (own, odd, path) = odd_dame_book(dir.path());
+    let file = path.to_str().unwrap();
+    let mut e = Engine::start_with(&["--no-tablebase", "--book", file]);
+    e.send("setoption name Game value international");
+    e.send("position startpos");
+    e.send("go depth 3");
+    assert_eq!(
+        e.until("bestmove").pop().unwrap(),
+        format!("bestmove {odd}")
+    );
+    e.send("setoption name Book value false");
+    e.send("go depth 3");
+    assert_eq!(
+        e.until("bestmove").pop().unwrap(),
+        format!("bestmove {own}")
+    );
+    drop(e);
+    let seen = hub_session_with(
+        &["--no-tablebase", "--book", file],
+        "hub\ninit\npos\nlevel depth=3\ngo think",
+    );
+    assert!(
+        seen.iter()
+            .any(|l| l == "param name=book value=true type=bool"),
+        "{seen:?}"
+    );
+    assert!(
+        seen.last()
+            .unwrap()
+            .starts_with(&format!("done move={odd}")),
+        "{seen:?}"
+    );
+    let seen = hub_session_with(
+        &["--no-tablebase", "--book", file],
+        "hub\ninit\nset-param name=book value=false\npos\nlevel depth=3\ngo think",
+    );
+    assert!(
+        seen.last()
+            .unwrap()
+            .starts_with(&format!("done move={own}")),
+        "{seen:?}"
+    );
+    // A file that is no book is refused with its name.
+    let bad = dir.path().join("bad.book");
+    std::fs::write(&bad, b"BRETTDO1\x05\0\0\0").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_brett"))
+        .args(["--no-tablebase", "--book", bad.to_str().unwrap(), "engine"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.book") && err.contains("truncated"),
+        "{err}"
+    );
 }

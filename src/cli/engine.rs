@@ -109,7 +109,7 @@ impl Protocol {
                     &self.out,
                     &format!(
                         "option name Book type check default {}",
-                        engine::muehle::book::enabled()
+                        engine::book::enabled()
                     ),
                 );
                 say(
@@ -242,8 +242,8 @@ impl Protocol {
                 Err(e) => self.error(&e),
             },
             "book" => match value.to_ascii_lowercase().as_str() {
-                "true" | "on" | "1" => engine::muehle::book::set_enabled(true),
-                "false" | "off" | "0" => engine::muehle::book::set_enabled(false),
+                "true" | "on" | "1" => engine::book::set_enabled(true),
+                "false" | "off" | "0" => engine::book::set_enabled(false),
                 _ => self.error("option Book needs true or false"),
             },
             "tablebase" => match value.to_ascii_lowercase().as_str() {

@@ -211,6 +211,13 @@ impl HubSession {
                 say(&self.out, "param name=level value=10 type=int min=1 max=10");
                 say(
                     &self.out,
+                    &format!(
+                        "param name=book value={} type=bool",
+                        engine::book::enabled()
+                    ),
+                );
+                say(
+                    &self.out,
                     "param name=hash value=64 type=int min=1 max=65536",
                 );
                 say(
@@ -227,6 +234,11 @@ impl HubSession {
                 (Some("level"), Some(v)) => match v.parse::<u8>() {
                     Ok(l) if (1..=10).contains(&l) => self.level = l,
                     _ => self.error("level is 1 to 10"),
+                },
+                (Some("book"), Some(v)) => match v.to_ascii_lowercase().as_str() {
+                    "true" | "on" | "1" => engine::book::set_enabled(true),
+                    "false" | "off" | "0" => engine::book::set_enabled(false),
+                    _ => self.error("book is true or false"),
                 },
                 (Some("hash"), Some(v)) => match v.parse::<usize>() {
                     Ok(mb) if (1..=65536).contains(&mb) => {

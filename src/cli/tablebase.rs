@@ -104,10 +104,13 @@ pub enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
-    /// Compute or extend Mühle's opening book (standard rules): the search's
-    /// move for early placing positions, proven by the placing solver not
-    /// to lose where the proof fits --budget. Resumes: positions the book
-    /// at --out already holds are kept. Needs the databases.
+    /// Compute or extend an opening book. Mühle (standard rules): the
+    /// search's move for early placing positions, proven by the placing
+    /// solver not to lose where the proof fits --budget; needs the
+    /// databases. Dame (--game dame|dame-fr|dame-100|international): the
+    /// best --candidates moves of a search to --depth, followed to the next
+    /// ply where within --margin of the best; one file holds all four
+    /// games. Resumes: positions the book at --out already holds are kept.
     Book {
         #[command(flatten)]
         common: Common,
@@ -120,12 +123,18 @@ pub enum Command {
         /// Further positions (after the book's move and any reply) up to this ply.
         #[arg(long, default_value_t = 6)]
         max_ply: u32,
-        /// Depth of the search that proposes the moves.
-        #[arg(long, default_value_t = 8)]
-        depth: u32,
-        /// Moves the search proposes; the first proven not to lose is taken.
+        /// Depth of the search that proposes the moves (default: Mühle 8,
+        /// Dame 16).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Moves the search proposes; Mühle takes the first proven not to
+        /// lose, Dame holds them all (at most 3).
         #[arg(long, default_value_t = 3)]
         candidates: usize,
+        /// Dame: held moves within this many hundredths of a man of the
+        /// best are followed to the next ply.
+        #[arg(long, default_value_t = 15)]
+        margin: i32,
         /// Solver nodes for one proof.
         #[arg(long, default_value_t = 100_000_000)]
         budget: u64,
@@ -225,11 +234,12 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
             minutes,
             threads,
             prove_from_ply,
+            ..
         } => {
             let options = engine::muehle::book::BuildOptions {
                 roots_ply,
                 max_ply,
-                depth,
+                depth: depth.unwrap_or(8),
                 candidates,
                 budget,
                 threads,

@@ -13,6 +13,28 @@ use tablebase::dame::{
 use super::{Command, Common};
 
 pub(super) fn run(command: Command, rules: RuleSet) -> Result<()> {
+    if let Command::Book {
+        out,
+        roots_ply,
+        max_ply,
+        depth,
+        candidates,
+        margin,
+        minutes,
+        threads,
+        ..
+    } = command
+    {
+        let options = engine::dame::book::BuildOptions {
+            roots_ply,
+            max_ply,
+            depth: depth.unwrap_or(16),
+            lines: candidates,
+            margin,
+            threads,
+        };
+        return book(&rules, &out, &options, minutes);
+    }
     if !tablebase::dame::covered(&rules) {
         bail!("the Dame databases do not cover huffing (a skipped capture changes every value)");
     }
@@ -48,7 +70,7 @@ pub(super) fn run(command: Command, rules: RuleSet) -> Result<()> {
         Command::Probe { common, position } => probe(&common, &rules, &position),
         Command::Stats { common, sector } => stats(&common, &rules, &sector),
         Command::Verify { common, sector, .. } => verify(&common, &rules, sector.as_deref()),
-        Command::Book { .. } => bail!("the opening book is Mühle's (no --game)"),
+        Command::Book { .. } => unreachable!("the book is handled above"),
         Command::Repack { .. } => {
             bail!(
                 "repack is for the Mühle databases; the Dame files are written in their only encoding"
@@ -196,4 +218,81 @@ fn verify(common: &Common, rules: &RuleSet, table: Option<&str>) -> Result<()> {
         let r = verify_dame(&tb, rules, m)?;
         Ok((r.checked, r.wrong, Vec::new()))
     })
+}
+
+/// `brett tablebase book --game …`: make or extend the Dame opening book.
+fn book(
+    rules: &RuleSet,
+    out: &std::path::Path,
+    options: &engine::dame::book::BuildOptions,
+    minutes: Option<u64>,
+) -> Result<()> {
+    use engine::dame::book::{Book, extend};
+    if rules.preset_name().is_none() {
+        bail!("the Dame opening book is for the presets dame, dame-fr, dame-100 and international");
+    }
+    if !(1..=engine::dame::book::LINES).contains(&options.lines) {
+        bail!("--candidates takes 1 to {}", engine::dame::book::LINES);
+    }
+    if !(1..=60).contains(&options.depth) {
+        bail!("--depth takes 1 to 60");
+    }
+    let mut book = if out.exists() {
+        Book::read(out)?
+    } else {
+        Book::new()
+    };
+    let at_start = book.len();
+    eprintln!(
+        "book {}: {at_start} positions; depth {}, {} moves a position, margin {}",
+        out.display(),
+        options.depth,
+        options.lines,
+        options.margin
+    );
+    let start = Instant::now();
+    let deadline = minutes.map(|m| start + std::time::Duration::from_secs(60 * m));
+    let mut last_save = Instant::now();
+    let mut last_report = Instant::now();
+    let (mut added, mut nodes) = (0u64, 0u64);
+    let mut result = Ok(());
+    extend(
+        &mut book,
+        &Position::new(*rules),
+        options,
+        &mut |b, step| {
+            added += 1;
+            nodes += step.nodes;
+            if last_report.elapsed().as_secs() >= 30 || step.done == step.total {
+                let secs = start.elapsed().as_secs_f64();
+                eprintln!(
+                    "  ply {}: {}/{} · {added} new in {secs:.0} s, {:.2} positions/s, {:.2} M nodes/s",
+                    step.ply,
+                    step.done,
+                    step.total,
+                    added as f64 / secs,
+                    nodes as f64 / secs / 1e6
+                );
+                last_report = Instant::now();
+            }
+            if last_save.elapsed().as_secs() >= 60 {
+                if let Err(e) = b.write(out) {
+                    result = Err(e);
+                    return false;
+                }
+                last_save = Instant::now();
+            }
+            deadline.is_none_or(|d| Instant::now() < d)
+        },
+    );
+    result?;
+    book.write(out)?;
+    println!(
+        "book {}: {} positions, {} new in {:.0} s",
+        out.display(),
+        book.len(),
+        book.len() - at_start,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
 }

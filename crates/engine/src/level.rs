@@ -160,6 +160,8 @@ fn choose_move<G: Game>(
     if spec.lines == 1 {
         limits = limits.playing::<G>();
     }
+    // Only full strength plays from the opening book.
+    limits.book = limits.book && spec.level == MAX_LEVEL;
     if let Some(d) = spec.depth {
         limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));
         // A level with a depth limit does not need more than the time given.

@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+pub mod book;
 pub mod dame;
 pub mod explain;
 pub mod level;

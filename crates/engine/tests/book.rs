@@ -13,6 +13,10 @@ use search::{Engine, Limits};
 use tablebase::{Tablebase, Variant};
 
 fn level10(pos: &Position) -> muehle::Move {
+    level10_with(pos, Limits::depth(3))
+}
+
+fn level10_with(pos: &Position, limits: Limits) -> muehle::Move {
     let engine = Engine::new(16, 1);
     let stop = AtomicBool::new(false);
     let mut player = LevelPlayer::new(10, 1);
@@ -21,7 +25,7 @@ fn level10(pos: &Position) -> muehle::Move {
             &engine,
             &MuehleState::new(*pos),
             &[],
-            Limits::depth(3),
+            limits,
             &stop,
             &mut |_| {},
         )
@@ -50,6 +54,12 @@ fn level_10_plays_the_books_move_and_not_when_switched_off() {
     b.insert(&pos, other, 0);
     book::install(Some(b));
     assert_eq!(level10(&pos), other);
+    // Without the databases too (the book is built into brett).
+    let alone = Limits {
+        no_databases: true,
+        ..Limits::depth(3)
+    };
+    assert_eq!(level10_with(&pos, alone), other);
     // Any image of the position: the image of the move (or, where the
     // position is symmetric, a move to the same position).
     let mut after = pos;

@@ -132,6 +132,8 @@ impl Engine {
                 scope.spawn(move || {
                     let helper_limits = Limits {
                         no_databases: limits.no_databases,
+                        // Helpers search the book's move too.
+                        book: limits.book && multipv <= 1,
                         ..Limits::default()
                     };
                     let mut helper =
@@ -372,7 +374,24 @@ impl<'a, G: Game> Searcher<'a, G> {
             .collect();
         // A game that solves the root tells which moves keep its value: the
         // search chooses among those (one line only: analysis shows all).
-        if !self.limits.no_databases && self.id == 0 && self.multipv == 1 && root_moves.len() > 1 {
+        // A move from the game's opening book is the only one searched.
+        let book = if self.limits.book
+            && !self.limits.infinite
+            && self.multipv == 1
+            && root_moves.len() > 1
+        {
+            root.book_move()
+                .filter(|m| root_moves.iter().any(|r| r.mv == *m))
+        } else {
+            None
+        };
+        if let Some(m) = book {
+            root_moves.retain(|r| r.mv == m);
+        } else if !self.limits.no_databases
+            && self.id == 0
+            && self.multipv == 1
+            && root_moves.len() > 1
+        {
             let budget = SolveBudget {
                 deadline: self
                     .soft_deadline

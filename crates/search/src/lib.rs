@@ -175,6 +175,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn sound_moves(&self, _budget: &SolveBudget) -> Option<Vec<Self::Move>> {
         None
     }
+
+    /// The opening book's move for this position, if the game has a book
+    /// that holds it (and it is switched on). A search that plays
+    /// ([`Limits::book`]) searches only this move; a clock then answers it
+    /// at once.
+    fn book_move(&self) -> Option<Self::Move> {
+        None
+    }
 }
 
 /// What a solver at the root may spend ([`Game::sound_moves`]): until a
@@ -322,14 +330,22 @@ pub struct Limits {
     /// whole move time, which fills the table for the next search: set it
     /// where the table is not kept for the next move or a person waits.
     pub answer_only_move: bool,
+    /// Play the game's opening-book move where it has one
+    /// ([`Game::book_move`]) instead of choosing among all moves (one
+    /// line, not `infinite`). Set by [`Limits::playing`]: analysis shows
+    /// the search's own choice.
+    pub book: bool,
 }
 
 impl Limits {
     /// These limits for a search that plays a move in game `G` (not
-    /// analysis): draws cost the game's contempt ([`Game::CONTEMPT`]).
+    /// analysis): draws cost the game's contempt ([`Game::CONTEMPT`]), and
+    /// the book's move is played where the game's book has one
+    /// ([`Game::book_move`]).
     pub fn playing<G: Game>(self) -> Limits {
         Limits {
             contempt: G::CONTEMPT,
+            book: true,
             ..self
         }
     }

@@ -107,7 +107,14 @@ impl Game for Ttt {
     fn history_index(&self, mv: u8) -> usize {
         mv as usize
     }
+    /// A book for the empty board: an edge square (a draw, but not the
+    /// search's choice).
+    fn book_move(&self) -> Option<u8> {
+        (self.cells == [0; 9]).then_some(BOOK_MOVE)
+    }
 }
+
+const BOOK_MOVE: u8 = 1;
 
 fn search(pos: &Ttt, limits: Limits) -> search::SearchResult<u8> {
     let engine = Engine::new(1, 1);
@@ -367,4 +374,51 @@ fn a_better_move_found_in_an_unfinished_depth_is_played() {
         partial > 0,
         "no node limit stopped inside a depth after a new best move"
     );
+}
+
+#[test]
+fn a_playing_search_plays_the_book_move_and_analysis_does_not() {
+    let start = Ttt::new();
+    let own = search(&start, Limits::depth(9)).best.expect("a move");
+    assert_ne!(own, BOOK_MOVE, "the book's move is not the search's own");
+    let playing = Limits::depth(9).playing::<Ttt>();
+    assert!(playing.book);
+    let r = search(&start, playing);
+    // The book's move is searched alone: its value is still exact.
+    assert_eq!((r.best, r.score), (Some(BOOK_MOVE), Score::Cp(0)));
+    assert_eq!(r.lines[0].1.first(), Some(&BOOK_MOVE));
+    // On a clock it is answered at once.
+    let clock = Limits {
+        clock: Some(search::Clock {
+            time: Duration::from_secs(60),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        }),
+        book: true,
+        ..Limits::default()
+    };
+    let r = search(&start, clock);
+    assert_eq!((r.best, r.depth), (Some(BOOK_MOVE), 1));
+    // With two threads the helpers search it too.
+    let stop = AtomicBool::new(false);
+    let r = Engine::new(1, 2).search(&start, &[], playing, 1, &stop, &mut |_| {});
+    assert_eq!(r.best, Some(BOOK_MOVE));
+    // Analysis shows every move: two lines, or an infinite search.
+    let r = Engine::new(1, 1).search(&start, &[], playing, 2, &stop, &mut |_| {});
+    assert_eq!(r.lines.len(), 2);
+    let infinite = Limits {
+        infinite: true,
+        ..playing
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopper = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            stop.store(true, Ordering::Relaxed);
+        })
+    };
+    let r = Engine::new(1, 1).search(&start, &[], infinite, 1, &stop, &mut |_| {});
+    stopper.join().unwrap();
+    assert_eq!(r.best, Some(own));
 }

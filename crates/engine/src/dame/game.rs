@@ -161,6 +161,10 @@ impl Game for DameState {
         }
         crate::dame::databases::probe_moves(&self.pos)
     }
+
+    fn book_move(&self) -> Option<Move> {
+        crate::dame::book::book_move(&self.pos)
+    }
 }
 
 /// When the opponent skipped a capture (huffing on), the piece to remove:

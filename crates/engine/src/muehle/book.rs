@@ -34,17 +34,8 @@ pub const PROVEN: u8 = 1;
 /// The book built into brett.
 static BUILT_IN: &[u8] = include_bytes!("../../data/muehle-book.bin");
 
-static ENABLED: AtomicBool = AtomicBool::new(true);
-
-/// Use the book in play (level 10) or not.
-pub fn set_enabled(on: bool) {
-    ENABLED.store(on, Ordering::Relaxed);
-}
-
-/// Whether the book is used in play.
-pub fn enabled() -> bool {
-    ENABLED.load(Ordering::Relaxed)
-}
+/// The switch of both games' books ([`crate::book`]).
+pub use crate::book::{enabled, set_enabled};
 
 /// A book entry: the move (in the class's smallest image) and flags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -162,10 +162,11 @@ impl Game for MuehleState {
         if !self.databases {
             return None;
         }
-        if let Some(m) = crate::muehle::book::book_move(&self.pos) {
-            return Some(vec![m]);
-        }
         let tb = crate::muehle::databases::for_rules(self.pos.rules())?;
         crate::muehle::placing::sound_moves(tb, &self.pos, budget)
+    }
+
+    fn book_move(&self) -> Option<Move> {
+        crate::muehle::book::book_move(&self.pos)
     }
 }
