@@ -1071,7 +1071,11 @@ fn time_budget(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
         let mtg = c.moves_to_go.unwrap_or(30).clamp(1, 50);
         let left = c.time.saturating_sub(overhead);
         let base = left / mtg + c.increment * 3 / 4;
-        let h = (base * 4).min(left / 2).max(Duration::from_millis(1));
+        // The last move before a time control: what is left now is given
+        // back with the next control, so most of it is spent (a tenth kept
+        // against the overhead of the program that keeps the clock).
+        let most = if mtg == 1 { left * 9 / 10 } else { left / 2 };
+        let h = (base * 4).min(most).max(Duration::from_millis(1));
         let s = (base * 6 / 10).min(h);
         soft = Some(soft.map_or(s, |x| x.min(s)));
         hard = Some(hard.map_or(h, |x| x.min(h)));
@@ -1111,6 +1115,34 @@ mod tests {
         // The most the search may stretch the soft limit stays below the hard one.
         assert!(
             soft * soft_percent(0, Some(0), -200) / 100 <= hard,
+            "{soft:?} {hard:?}"
+        );
+    }
+
+    #[test]
+    fn the_last_move_before_a_time_control_spends_most_of_the_time() {
+        let budget = |moves_to_go| {
+            let (soft, hard) = time_budget(&Limits {
+                clock: Some(crate::Clock {
+                    time: Duration::from_secs(10),
+                    increment: Duration::ZERO,
+                    moves_to_go: Some(moves_to_go),
+                }),
+                ..Limits::default()
+            });
+            (soft.expect("soft"), hard.expect("hard"))
+        };
+        let (soft, hard) = budget(1);
+        // 10 s less the overhead: 5.9 s to start a depth, 8.9 s at most.
+        assert!(soft >= Duration::from_millis(5900), "{soft:?}");
+        assert!(
+            hard >= Duration::from_millis(8900) && hard < Duration::from_secs(9),
+            "{hard:?}"
+        );
+        // Two moves to go: never more than half of what is left.
+        let (soft, hard) = budget(2);
+        assert!(
+            hard <= Duration::from_secs(5) && soft < hard,
             "{soft:?} {hard:?}"
         );
     }
