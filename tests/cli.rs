@@ -1471,6 +1471,47 @@ fn a_dame_book_is_made_and_resumed() {
     let book = engine::dame::book::Book::read(&out).unwrap();
     assert_eq!(book.len(), held);
     assert!(book.contains(&dame::Position::new(dame::RuleSet::DAME)));
+    // A book of another game, built apart, merged in: one file for both.
+    let other = dir.path().join("international.book");
+    let (ok, _, stderr) = brett(
+        &[
+            "tablebase",
+            "book",
+            "--game",
+            "international",
+            "--out",
+            other.to_str().unwrap(),
+            "--max-ply",
+            "0",
+            "--depth",
+            "2",
+        ],
+        "",
+    );
+    assert!(ok, "{stderr}");
+    let (ok, stdout, stderr) = brett(
+        &[
+            "tablebase",
+            "book",
+            "--game",
+            "dame",
+            "--out",
+            file,
+            "--max-ply",
+            "0",
+            "--merge",
+            other.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(ok, "{stderr}");
+    assert!(stderr.contains("1 positions added from"), "{stderr}");
+    assert!(
+        stdout.contains(&format!("{} positions, 0 new", held + 1)),
+        "{stdout}"
+    );
+    let book = engine::dame::book::Book::read(&out).unwrap();
+    assert!(book.contains(&dame::Position::new(dame::RuleSet::INTERNATIONAL)));
     for (bad, why) in [
         (&["--game", "dame,huffing=on"][..], "presets"),
         (&["--game", "dame", "--candidates", "4"], "--candidates"),

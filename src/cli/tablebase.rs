@@ -135,6 +135,10 @@ pub enum Command {
         /// best are followed to the next ply.
         #[arg(long, default_value_t = 15)]
         margin: i32,
+        /// Dame: first add the positions of these book files (books built
+        /// apart) that --out does not hold.
+        #[arg(long, value_name = "FILE")]
+        merge: Vec<PathBuf>,
         /// Solver nodes for one proof.
         #[arg(long, default_value_t = 100_000_000)]
         budget: u64,

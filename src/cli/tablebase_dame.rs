@@ -22,6 +22,7 @@ pub(super) fn run(command: Command, rules: RuleSet) -> Result<()> {
         margin,
         minutes,
         threads,
+        merge,
         ..
     } = command
     {
@@ -33,7 +34,7 @@ pub(super) fn run(command: Command, rules: RuleSet) -> Result<()> {
             margin,
             threads,
         };
-        return book(&rules, &out, &options, minutes);
+        return book(&rules, &out, &options, &merge, minutes);
     }
     if !tablebase::dame::covered(&rules) {
         bail!("the Dame databases do not cover huffing (a skipped capture changes every value)");
@@ -225,6 +226,7 @@ fn book(
     rules: &RuleSet,
     out: &std::path::Path,
     options: &engine::dame::book::BuildOptions,
+    merge: &[PathBuf],
     minutes: Option<u64>,
 ) -> Result<()> {
     use engine::dame::book::{Book, extend};
@@ -242,6 +244,14 @@ fn book(
     } else {
         Book::new()
     };
+    for file in merge {
+        let added = book.merge(&Book::read(file)?);
+        eprintln!(
+            "book {}: {added} positions added from {}",
+            out.display(),
+            file.display()
+        );
+    }
     let at_start = book.len();
     eprintln!(
         "book {}: {at_start} positions; depth {}, {} moves a position, margin {}",

@@ -184,6 +184,16 @@ impl Book {
         self.entries.insert(k, Entry { moves, depth });
     }
 
+    /// Add the positions of `other` this book does not hold (books built
+    /// apart, e.g. one game each on its own machine). Returns how many.
+    pub fn merge(&mut self, other: &Book) -> usize {
+        let before = self.entries.len();
+        for (k, e) in &other.entries {
+            self.entries.entry(*k).or_insert_with(|| e.clone());
+        }
+        self.entries.len() - before
+    }
+
     /// Entries by key (for statistics).
     pub fn entries(&self) -> impl Iterator<Item = (u64, &Entry)> + '_ {
         self.entries.iter().map(|(&k, e)| (k, e))
@@ -553,6 +563,19 @@ mod tests {
             Book::from_bytes(&swapped, "t"),
             Err(BookError::Unsorted(..))
         ));
+        // Merging adds what is not held and keeps what is.
+        let mut other = Book::new();
+        let pos = play("international", &[]);
+        let legal: Vec<Move> = pos.strict_moves().iter().copied().collect();
+        other.insert(&pos, &[(legal[0], 99)], 9);
+        let fresh = play("dame-100", &[]);
+        let legal: Vec<Move> = fresh.strict_moves().iter().copied().collect();
+        other.insert(&fresh, &[(legal[1], 1)], 9);
+        let mut merged = back.clone();
+        assert_eq!(merged.merge(&other), 1);
+        assert_eq!(merged.len(), 4);
+        assert_eq!(merged.moves(&pos), book.moves(&pos));
+        assert_eq!(merged.moves(&fresh), other.moves(&fresh));
         let mut empty = bytes.clone();
         for b in &mut empty[12 + 8..12 + 8 + 4 * LINES] {
             *b = 0xFF;
