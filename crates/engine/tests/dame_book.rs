@@ -42,7 +42,11 @@ fn level_10_plays_the_books_move_and_only_level_10_in_play() {
         no_databases: true,
         ..Limits::depth(4)
     };
+    // The search's own move: the book (the built-in one holds this
+    // position too) switched off.
+    engine::book::set_enabled(false);
     let own = choose(10, &pos, limits);
+    engine::book::set_enabled(true);
     let other = *pos
         .strict_moves()
         .iter()
@@ -82,6 +86,25 @@ fn level_10_plays_the_books_move_and_only_level_10_in_play() {
     engine::book::set_enabled(true);
     book::install(None);
     assert_eq!(book::book_move(&pos), book::built_in().get(&pos));
+}
+
+#[test]
+fn the_built_in_book_holds_the_starts_and_its_moves_are_legal() {
+    let built_in = book::built_in();
+    for name in ["international", "dame"] {
+        let start = Position::new(RuleSet::preset(name).unwrap());
+        assert!(built_in.contains(&start), "{name}");
+        // Every position after White's first move is held too.
+        for m in start.strict_moves().iter() {
+            let mut c = start;
+            c.play_unchecked(m);
+            assert!(!built_in.moves(&c).is_empty(), "{name} {m}");
+        }
+    }
+    for (_, e) in built_in.entries() {
+        assert!(!e.moves.is_empty() && e.moves.len() <= book::LINES);
+        assert!(e.moves.windows(2).all(|w| w[0].1 >= w[1].1), "{e:?}");
+    }
 }
 
 #[test]
