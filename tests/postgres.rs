@@ -17,6 +17,11 @@ mod stored;
 
 use stored::{lease_holder, meta, person, postgres_url};
 
+/// A Dame start (Black one man short) that no opening book holds: level 10
+/// thinks its whole move time there (the book would answer at once).
+const OUT_OF_BOOK: &str =
+    "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8";
+
 /// A new, empty database on the server of `base`; its URL.
 async fn new_database(base: &str, tag: &str) -> String {
     let name = format!(
@@ -265,7 +270,7 @@ async fn a_killed_instance_hands_its_computer_games_to_another() {
     let c = reqwest::Client::new();
     let r = c
         .post(format!("{}/api/games", a.base))
-        .json(&json!({"game": "dame", "kind": "computer", "color": "black", "level": 10}))
+        .json(&json!({"game": "dame", "kind": "computer", "color": "black", "level": 10, "position": OUT_OF_BOOK}))
         .send()
         .await
         .unwrap();

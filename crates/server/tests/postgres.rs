@@ -14,6 +14,11 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use server::ServerConfig;
 
+/// A Dame start (Black one man short) that no opening book holds: level 10
+/// thinks its whole move time there (the book would answer at once).
+const OUT_OF_BOOK: &str =
+    "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8";
+
 /// A server instance on the PostgreSQL database `url`.
 async fn instance(url: &str, f: impl FnOnce(&mut ServerConfig)) -> TestServer {
     let mut c = ServerConfig {
@@ -44,7 +49,7 @@ async fn computer_game_on_a(
     .await;
     let b = instance(url, |c| c.computer_lease = lease).await;
     let v = a
-        .create(json!({"game": "dame", "kind": "computer", "color": "black", "level": 10}))
+        .create(json!({"game": "dame", "kind": "computer", "color": "black", "level": 10, "position": OUT_OF_BOOK}))
         .await;
     (a, b, v)
 }
