@@ -1515,6 +1515,7 @@ fn a_dame_book_is_made_and_resumed() {
     for (bad, why) in [
         (&["--game", "dame,huffing=on"][..], "presets"),
         (&["--game", "dame", "--candidates", "4"], "--candidates"),
+        (&["--merge", "other.book"], "--merge is for the Dame book"),
     ] {
         let mut a = vec!["tablebase", "book", "--out", file];
         a.extend_from_slice(bad);

@@ -238,8 +238,12 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
             minutes,
             threads,
             prove_from_ply,
+            merge,
             ..
         } => {
+            if !merge.is_empty() {
+                bail!("--merge is for the Dame book (--game dame|dame-fr|dame-100|international)");
+            }
             let options = engine::muehle::book::BuildOptions {
                 roots_ply,
                 max_ply,
