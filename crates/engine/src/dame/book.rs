@@ -33,25 +33,7 @@ const NO_MOVE: u16 = 0xFFFF;
 /// The book built into brett.
 static BUILT_IN: &[u8] = include_bytes!("../../data/dame-book.bin");
 
-/// Why a book file is refused.
-#[derive(Debug, thiserror::Error)]
-pub enum BookError {
-    /// The file does not start with the magic `BRETTDO1` (the file).
-    #[error("{0}: not a brett Dame book (wrong magic)")]
-    Magic(String),
-    /// The file is truncated or of the wrong length (the file).
-    #[error("{0}: truncated or of the wrong length")]
-    Length(String),
-    /// A record holds no move (the file, the record).
-    #[error("{0}: record {1} holds no move")]
-    NoMove(String, usize),
-    /// The keys are not sorted (the file, the record).
-    #[error("{0}: keys are not sorted at record {1}")]
-    Unsorted(String, usize),
-    /// The file cannot be read or written (the file, the error).
-    #[error("{0}: {1}")]
-    Io(String, std::io::Error),
-}
+pub use crate::book::BookError;
 
 /// A book entry: up to [`LINES`] moves (encoded, see the module) with
 /// their scores, best first, and the depth of the search that found them.
@@ -203,57 +185,50 @@ impl Book {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut keys: Vec<u64> = self.entries.keys().copied().collect();
         keys.sort_unstable();
-        let mut out = Vec::with_capacity(12 + RECORD * keys.len());
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(keys.len() as u32).to_le_bytes());
-        for k in keys {
-            let e = &self.entries[&k];
-            out.extend_from_slice(&k.to_le_bytes());
-            for i in 0..LINES {
-                let (code, score) = e.moves.get(i).copied().unwrap_or((NO_MOVE, 0));
-                out.extend_from_slice(&code.to_le_bytes());
-                out.extend_from_slice(&score.to_le_bytes());
-            }
-            out.push(e.depth);
-        }
-        out
+        let rests: Vec<Vec<u8>> = keys
+            .iter()
+            .map(|k| {
+                let e = &self.entries[k];
+                let mut rest = Vec::with_capacity(RECORD - 8);
+                for i in 0..LINES {
+                    let (code, score) = e.moves.get(i).copied().unwrap_or((NO_MOVE, 0));
+                    rest.extend_from_slice(&code.to_le_bytes());
+                    rest.extend_from_slice(&score.to_le_bytes());
+                }
+                rest.push(e.depth);
+                rest
+            })
+            .collect();
+        crate::book::encode(
+            MAGIC,
+            RECORD,
+            keys.iter().zip(&rests).map(|(&k, r)| (k, &r[..])),
+        )
     }
 
     /// Read a book from the file format; `name` is for messages.
     pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Book, BookError> {
-        if bytes.len() < 12 || &bytes[..8] != MAGIC {
-            return Err(BookError::Magic(name.into()));
-        }
-        let n = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
-        if Some(bytes.len()) != n.checked_mul(RECORD).and_then(|b| b.checked_add(12)) {
-            return Err(BookError::Length(name.into()));
-        }
-        let mut entries = HashMap::with_capacity(n);
-        let mut last = None;
-        for (i, r) in bytes[12..].chunks_exact(RECORD).enumerate() {
-            let k = u64::from_le_bytes(r[..8].try_into().expect("8 bytes"));
-            if last.is_some_and(|l| l >= k) {
-                return Err(BookError::Unsorted(name.into(), i));
-            }
-            last = Some(k);
-            let moves: Vec<(u16, i16)> = (0..LINES)
-                .map(|j| {
-                    let at = 8 + 4 * j;
+        let records = crate::book::decode(bytes, MAGIC, RECORD, name)?;
+        let mut entries = HashMap::with_capacity(records.len());
+        for (i, (k, r)) in records.into_iter().enumerate() {
+            let moves: Vec<(u16, i16)> = r[..4 * LINES]
+                .chunks_exact(4)
+                .map(|m| {
                     (
-                        u16::from_le_bytes([r[at], r[at + 1]]),
-                        i16::from_le_bytes([r[at + 2], r[at + 3]]),
+                        u16::from_le_bytes([m[0], m[1]]),
+                        i16::from_le_bytes([m[2], m[3]]),
                     )
                 })
                 .take_while(|&(code, _)| code != NO_MOVE)
                 .collect();
             if moves.is_empty() {
-                return Err(BookError::NoMove(name.into(), i));
+                return Err(BookError::BadMove(name.into(), i));
             }
             entries.insert(
                 k,
                 Entry {
                     moves,
-                    depth: r[RECORD - 1],
+                    depth: r[4 * LINES],
                 },
             );
         }
@@ -262,18 +237,13 @@ impl Book {
 
     /// Read a book file.
     pub fn read(path: &Path) -> Result<Book, BookError> {
-        let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| BookError::Io(name.clone(), e))?;
-        Book::from_bytes(&bytes, &name)
+        Book::from_bytes(&crate::book::read(path)?, &path.display().to_string())
     }
 
     /// Write the book to `path` (through a temporary file, so a reader
     /// never sees half a book).
     pub fn write(&self, path: &Path) -> Result<(), BookError> {
-        let name = path.display().to_string();
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, self.to_bytes()).map_err(|e| BookError::Io(name.clone(), e))?;
-        std::fs::rename(&tmp, path).map_err(|e| BookError::Io(name, e))
+        crate::book::write(path, &self.to_bytes())
     }
 }
 
@@ -582,7 +552,7 @@ mod tests {
         }
         assert!(matches!(
             Book::from_bytes(&empty, "t"),
-            Err(BookError::NoMove(..))
+            Err(BookError::BadMove(..))
         ));
     }
 

@@ -46,25 +46,7 @@ pub struct Entry {
     pub flags: u8,
 }
 
-/// Why a book file is refused.
-#[derive(Debug, thiserror::Error)]
-pub enum BookError {
-    /// The file does not start with the magic `BRETTBK1` (the file).
-    #[error("{0}: not a brett book (wrong magic)")]
-    Magic(String),
-    /// The file is truncated or of the wrong length (the file).
-    #[error("{0}: truncated or of the wrong length")]
-    Length(String),
-    /// A record holds no move (the file, the record).
-    #[error("{0}: record {1} holds no move")]
-    BadMove(String, usize),
-    /// The keys are not sorted (the file, the record).
-    #[error("{0}: keys are not sorted at record {1}")]
-    Unsorted(String, usize),
-    /// The file cannot be read or written (the file, the error).
-    #[error("{0}: {1}")]
-    Io(String, std::io::Error),
-}
+pub use crate::book::BookError;
 
 /// An opening book.
 #[derive(Clone, Debug, Default)]
@@ -139,56 +121,42 @@ impl Book {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut keys: Vec<u64> = self.entries.keys().copied().collect();
         keys.sort_unstable();
-        let mut out = Vec::with_capacity(12 + RECORD * keys.len());
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(keys.len() as u32).to_le_bytes());
-        for k in keys {
-            let e = self.entries[&k];
-            out.extend_from_slice(&k.to_le_bytes());
-            out.extend_from_slice(&e.mv.to_u16().to_le_bytes());
-            out.push(e.flags);
-        }
-        out
+        let rests: Vec<[u8; 3]> = keys
+            .iter()
+            .map(|k| {
+                let e = self.entries[k];
+                let [a, b] = e.mv.to_u16().to_le_bytes();
+                [a, b, e.flags]
+            })
+            .collect();
+        crate::book::encode(
+            MAGIC,
+            RECORD,
+            keys.iter().zip(&rests).map(|(&k, r)| (k, &r[..])),
+        )
     }
 
     /// Read a book from the file format; `name` is for messages.
     pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Book, BookError> {
-        if bytes.len() < 12 || &bytes[..8] != MAGIC {
-            return Err(BookError::Magic(name.into()));
-        }
-        let n = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
-        if bytes.len() != 12 + n * RECORD {
-            return Err(BookError::Length(name.into()));
-        }
-        let mut entries = HashMap::with_capacity(n);
-        let mut last = None;
-        for (i, r) in bytes[12..].chunks_exact(RECORD).enumerate() {
-            let k = u64::from_le_bytes(r[..8].try_into().expect("8 bytes"));
-            if last.is_some_and(|l| l >= k) {
-                return Err(BookError::Unsorted(name.into(), i));
-            }
-            last = Some(k);
-            let mv = Move::from_u16(u16::from_le_bytes([r[8], r[9]]))
+        let records = crate::book::decode(bytes, MAGIC, RECORD, name)?;
+        let mut entries = HashMap::with_capacity(records.len());
+        for (i, (k, r)) in records.into_iter().enumerate() {
+            let mv = Move::from_u16(u16::from_le_bytes([r[0], r[1]]))
                 .ok_or_else(|| BookError::BadMove(name.into(), i))?;
-            entries.insert(k, Entry { mv, flags: r[10] });
+            entries.insert(k, Entry { mv, flags: r[2] });
         }
         Ok(Book { entries })
     }
 
     /// Read a book file.
     pub fn read(path: &Path) -> Result<Book, BookError> {
-        let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| BookError::Io(name.clone(), e))?;
-        Book::from_bytes(&bytes, &name)
+        Book::from_bytes(&crate::book::read(path)?, &path.display().to_string())
     }
 
     /// Write the book to `path` (through a temporary file, so a reader
     /// never sees half a book).
     pub fn write(&self, path: &Path) -> Result<(), BookError> {
-        let name = path.display().to_string();
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, self.to_bytes()).map_err(|e| BookError::Io(name.clone(), e))?;
-        std::fs::rename(&tmp, path).map_err(|e| BookError::Io(name, e))
+        crate::book::write(path, &self.to_bytes())
     }
 }
 
