@@ -292,12 +292,8 @@ fn book(
         t.elapsed().as_secs_f64()
     );
     let table = engine::muehle::placing::PlacingTable::new(table);
-    let start = Instant::now();
-    let deadline = minutes.map(|m| start + std::time::Duration::from_secs(60 * m));
-    let mut last_save = Instant::now();
-    let mut last_report = Instant::now();
-    let (mut added, mut proven, mut nodes) = (0u64, 0u64, 0u64);
-    let mut result = Ok(());
+    let mut progress = BookProgress::new(minutes);
+    let (mut proven, mut result) = (0u64, Ok(()));
     engine::muehle::book::extend(
         &mut book,
         &tb,
@@ -305,29 +301,14 @@ fn book(
         &muehle::Position::new(rules),
         options,
         &mut |b, step| {
-            added += 1;
             proven += u64::from(step.proven);
-            nodes += step.nodes;
-            if last_report.elapsed().as_secs() >= 30 || step.done == step.total {
-                let secs = start.elapsed().as_secs_f64();
-                eprintln!(
-                    "  ply {}: {}/{} · {added} new ({proven} proven) in {secs:.0} s, {:.2} positions/s, solver {:.2} M nodes/s",
-                    step.ply,
-                    step.done,
-                    step.total,
-                    added as f64 / secs,
-                    nodes as f64 / secs / 1e6
-                );
-                last_report = Instant::now();
-            }
-            if last_save.elapsed().as_secs() >= 60 {
-                if let Err(e) = b.write(out) {
-                    result = Err(e);
-                    return false;
-                }
-                last_save = Instant::now();
-            }
-            deadline.is_none_or(|d| Instant::now() < d)
+            progress.step(
+                (step.ply, step.done, step.total, step.nodes),
+                &format!(" ({proven} proven)"),
+                "solver ",
+                || b.write(out),
+                &mut result,
+            )
         },
     );
     result?;
@@ -342,7 +323,7 @@ fn book(
         book.len(),
         proven_all,
         book.len() - at_start,
-        start.elapsed().as_secs_f64()
+        progress.start.elapsed().as_secs_f64()
     );
     Ok(())
 }
@@ -636,4 +617,64 @@ fn repack(common: &Common, sector: Option<&str>) -> Result<()> {
         values as f64 / secs.max(1e-9) / 1e6
     );
     Ok(())
+}
+
+/// The progress of a book build (`brett tablebase book`, either game): a
+/// line every 30 s and at the end of each ply, the book saved every
+/// minute, and the stop after `--minutes`.
+pub(super) struct BookProgress {
+    pub(super) start: Instant,
+    deadline: Option<Instant>,
+    last_save: Instant,
+    last_report: Instant,
+    added: u64,
+    nodes: u64,
+}
+
+impl BookProgress {
+    pub(super) fn new(minutes: Option<u64>) -> BookProgress {
+        let start = Instant::now();
+        BookProgress {
+            start,
+            deadline: minutes.map(|m| start + std::time::Duration::from_secs(60 * m)),
+            last_save: start,
+            last_report: start,
+            added: 0,
+            nodes: 0,
+        }
+    }
+
+    /// One new position: `(ply, done, total, nodes)` of the step, `extra`
+    /// after the count of new positions, `nodes_of` before "M nodes/s".
+    /// Saves with `save` when due (an error goes to `result` and stops the
+    /// build); false when the build must stop.
+    pub(super) fn step<E>(
+        &mut self,
+        (ply, done, total, nodes): (u32, usize, usize, u64),
+        extra: &str,
+        nodes_of: &str,
+        save: impl FnOnce() -> Result<(), E>,
+        result: &mut Result<(), E>,
+    ) -> bool {
+        self.added += 1;
+        self.nodes += nodes;
+        if self.last_report.elapsed().as_secs() >= 30 || done == total {
+            let secs = self.start.elapsed().as_secs_f64();
+            eprintln!(
+                "  ply {ply}: {done}/{total} · {} new{extra} in {secs:.0} s, {:.2} positions/s, {nodes_of}{:.2} M nodes/s",
+                self.added,
+                self.added as f64 / secs,
+                self.nodes as f64 / secs / 1e6
+            );
+            self.last_report = Instant::now();
+        }
+        if self.last_save.elapsed().as_secs() >= 60 {
+            if let Err(e) = save() {
+                *result = Err(e);
+                return false;
+            }
+            self.last_save = Instant::now();
+        }
+        self.deadline.is_none_or(|d| Instant::now() < d)
+    }
 }

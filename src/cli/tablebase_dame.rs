@@ -260,39 +260,20 @@ fn book(
         options.lines,
         options.margin
     );
-    let start = Instant::now();
-    let deadline = minutes.map(|m| start + std::time::Duration::from_secs(60 * m));
-    let mut last_save = Instant::now();
-    let mut last_report = Instant::now();
-    let (mut added, mut nodes) = (0u64, 0u64);
+    let mut progress = super::BookProgress::new(minutes);
     let mut result = Ok(());
     extend(
         &mut book,
         &Position::new(*rules),
         options,
         &mut |b, step| {
-            added += 1;
-            nodes += step.nodes;
-            if last_report.elapsed().as_secs() >= 30 || step.done == step.total {
-                let secs = start.elapsed().as_secs_f64();
-                eprintln!(
-                    "  ply {}: {}/{} · {added} new in {secs:.0} s, {:.2} positions/s, {:.2} M nodes/s",
-                    step.ply,
-                    step.done,
-                    step.total,
-                    added as f64 / secs,
-                    nodes as f64 / secs / 1e6
-                );
-                last_report = Instant::now();
-            }
-            if last_save.elapsed().as_secs() >= 60 {
-                if let Err(e) = b.write(out) {
-                    result = Err(e);
-                    return false;
-                }
-                last_save = Instant::now();
-            }
-            deadline.is_none_or(|d| Instant::now() < d)
+            progress.step(
+                (step.ply, step.done, step.total, step.nodes),
+                "",
+                "",
+                || b.write(out),
+                &mut result,
+            )
         },
     );
     result?;
@@ -302,7 +283,7 @@ fn book(
         out.display(),
         book.len(),
         book.len() - at_start,
-        start.elapsed().as_secs_f64()
+        progress.start.elapsed().as_secs_f64()
     );
     Ok(())
 }
