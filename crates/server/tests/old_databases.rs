@@ -75,10 +75,17 @@ fn assert_extends(new: &Value, old: &Value, what: &str) {
     }
 }
 
+/// When the fixtures were written (2026-11-27T18:30:00Z): the servers of
+/// these tests go by a clock standing then, so that the fixtures' open
+/// invitations have not expired ([`server::registry::INVITATION_HOURS`]),
+/// whatever day the tests run on.
+const WRITTEN_MS: i64 = 1_795_804_200_000;
+
 /// A server on the database at `url`.
 async fn server_on(url: &str) -> TestServer {
     let mut c = config(Path::new("unused"), 30);
     c.database_url = Some(url.to_string());
+    c.time = server::clocks::Time(server::clocks::ManualClock::new(WRITTEN_MS));
     TestServer::with_config(PathBuf::new(), c).await
 }
 
