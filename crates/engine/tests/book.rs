@@ -3,34 +3,21 @@
 //! promises, proves its moves with the solver, and resumes where it
 //! stopped. A test binary of its own: the book switch is for the process.
 
-use std::sync::atomic::AtomicBool;
-
+use engine::MuehleState;
 use engine::muehle::book::{self, Book, BuildOptions, PROVEN};
 use engine::muehle::placing::{PlacingSolver, PlacingTable};
-use engine::{LevelPlayer, MuehleState};
 use muehle::{Bitboard, Color, Position, RuleSet, Setup, Symmetry};
-use search::{Engine, Limits};
+use search::Limits;
 use tablebase::{Tablebase, Variant};
+
+mod common;
 
 fn level10(pos: &Position) -> muehle::Move {
     level10_with(pos, Limits::depth(3))
 }
 
 fn level10_with(pos: &Position, limits: Limits) -> muehle::Move {
-    let engine = Engine::new(16, 1);
-    let stop = AtomicBool::new(false);
-    let mut player = LevelPlayer::new(10, 1);
-    player
-        .choose(
-            &engine,
-            &MuehleState::new(*pos),
-            &[],
-            limits,
-            &stop,
-            &mut |_| {},
-        )
-        .expect("a move")
-        .mv
+    common::level_choice(10, &MuehleState::new(*pos), limits)
 }
 
 fn play(moves: &[&str]) -> Position {

@@ -6,24 +6,14 @@
 use std::sync::atomic::AtomicBool;
 
 use dame::{Move, Position, RuleSet};
+use engine::DameState;
 use engine::dame::book::{self, Book, BuildOptions};
-use engine::{DameState, LevelPlayer};
 use search::{Engine, Limits};
 
+mod common;
+
 fn choose(level: u8, pos: &Position, limits: Limits) -> Move {
-    let engine = Engine::new(16, 1);
-    let stop = AtomicBool::new(false);
-    LevelPlayer::new(level, 1)
-        .choose(
-            &engine,
-            &DameState::new(*pos),
-            &[],
-            limits,
-            &stop,
-            &mut |_| {},
-        )
-        .expect("a move")
-        .mv
+    common::level_choice(level, &DameState::new(*pos), limits)
 }
 
 fn play(rules: &str, moves: &[&str]) -> Position {

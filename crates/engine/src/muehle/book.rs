@@ -16,23 +16,16 @@
 //! bit 52), the move in that image (u16, [`Move::to_u16`]), flags (u8:
 //! [`PROVEN`]).
 
-use std::collections::HashMap;
-use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::atomic::AtomicBool;
 
 use muehle::{Color, Move, Position, Symmetry};
 use tablebase::Variant;
 
-const MAGIC: &[u8; 8] = b"BRETTBK1";
-const RECORD: usize = 11;
+use crate::book::{Record, Records, Shelf};
 
 /// Flag: the move is proven not to lose (the position after it is at
 /// best a draw for the opponent).
 pub const PROVEN: u8 = 1;
-
-/// The book built into brett.
-static BUILT_IN: &[u8] = include_bytes!("../../data/muehle-book.bin");
 
 /// The switch of both games' books ([`crate::book`]).
 pub use crate::book::{enabled, set_enabled};
@@ -46,13 +39,26 @@ pub struct Entry {
     pub flags: u8,
 }
 
+impl Record for Entry {
+    const MAGIC: &'static [u8; 8] = b"BRETTBK1";
+    const SIZE: usize = 3;
+
+    fn write_to(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.mv.to_u16().to_le_bytes());
+        out.push(self.flags);
+    }
+
+    fn read_from(r: &[u8]) -> Option<Entry> {
+        let mv = Move::from_u16(u16::from_le_bytes([r[0], r[1]]))?;
+        Some(Entry { mv, flags: r[2] })
+    }
+}
+
 pub use crate::book::BookError;
 
-/// An opening book.
-#[derive(Clone, Debug, Default)]
-pub struct Book {
-    entries: HashMap<u64, Entry>,
-}
+/// An opening book: entries by the key of their position's symmetry class
+/// ([`key`]).
+pub type Book = Records<Entry>;
 
 /// The key of the position's symmetry class, and the symmetry that maps the
 /// position to the class's smallest image.
@@ -70,32 +76,17 @@ pub fn key(pos: &Position) -> (u64, Symmetry) {
     (best.0 | hands, best.1)
 }
 
-impl Book {
-    /// An empty book.
-    pub fn new() -> Book {
-        Book::default()
-    }
-
-    /// Positions held.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether no position is held.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
+impl Records<Entry> {
     /// Whether the position's class is held.
     pub fn contains(&self, pos: &Position) -> bool {
-        self.entries.contains_key(&key(pos).0)
+        self.by_key(key(pos).0).is_some()
     }
 
     /// The book's move for `pos` (mapped to `pos`'s orientation) and its
     /// flags, if the book holds the position and the move is legal there.
     pub fn get(&self, pos: &Position) -> Option<(Move, u8)> {
         let (k, sym) = key(pos);
-        let e = self.entries.get(&k)?;
+        let e = self.by_key(k)?;
         let mv = sym.inverse().apply_move(e.mv);
         pos.is_legal(mv).then_some((mv, e.flags))
     }
@@ -103,7 +94,7 @@ impl Book {
     /// Hold `mv` (legal in `pos`) for `pos`'s class.
     pub fn insert(&mut self, pos: &Position, mv: Move, flags: u8) {
         let (k, sym) = key(pos);
-        self.entries.insert(
+        self.put(
             k,
             Entry {
                 mv: sym.apply_move(mv),
@@ -111,89 +102,42 @@ impl Book {
             },
         );
     }
-
-    /// Entries by key (for statistics).
-    pub fn entries(&self) -> impl Iterator<Item = (u64, Entry)> + '_ {
-        self.entries.iter().map(|(&k, &e)| (k, e))
-    }
-
-    /// The book in the file format.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut keys: Vec<u64> = self.entries.keys().copied().collect();
-        keys.sort_unstable();
-        let rests: Vec<[u8; 3]> = keys
-            .iter()
-            .map(|k| {
-                let e = self.entries[k];
-                let [a, b] = e.mv.to_u16().to_le_bytes();
-                [a, b, e.flags]
-            })
-            .collect();
-        crate::book::encode(
-            MAGIC,
-            RECORD,
-            keys.iter().zip(&rests).map(|(&k, r)| (k, &r[..])),
-        )
-    }
-
-    /// Read a book from the file format; `name` is for messages.
-    pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Book, BookError> {
-        let records = crate::book::decode(bytes, MAGIC, RECORD, name)?;
-        let mut entries = HashMap::with_capacity(records.len());
-        for (i, (k, r)) in records.into_iter().enumerate() {
-            let mv = Move::from_u16(u16::from_le_bytes([r[0], r[1]]))
-                .ok_or_else(|| BookError::BadMove(name.into(), i))?;
-            entries.insert(k, Entry { mv, flags: r[2] });
-        }
-        Ok(Book { entries })
-    }
-
-    /// Read a book file.
-    pub fn read(path: &Path) -> Result<Book, BookError> {
-        Book::from_bytes(&crate::book::read(path)?, &path.display().to_string())
-    }
-
-    /// Write the book to `path` (through a temporary file, so a reader
-    /// never sees half a book).
-    pub fn write(&self, path: &Path) -> Result<(), BookError> {
-        crate::book::write(path, &self.to_bytes())
-    }
 }
 
 /// The book built into brett.
-pub fn built_in() -> &'static Book {
-    static BOOK: OnceLock<Book> = OnceLock::new();
-    BOOK.get_or_init(|| Book::from_bytes(BUILT_IN, "the built-in book").unwrap_or_default())
-}
+const BUILT_IN: &[u8] = include_bytes!("../../data/muehle-book.bin");
 
-static INSTALLED: RwLock<Option<Arc<Book>>> = RwLock::new(None);
+/// The book built in and the one installed.
+static SHELF: Shelf<Entry> = Shelf::new(BUILT_IN, "the built-in book");
+
+/// The book built into brett.
+pub fn built_in() -> &'static Book {
+    SHELF.built_in()
+}
 
 /// Play from `book` instead of the built-in one (`None`: the built-in one
 /// again).
 pub fn install(book: Option<Book>) {
-    *INSTALLED.write().unwrap_or_else(|e| e.into_inner()) = book.map(Arc::new);
+    SHELF.install(book);
 }
 
 /// The book's move for `pos` in play (the installed book, else the built-in
 /// one): standard removal and flying rules, placing phase, book switched on.
 pub fn book_move(pos: &Position) -> Option<Move> {
-    if !enabled()
-        || Variant::for_rules(pos.rules()) != Some(Variant::STANDARD)
+    if Variant::for_rules(pos.rules()) != Some(Variant::STANDARD)
         || (pos.in_hand(Color::White) == 0 && pos.in_hand(Color::Black) == 0)
     {
         return None;
     }
-    let installed = INSTALLED.read().unwrap_or_else(|e| e.into_inner()).clone();
-    match installed {
-        Some(book) => book.get(pos).map(|(m, _)| m),
-        None => built_in().get(pos).map(|(m, _)| m),
-    }
+    SHELF.in_play(|book| book.get(pos).map(|(m, _)| m))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use muehle::RuleSet;
+
+    const RECORD: usize = 8 + <Entry as Record>::SIZE;
 
     fn play(moves: &[&str]) -> Position {
         let mut p = Position::new(RuleSet::STANDARD);
@@ -218,7 +162,7 @@ mod tests {
     }
 
     #[test]
-    fn the_file_format_round_trips_and_refuses_damage() {
+    fn the_file_format_round_trips_and_is_told_from_the_other_games() {
         let mut book = Book::new();
         for moves in [&["d2"][..], &["d2", "d6"], &["a1", "g7", "d1"]] {
             let pos = play(moves);
@@ -233,19 +177,12 @@ mod tests {
             let pos = play(moves);
             assert_eq!(back.get(&pos), book.get(&pos));
         }
+        // Damage is refused by the container (crate::book's tests); a
+        // Dame book is not read as Mühle's.
+        let dame = crate::dame::book::Book::new().to_bytes();
         assert!(matches!(
-            Book::from_bytes(b"BRETTBK0", "t"),
+            Book::from_bytes(&dame, "t"),
             Err(BookError::Magic(_))
-        ));
-        assert!(matches!(
-            Book::from_bytes(&bytes[..bytes.len() - 1], "t"),
-            Err(BookError::Length(_))
-        ));
-        let mut swapped = bytes.clone();
-        swapped[12..12 + RECORD].copy_from_slice(&bytes[12 + RECORD..12 + 2 * RECORD]);
-        assert!(matches!(
-            Book::from_bytes(&swapped, "t"),
-            Err(BookError::Unsorted(..))
         ));
     }
 
@@ -376,7 +313,6 @@ pub fn extend(
     options: &BuildOptions,
     after_each: &mut dyn FnMut(&Book, Step) -> bool,
 ) {
-    let stop = AtomicBool::new(false);
     let placing = |p: &Position| {
         !p.is_game_over() && (p.in_hand(Color::White) > 0 || p.in_hand(Color::Black) > 0)
     };
@@ -393,28 +329,12 @@ pub fn extend(
             .copied()
             .collect();
         let total = todo.len();
-        let next_index = std::sync::atomic::AtomicUsize::new(0);
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::scope(|scope| {
-            for _ in 0..options.threads.max(1) {
-                let tx = tx.clone();
-                let (todo, next_index, stop) = (&todo, &next_index, &stop);
-                scope.spawn(move || {
-                    let engine = search::Engine::new(64, 1);
-                    loop {
-                        let i = next_index.fetch_add(1, Ordering::Relaxed);
-                        if i >= todo.len() || stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let choice = choose(&engine, tb, table, &todo[i], options);
-                        if tx.send((i, choice)).is_err() {
-                            break;
-                        }
-                    }
-                });
-            }
-            drop(tx);
-            for (done, (i, (mv, flags, nodes))) in (1..).zip(rx) {
+        let mut going = true;
+        let stopped = crate::book::work_on(
+            &todo,
+            options.threads,
+            |engine, pos| choose(engine, tb, table, pos, options),
+            &mut |i, done, (mv, flags, nodes)| {
                 book.insert(&todo[i], mv, flags);
                 let step = Step {
                     ply,
@@ -423,12 +343,11 @@ pub fn extend(
                     proven: flags & PROVEN != 0,
                     nodes,
                 };
-                if !stop.load(Ordering::Relaxed) && !after_each(book, step) {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
-        });
-        if stop.load(Ordering::Relaxed) {
+                going = going && after_each(book, step);
+                going
+            },
+        );
+        if stopped {
             return;
         }
         // The next levels: every child up to `roots_ply`, then the book's

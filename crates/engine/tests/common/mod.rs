@@ -44,6 +44,17 @@ pub fn search<G: Game>(state: &G, depth: u32) -> SearchResult<G::Move> {
     engine.search(state, &[], Limits::depth(depth), 1, &stop, &mut |_| {})
 }
 
+/// The move `level` chooses in `state` within `limits`, with a fresh
+/// one-thread engine.
+pub fn level_choice<G: Game>(level: u8, state: &G, limits: Limits) -> G::Move {
+    let engine = Engine::new(16, 1);
+    let stop = AtomicBool::new(false);
+    engine::LevelPlayer::new(level, 1)
+        .choose(&engine, state, &[], limits, &stop, &mut |_| {})
+        .expect("a move")
+        .mv
+}
+
 /// One position of a value suite (`tests/blockade.txt`,
 /// `tests/lost_games.txt`): a Mühle position string, a tab, the moves that
 /// keep the databases' value (space-separated), a tab, a note.
