@@ -783,11 +783,14 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.score_bufs[ply] = scores;
             return -MATE + ply as i32;
         }
-        // A forced reply costs no depth (games that ask for it).
+        // A forced reply costs no depth (games that ask for it): in every
+        // node of a search with a depth limit, and on the principal
+        // variation of a timed one (everywhere it costs timed searches
+        // more depth than it gains).
         let mut child_depth = depth - 1;
         if moves.len() == 1
             && extensions < MAX_EXTENSIONS
-            && self.limits.depth.is_some()
+            && (self.limits.depth.is_some() || pv_node)
             && pos.extend_single_reply()
         {
             child_depth = depth;
@@ -941,7 +944,9 @@ impl<'a, G: Game> Searcher<'a, G> {
             pos.legal_moves(&mut moves);
         } else {
             pos.noisy_moves(&mut moves);
-            if qdepth == 0 && self.limits.depth.is_some() {
+            // The quiet tactics: with a depth limit everywhere, in a
+            // timed search on the principal variation (an open window).
+            if qdepth == 0 && (self.limits.depth.is_some() || beta - alpha > 1) {
                 pos.quiet_tactics(&mut moves);
             }
         }

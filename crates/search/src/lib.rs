@@ -122,19 +122,19 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// path may have (two, shared with [`Game::critical`]).
     ///
     /// This hook and [`Game::quiet_tactics`] trade nodes for tactical sight
-    /// at a given depth, so they apply only to searches with a depth limit
-    /// ([`Limits::depth`]: fixed-depth analysis, the weaker levels' depth
-    /// caps); a search limited only by time or nodes does not use them,
-    /// because there they cost more depth than they gain (docs/ENGINE.md,
-    /// "Dame shots").
+    /// at a given depth. A search with a depth limit ([`Limits::depth`]:
+    /// fixed-depth analysis, the weaker levels' depth caps) uses them in
+    /// every node; a search limited only by time or nodes uses them only on
+    /// the principal variation (an open window), because everywhere they
+    /// cost it more depth than they gain (docs/ENGINE.md, "Dame shots").
     fn extend_single_reply(&self) -> bool {
         false
     }
 
     /// Quiet moves that quiescence tries too at its first ply, appended to
     /// `moves` (in draughts: sacrifices, the start of a shot). None by
-    /// default. Used only by searches with a depth limit, as
-    /// [`Game::extend_single_reply`].
+    /// default. Used where [`Game::extend_single_reply`] is: in every node
+    /// of a search with a depth limit, on the principal variation of others.
     fn quiet_tactics(&self, _moves: &mut Vec<Self::Move>) {}
 
     /// Reverse futility pruning: at depth 1–3 outside the principal
