@@ -112,6 +112,15 @@ impl Game for Ttt {
     fn book_move(&self) -> Option<u8> {
         (self.cells == [0; 9]).then_some(BOOK_MOVE)
     }
+    /// No quiet tactics, but the calls are counted (on the searching
+    /// thread: a one-thread search runs on the caller's).
+    fn quiet_tactics(&self, _moves: &mut Vec<u8>) {
+        QUIET_TACTICS_CALLS.with(|c| c.set(c.get() + 1));
+    }
+}
+
+thread_local! {
+    static QUIET_TACTICS_CALLS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 const BOOK_MOVE: u8 = 1;
@@ -423,66 +432,16 @@ fn a_playing_search_plays_the_book_move_and_analysis_does_not() {
     assert_eq!(r.best, Some(own));
 }
 
-/// Tic-tac-toe that counts its calls of the quiet-tactics hook.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Counted(Ttt);
-
-static QUIET_TACTICS_CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-impl Game for Counted {
-    type Move = u8;
-    const HISTORY_SIZE: usize = 9;
-
-    fn legal_moves(&self, moves: &mut Vec<u8>) {
-        self.0.legal_moves(moves)
-    }
-    fn play(&self, mv: u8) -> Counted {
-        Counted(self.0.play(mv))
-    }
-    fn hash(&self) -> u64 {
-        self.0.hash()
-    }
-    fn status(&self) -> Status {
-        self.0.status()
-    }
-    fn evaluate(&self) -> i32 {
-        self.0.evaluate()
-    }
-    fn side_to_move(&self) -> usize {
-        self.0.side_to_move()
-    }
-    fn reversible_plies(&self) -> u32 {
-        0
-    }
-    fn is_noisy(&self, _mv: u8) -> bool {
-        false
-    }
-    fn order_hint(&self, _mv: u8) -> i32 {
-        0
-    }
-    fn history_index(&self, mv: u8) -> usize {
-        mv as usize
-    }
-    fn quiet_tactics(&self, _moves: &mut Vec<u8>) {
-        QUIET_TACTICS_CALLS.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
 /// The quiet tactics are asked for at every horizon of a search with a
 /// depth limit, and in a search limited by nodes or time only on the
 /// principal variation: there too, but in a small share of the horizons.
 #[test]
 fn a_timed_search_asks_for_the_quiet_tactics_on_the_principal_variation_only() {
-    let pos = Counted(Ttt::from("x...o....", true));
+    let pos = Ttt::from("x...o....", true);
     let run = |limits: Limits| {
-        let before = QUIET_TACTICS_CALLS.load(Ordering::Relaxed);
-        let engine = Engine::new(1, 1);
-        let stop = AtomicBool::new(false);
-        let r = engine.search(&pos, &[], limits, 1, &stop, &mut |_| {});
-        (
-            QUIET_TACTICS_CALLS.load(Ordering::Relaxed) - before,
-            r.nodes,
-        )
+        let before = QUIET_TACTICS_CALLS.with(|c| c.get());
+        let r = search(&pos, limits);
+        (QUIET_TACTICS_CALLS.with(|c| c.get()) - before, r.nodes)
     };
     let (with_depth, depth_nodes) = run(Limits::depth(4));
     let (by_nodes, nodes) = run(Limits::nodes(depth_nodes));
