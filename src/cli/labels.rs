@@ -272,6 +272,7 @@ pub fn fit_patterns_file(
     epochs: usize,
     pattern_ridge: f64,
     linear_ridge: f64,
+    rings: bool,
     out: &Path,
 ) -> Result<()> {
     use engine::muehle::pattern_fit::{PatternOptions, PatternSample, fit_patterns, to_bytes};
@@ -295,6 +296,7 @@ pub fn fit_patterns_file(
         rate: 1.0,
         pattern_ridge,
         linear_ridge,
+        rings,
     };
     let fit = fit_patterns(&train, &test, &start, &options);
     report_pattern_fit(

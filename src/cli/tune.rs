@@ -103,6 +103,10 @@ pub struct Args {
     /// starting table's.
     #[arg(long, value_name = "FILE", requires = "patterns")]
     patterns_from: Option<std::path::PathBuf>,
+    /// Mühle: fit the side tables only and leave the ring tables at 0 (to
+    /// compare what the rings add).
+    #[arg(long, requires = "patterns")]
+    no_rings: bool,
     /// Tune nothing: play the weights in use against the hand-set ones
     /// (Dame: `TUNED` against `DEFAULT`) over --games games and report
     /// wins, draws and losses.
@@ -478,6 +482,7 @@ impl games::PerGame for Tune<'_> {
                     args.iterations,
                     args.pattern_ridge,
                     args.ridge,
+                    !args.no_rings,
                     out,
                 );
             }
@@ -505,6 +510,9 @@ impl games::PerGame for Tune<'_> {
         }
         if let Some(path) = &args.labels {
             if let Some(out) = &args.patterns {
+                if args.no_rings {
+                    anyhow::bail!("--no-rings is for Mühle: Dame's patterns have no rings");
+                }
                 return super::dame_labels::fit_patterns_file(
                     path,
                     rules,

@@ -1,6 +1,6 @@
 //! Pattern weights of Mühle's evaluation: a value for every way the stones
-//! can stand on one side of the board, learnt from the perfect-play
-//! databases.
+//! can stand on one side of the board and on one ring, learnt from the
+//! perfect-play databases.
 //!
 //! A *side* is the nine points of one side of the board, three on each
 //! ring: the top side is a7 d7 g7, b6 d6 f6, c5 d5 e5 (its three mills and
@@ -8,24 +8,45 @@
 //! each other by the board's quarter turns, so one table serves all four:
 //! each side is read in the same order after turning it to the top. A
 //! pattern's index counts each point in base 3 (0 empty, 1 the side to
-//! move, 2 the opponent), so a table has 3⁹ = 19,683 entries.
+//! move, 2 the opponent), so a side table has 3⁹ = 19,683 entries.
 //!
-//! Two tables: one for the moving phase (no stone in hand on either side)
-//! and one for placing. The values are in hundredths of a stone for the
-//! side to move and are added to the linear terms ([`crate::eval`]); they
-//! are fitted together with the linear weights (`brett tune --labels FILE
-//! --patterns OUT`, docs/ENGINE.md) and read from
-//! `crates/muehle/data/patterns.bin` (the two tables one after the other,
-//! little-endian `i16`). A board with diagonal lines has no patterns.
+//! A *ring* is the eight points of one square (its four mills around the
+//! square), read clockwise from its top-left corner: 3⁸ = 6,561 entries. The
+//! outer and the inner square turn into each other by the board's
+//! inside-out symmetry, so they share a table; the middle square (joined to
+//! both) has its own. The rings see what stretches over the corners, where
+//! the sides are cut: a square hemmed in all round, a mill that can be
+//! opened on one side and closed on the other.
+//!
+//! Each kind of table comes twice: for the moving phase (no stone in hand on
+//! either side) and for placing. The values are in hundredths of a stone
+//! for the side to move and are added to the linear terms
+//! ([`crate::eval`]); they are fitted together with the linear weights
+//! (`brett tune --labels FILE --patterns OUT`, docs/ENGINE.md) and read from
+//! `crates/muehle/data/patterns.bin` (little-endian `i16`: the two side
+//! tables, then the ring tables, [`ENTRIES`] in all). A board with diagonal
+//! lines has no patterns.
 
 use crate::{Bitboard, Position};
 
-/// Entries of one table: 3⁹.
+/// Entries of one side table: 3⁹.
 pub const PATTERNS: usize = 19_683;
-/// Sides of the board (regions read per position).
+/// Sides of the board.
 pub const SIDES: usize = 4;
-/// Tables: moving phase, placing.
+/// Phases, each with its own tables: moving phase, placing.
 pub const TABLES: usize = 2;
+/// Entries of one ring table: 3⁸.
+pub const RING_PATTERNS: usize = 6_561;
+/// Rings (squares) of the board: outer, middle, inner.
+pub const RINGS: usize = 3;
+/// Ring tables per phase: the outer and inner ring's, the middle ring's.
+pub const RING_KINDS: usize = 2;
+/// Where the ring tables start among all values.
+pub const RING_START: usize = TABLES * PATTERNS;
+/// All values: the side tables, then the ring tables.
+pub const ENTRIES: usize = RING_START + TABLES * RING_KINDS * RING_PATTERNS;
+/// Pattern entries read per position: one per side and one per ring.
+pub const REGIONS: usize = SIDES + RINGS;
 
 /// The base-3 value of each 9-bit set of points (bit `j` counts `3^j`).
 const BASE3: [u16; 512] = {
@@ -80,10 +101,43 @@ pub fn table(pos: &Position) -> usize {
     usize::from(pos.in_hand(crate::Color::White) + pos.in_hand(crate::Color::Black) > 0)
 }
 
-/// Pattern weights: `TABLES` tables of [`PATTERNS`] values.
+/// The pattern index of each ring (outer, middle, inner) for the side to
+/// move of `pos`: its eight points in base 3, clockwise from the top-left
+/// corner.
+#[inline]
+pub fn ring_indices(pos: &Position) -> [u16; RINGS] {
+    let us = pos.turn();
+    let (own, opp) = (pos.stones(us).0, pos.stones(us.other()).0);
+    let mut out = [0u16; RINGS];
+    for (r, slot) in out.iter_mut().enumerate() {
+        let a = ((own >> (8 * r)) & 0xFF) as usize;
+        let b = ((opp >> (8 * r)) & 0xFF) as usize;
+        *slot = BASE3[a] + 2 * BASE3[b];
+    }
+    out
+}
+
+/// The places of the values `pos` reads among all [`ENTRIES`]: one for each
+/// side, then one for each ring.
+#[inline]
+pub fn entries(pos: &Position) -> [u32; REGIONS] {
+    let t = table(pos);
+    let mut out = [0u32; REGIONS];
+    for (k, i) in indices(pos).into_iter().enumerate() {
+        out[k] = (t * PATTERNS + usize::from(i)) as u32;
+    }
+    for (r, i) in ring_indices(pos).into_iter().enumerate() {
+        let kind = usize::from(r == 1);
+        out[SIDES + r] =
+            (RING_START + (t * RING_KINDS + kind) * RING_PATTERNS + usize::from(i)) as u32;
+    }
+    out
+}
+
+/// Pattern weights: [`ENTRIES`] values, read at [`entries`].
 #[derive(PartialEq, Eq)]
 pub struct PatternWeights {
-    /// `table * PATTERNS + index`.
+    /// The side tables (`table * PATTERNS + index`), then the ring tables.
     pub values: &'static [i16],
 }
 
@@ -106,16 +160,14 @@ impl PatternWeights {
         if pos.board().has_diagonals() {
             return 0;
         }
-        let base = table(pos) * PATTERNS;
-        indices(pos)
+        entries(pos)
             .iter()
-            .map(|&i| i32::from(self.values[base + usize::from(i)]))
+            .map(|&i| i32::from(self.values[i as usize]))
             .sum()
     }
 }
 
-static RAW: [i16; TABLES * PATTERNS] =
-    boardgame::tables::decode_i16(include_bytes!("../data/patterns.bin"));
+static RAW: [i16; ENTRIES] = boardgame::tables::decode_i16(include_bytes!("../data/patterns.bin"));
 
 /// The pattern weights in use (`crates/muehle/data/patterns.bin`).
 pub static PATTERNS_IN_USE: PatternWeights = PatternWeights { values: &RAW };
@@ -161,11 +213,49 @@ mod tests {
         assert!(idx.iter().all(|&i| usize::from(i) < PATTERNS));
     }
 
+    /// Each ring is read clockwise from its top-left corner; the outer and
+    /// inner ring share a table, the middle ring has its own, in each phase.
+    #[test]
+    fn the_rings_are_read_clockwise_from_the_top_left() {
+        let pos: Position = "W.B/.WB/W.B/BW..WB/.W./B.W/... w 0 0 12 20"
+            .parse()
+            .unwrap();
+        let rings = [
+            ["a7", "d7", "g7", "g4", "g1", "d1", "a1", "a4"],
+            ["b6", "d6", "f6", "f4", "f2", "d2", "b2", "b4"],
+            ["c5", "d5", "e5", "e4", "e3", "d3", "c3", "c4"],
+        ];
+        let idx = ring_indices(&pos);
+        for (r, points) in rings.iter().enumerate() {
+            let mut nine = [points[0]; 9];
+            nine[..8].copy_from_slice(points);
+            // The ninth point of `index_by_points` stands for 3⁸: leave it
+            // out by reading a point twice and taking the rest.
+            let full = index_by_points(&pos, nine);
+            let ninth = full / 6561;
+            assert_eq!(idx[r], full - ninth * 6561, "ring {r}");
+        }
+        let e = entries(&pos);
+        assert_eq!(table(&pos), 0);
+        assert_eq!(e[SIDES] as usize, RING_START + usize::from(idx[0]));
+        assert_eq!(
+            e[SIDES + 1] as usize,
+            RING_START + RING_PATTERNS + usize::from(idx[1])
+        );
+        assert_eq!(e[SIDES + 2] as usize, RING_START + usize::from(idx[2]));
+        let placing = Position::new(RuleSet::STANDARD);
+        assert_eq!(
+            entries(&placing)[SIDES + 1] as usize,
+            RING_START + 3 * RING_PATTERNS
+        );
+        assert!(e.iter().all(|&i| (i as usize) < ENTRIES));
+    }
+
     /// The table in use has the right size and the start position (an
     /// empty board) is read from the placing table.
     #[test]
     fn the_table_in_use_is_complete() {
-        assert_eq!(PATTERNS_IN_USE.values.len(), TABLES * PATTERNS);
+        assert_eq!(PATTERNS_IN_USE.values.len(), ENTRIES);
         let start = Position::new(RuleSet::STANDARD);
         assert_eq!(table(&start), 1);
         assert_eq!(indices(&start), [0; SIDES]);

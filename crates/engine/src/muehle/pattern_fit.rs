@@ -2,17 +2,18 @@
 //! linear weights ([`muehle::eval::Weights`]) to the databases' values.
 //!
 //! The model is the evaluation's: the linear terms plus, for each of the
-//! four sides, the entry of its pattern in the table of the position's
-//! phase; through a logistic curve of a fixed scale (fitted first, with the
-//! starting weights) it should predict each position's result for the side
-//! to move. Adam on the mean cross-entropy, full batches; each position
-//! touches four pattern entries. A ridge pulls every pattern entry towards
+//! four sides and the three rings, the entry of its pattern in the tables
+//! of the position's phase; through a logistic curve of a fixed scale
+//! (fitted first, with the starting weights) it should predict each
+//! position's result for the side to move. Adam on the mean cross-entropy,
+//! full batches; each position touches seven pattern entries (four without
+//! the rings, [`PatternOptions::rings`]). A ridge pulls every pattern entry towards
 //! 0, so that patterns seldom seen stay near nothing, and every linear
 //! weight towards its start. The stone's weight stays 100 (the unit).
 
 use muehle::Position;
 use muehle::eval::{FEATURES, Weights, features};
-use muehle::pattern::{PATTERNS, SIDES, TABLES, indices, table};
+use muehle::pattern::{ENTRIES, REGIONS, RING_START, SIDES, entries};
 
 use crate::texel::{Adam, fit_scale, mean_cross_entropy, sigmoid};
 
@@ -21,10 +22,8 @@ use crate::texel::{Adam, fit_scale, mean_cross_entropy, sigmoid};
 pub struct PatternSample {
     /// The linear features for the side to move.
     pub row: [f32; FEATURES],
-    /// The table the position is read with ([`muehle::pattern::table`]).
-    pub table: u8,
-    /// The pattern index of each side.
-    pub idx: [u16; SIDES],
+    /// The places of its pattern values ([`muehle::pattern::entries`]).
+    pub idx: [u32; REGIONS],
     /// The result for the side to move: 1, ½ or 0.
     pub target: f32,
 }
@@ -34,8 +33,7 @@ impl PatternSample {
     pub fn new(pos: &Position, target: f32) -> PatternSample {
         PatternSample {
             row: features(pos).map(|x| x as f32),
-            table: table(pos) as u8,
-            idx: indices(pos),
+            idx: entries(pos),
             target,
         }
     }
@@ -53,6 +51,9 @@ pub struct PatternOptions {
     pub pattern_ridge: f64,
     /// Pull of each linear weight towards its start, likewise.
     pub linear_ridge: f64,
+    /// Fit the ring tables too; without, they stay 0 and only the sides'
+    /// tables are fitted (to compare).
+    pub rings: bool,
 }
 
 /// What [`fit_patterns`] found.
@@ -60,7 +61,7 @@ pub struct PatternOptions {
 pub struct PatternFit {
     /// The linear weights (patterns: none).
     pub linear: Weights,
-    /// The pattern values, `table * PATTERNS + index`.
+    /// The pattern values ([`ENTRIES`], as `muehle::pattern` reads them).
     pub patterns: Vec<i16>,
     /// The logistic scale (fixed during the fit).
     pub scale: f64,
@@ -77,12 +78,7 @@ fn eval(s: &PatternSample, linear: &[f64], patterns: &[f64]) -> f64 {
         .zip(linear)
         .map(|(&f, w)| f64::from(f) * w)
         .sum();
-    let base = usize::from(s.table) * PATTERNS;
-    lin + s
-        .idx
-        .iter()
-        .map(|&i| patterns[base + usize::from(i)])
-        .sum::<f64>()
+    lin + s.idx.iter().map(|&i| patterns[i as usize]).sum::<f64>()
 }
 
 fn loss(samples: &[PatternSample], linear: &[f64], patterns: &[f64], k: f64) -> f64 {
@@ -103,13 +99,18 @@ pub fn fit_patterns(
     start: &Weights,
     options: &PatternOptions,
 ) -> PatternFit {
-    let n_pat = TABLES * PATTERNS;
+    let n_pat = ENTRIES;
     let mut linear: Vec<f64> = start.to_array().iter().map(|&x| f64::from(x)).collect();
     let start_linear = linear.clone();
     let mut patterns: Vec<f64> = match start.patterns {
         Some(p) => p.values.iter().map(|&x| f64::from(x)).collect(),
         None => vec![0.0; n_pat],
     };
+    if !options.rings {
+        patterns[RING_START..].iter_mut().for_each(|x| *x = 0.0);
+    }
+    // The entries fitted: all, or the sides' only.
+    let used = if options.rings { REGIONS } else { SIDES };
     // The scale of the curve, with the starting weights.
     let k = fit_scale(40, |k| loss(train, &linear, &patterns, k));
     let train_before = loss(train, &linear, &patterns, k);
@@ -126,9 +127,8 @@ pub fn fit_patterns(
             for (g, &f) in g_lin.iter_mut().zip(&s.row) {
                 *g += d * f64::from(f);
             }
-            let base = usize::from(s.table) * PATTERNS;
-            for &i in &s.idx {
-                g_pat[base + usize::from(i)] += d;
+            for &i in &s.idx[..used] {
+                g_pat[i as usize] += d;
             }
         }
         for i in 0..n_pat {
@@ -168,49 +168,89 @@ pub fn to_bytes(patterns: &[i16]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use muehle::pattern::{PATTERNS, RING_PATTERNS};
+
+    /// Samples whose pattern entries are `winning` (won three times in four)
+    /// or, half of them, random others among `others` (drawn); every
+    /// sample also reads the entries of `fixed`.
+    fn samples(
+        n: usize,
+        rng: &mut fastrand::Rng,
+        slot: usize,
+        winning: u32,
+        others: std::ops::Range<u32>,
+    ) -> Vec<PatternSample> {
+        (0..n)
+            .map(|_| {
+                let i = if rng.bool() {
+                    winning
+                } else {
+                    rng.u32(others.clone())
+                };
+                let target = if i == winning {
+                    if rng.u8(0..4) < 3 { 1.0 } else { 0.0 }
+                } else {
+                    0.5
+                };
+                let mut idx = [0, 1, 2, 3, RING_START as u32, RING_START as u32 + 1, 5];
+                idx[slot] = i;
+                PatternSample {
+                    row: [0.0; FEATURES],
+                    idx,
+                    target,
+                }
+            })
+            .collect()
+    }
+
+    fn options(rings: bool) -> PatternOptions {
+        PatternOptions {
+            epochs: 200,
+            rate: 1.0,
+            pattern_ridge: 0.0003,
+            linear_ridge: 0.0007,
+            rings,
+        }
+    }
+
+    fn start() -> Weights {
+        Weights {
+            patterns: None,
+            ..Weights::from_array([0; FEATURES])
+        }
+    }
 
     /// Positions whose top side reads one pattern are won three times in
     /// four, the others drawn: the fit gives that pattern a positive value
     /// and lowers the held-out loss.
     #[test]
     fn a_pattern_that_wins_gets_a_positive_weight() {
-        let start = Weights {
-            patterns: None,
-            ..Weights::from_array([0; FEATURES])
-        };
         let mut rng = fastrand::Rng::with_seed(3);
-        let mut make = |n: usize| -> Vec<PatternSample> {
-            (0..n)
-                .map(|_| {
-                    let i = if rng.bool() {
-                        7
-                    } else {
-                        rng.u16(8..PATTERNS as u16)
-                    };
-                    let target = if i == 7 {
-                        if rng.u8(0..4) < 3 { 1.0 } else { 0.0 }
-                    } else {
-                        0.5
-                    };
-                    PatternSample {
-                        row: [0.0; FEATURES],
-                        table: 0,
-                        idx: [i, 0, 0, 0],
-                        target,
-                    }
-                })
-                .collect()
-        };
-        let (train, test) = (make(4000), make(1000));
-        let options = PatternOptions {
-            epochs: 200,
-            rate: 1.0,
-            pattern_ridge: 0.0003,
-            linear_ridge: 0.0007,
-        };
-        let fit = fit_patterns(&train, &test, &start, &options);
+        let train = samples(4000, &mut rng, 0, 7, 8..PATTERNS as u32);
+        let test = samples(1000, &mut rng, 0, 7, 8..PATTERNS as u32);
+        let fit = fit_patterns(&train, &test, &start(), &options(true));
         assert!(fit.patterns[7] > 20, "{}", fit.patterns[7]);
         assert!(fit.held_out.1 < fit.held_out.0, "{:?}", fit.held_out);
-        assert_eq!(to_bytes(&fit.patterns).len(), 2 * TABLES * PATTERNS);
+        assert_eq!(to_bytes(&fit.patterns).len(), 2 * ENTRIES);
+    }
+
+    /// The same for a ring's pattern; fitted without the rings, it stays 0.
+    #[test]
+    fn a_ring_pattern_that_wins_gets_a_positive_weight_when_the_rings_are_fitted() {
+        let first = RING_START as u32 + 2 * RING_PATTERNS as u32;
+        let winning = first + 7;
+        let others = first + 8..first + RING_PATTERNS as u32;
+        let mut rng = fastrand::Rng::with_seed(4);
+        let train = samples(4000, &mut rng, SIDES + 2, winning, others.clone());
+        let test = samples(1000, &mut rng, SIDES + 2, winning, others);
+        let fit = fit_patterns(&train, &test, &start(), &options(true));
+        assert!(
+            fit.patterns[winning as usize] > 20,
+            "{}",
+            fit.patterns[winning as usize]
+        );
+        assert!(fit.held_out.1 < fit.held_out.0, "{:?}", fit.held_out);
+        let without = fit_patterns(&train, &test, &start(), &options(false));
+        assert!(without.patterns[RING_START..].iter().all(|&x| x == 0));
     }
 }
