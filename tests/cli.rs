@@ -771,8 +771,42 @@ fn muehle_patterns_are_fitted_to_a_label_file() {
             && out.contains("stone: 100,"),
         "{out}"
     );
-    let size = std::fs::metadata(&table).expect("table written").len();
-    assert_eq!(size, 2 * 2 * 19_683);
+    // The side tables and the ring tables (crates/muehle/data/patterns.bin).
+    let bytes = std::fs::read(&table).expect("table written");
+    assert_eq!(bytes.len(), 2 * muehle::pattern::ENTRIES);
+    assert!(
+        bytes[2 * muehle::pattern::RING_START..]
+            .iter()
+            .any(|&b| b != 0),
+        "the ring tables are fitted"
+    );
+    // With --no-rings only the side tables are fitted: the rings stay 0.
+    let (ok, _, err) = brett(
+        &[
+            "tune",
+            "--labels",
+            labels.to_str().expect("utf-8"),
+            "--patterns",
+            table.to_str().expect("utf-8"),
+            "--iterations",
+            "30",
+            "--no-rings",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let bytes = std::fs::read(&table).expect("table written");
+    assert_eq!(bytes.len(), 2 * muehle::pattern::ENTRIES);
+    assert!(
+        bytes[..2 * muehle::pattern::RING_START]
+            .iter()
+            .any(|&b| b != 0)
+    );
+    assert!(
+        bytes[2 * muehle::pattern::RING_START..]
+            .iter()
+            .all(|&b| b == 0)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
