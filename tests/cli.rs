@@ -752,8 +752,8 @@ fn muehle_patterns_are_fitted_to_a_label_file() {
     }
     std::fs::write(&labels, text).expect("labels");
     let table = dir.join("patterns.bin");
-    let (ok, out, err) = brett(
-        &[
+    let fit = |extra: &[&str]| {
+        let mut args = vec![
             "tune",
             "--labels",
             labels.to_str().expect("utf-8"),
@@ -761,9 +761,11 @@ fn muehle_patterns_are_fitted_to_a_label_file() {
             table.to_str().expect("utf-8"),
             "--iterations",
             "30",
-        ],
-        "",
-    );
+        ];
+        args.extend_from_slice(extra);
+        brett(&args, "")
+    };
+    let (ok, out, err) = fit(&[]);
     assert!(ok, "{err}");
     assert!(
         out.contains("held-out loss")
@@ -781,19 +783,7 @@ fn muehle_patterns_are_fitted_to_a_label_file() {
         "the ring tables are fitted"
     );
     // With --no-rings only the side tables are fitted: the rings stay 0.
-    let (ok, _, err) = brett(
-        &[
-            "tune",
-            "--labels",
-            labels.to_str().expect("utf-8"),
-            "--patterns",
-            table.to_str().expect("utf-8"),
-            "--iterations",
-            "30",
-            "--no-rings",
-        ],
-        "",
-    );
+    let (ok, _, err) = fit(&["--no-rings"]);
     assert!(ok, "{err}");
     let bytes = std::fs::read(&table).expect("table written");
     assert_eq!(bytes.len(), 2 * muehle::pattern::ENTRIES);
