@@ -281,7 +281,7 @@ pub fn fit_file(
         }
     };
     let samples = read_for_fit(path, rules)?;
-    let tuned = Weights::tuned(rules.board);
+    let tuned = Weights::for_rules(&rules);
     if tuned.patterns.is_some() {
         println!(
             "Note: this fits the linear weights alone; the board's pattern weights are fitted together with them by --patterns FILE."
@@ -366,7 +366,7 @@ pub fn fit_patterns_file(
     let samples = read_for_fit(path, rules)?;
     let start = Weights {
         patterns: None,
-        ..*Weights::tuned(rules.board)
+        ..*Weights::for_rules(&rules)
     };
     let (train, test) = super::labels::split_held_out(&samples, |(pos, target)| {
         PatternSample::new(pos, *target, &start)

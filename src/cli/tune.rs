@@ -535,7 +535,7 @@ impl games::PerGame for Tune<'_> {
         if args.compare {
             compare(
                 &DameTune(rules),
-                *dame::eval::Weights::tuned(rules.board),
+                *dame::eval::Weights::for_rules(&rules),
                 dame::eval::Weights::DEFAULT,
                 args,
             );
@@ -544,7 +544,7 @@ impl games::PerGame for Tune<'_> {
         let start = if args.from_default {
             dame::eval::Weights::DEFAULT
         } else {
-            *dame::eval::Weights::tuned(rules.board)
+            *dame::eval::Weights::for_rules(&rules)
         };
         tune(&DameTune(rules), start, args)?;
         Ok(())

@@ -20,7 +20,7 @@
 
 use crate::movegen::{self, G8, G10, Geo};
 use crate::pattern::PatternWeights;
-use crate::{BoardSize, Color, Position, Square};
+use crate::{BoardSize, Color, Position, RuleSet, Square};
 
 /// Number of evaluation features.
 pub const FEATURES: usize = 17;
@@ -158,12 +158,25 @@ impl Weights {
         patterns: None,
     };
 
-    /// The weights for `size` in use, fitted to self-play results
-    /// (docs/ENGINE.md, "Dame evaluation").
+    /// The weights in use for `size` under its reference rules (8×8:
+    /// `dame`; 10×10: `international`), fitted to self-play results
+    /// (docs/ENGINE.md, "Dame evaluation"). [`Weights::for_rules`] picks by
+    /// the whole rule set, and is what the engine evaluates with.
     pub const fn tuned(size: BoardSize) -> &'static Weights {
         match size {
             BoardSize::Eight => &Weights::TUNED_8,
             BoardSize::Ten => &Weights::TUNED_10,
+        }
+    }
+
+    /// The weights in use for `rules`: the board's ([`Weights::tuned`]),
+    /// except on 10×10 where men capture forward only (`dame-100`): there
+    /// men stand and are attacked differently, and the weights are fitted
+    /// to games under those rules ([`Weights::TUNED_100`]).
+    pub const fn for_rules(rules: &RuleSet) -> &'static Weights {
+        match rules.board {
+            BoardSize::Ten if !rules.men_capture_backward => &Weights::TUNED_100,
+            size => Weights::tuned(size),
         }
     }
 
@@ -187,6 +200,17 @@ impl Weights {
             35, 110, 4, -5, 34, 10, -8, -42, 1, -17, -4, 17, -9, 9, -12, -31, 6,
         ],
         patterns: Some(&crate::pattern::PATTERNS_10),
+    };
+
+    /// Fitted on 10×10 with men capturing forward only (`dame-100`).
+    pub const TUNED_100: Weights = Weights {
+        mid: [
+            100, 164, -6, 3, -4, -1, -9, -26, 17, -2, -3, -9, -1, 1, 5, -1, -5,
+        ],
+        end: [
+            44, 206, 6, -1, 30, 13, 7, -46, 13, -2, 10, 17, -6, 0, -6, -24, 6,
+        ],
+        patterns: Some(&crate::pattern::PATTERNS_100),
     };
 
     /// All weights, middle game first (the order of [`WEIGHT_NAMES`]).
@@ -600,15 +624,14 @@ fn evaluate_body(pos: &Position, w: &Weights) -> i32 {
 }
 
 /// Evaluate `pos` for the side to move with the weights in use for its
-/// board ([`Weights::tuned`]).
+/// rules ([`Weights::for_rules`]).
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, Weights::tuned(pos.size()))
+    evaluate_with(pos, Weights::for_rules(pos.rules()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RuleSet;
 
     fn pos(fen: &str, rules: RuleSet) -> Position {
         Position::from_fen(fen, rules).expect(fen)
@@ -621,7 +644,7 @@ mod tests {
     fn the_popcnt_copy_of_the_evaluation_agrees_with_the_plain_one() {
         let mut checked = 0;
         for rules in [RuleSet::DAME, RuleSet::DAME_100, RuleSet::DAME_FR] {
-            let w = Weights::tuned(Position::new(rules).size());
+            let w = Weights::for_rules(&rules);
             crate::random_games::for_each_position(rules, 0x2545_F491_4F6C_DD1D, 40, 120, |p| {
                 assert_eq!(evaluate_with(p, w), evaluate_body(p, w), "{}", p.fen());
                 checked += 1;

@@ -232,6 +232,16 @@ pub static PATTERNS_10: PatternWeights = PatternWeights {
     end: RAW10.split_at(N10).1,
 };
 
+static RAW100: [i16; 2 * N10] = decode_i16(include_bytes!("../data/patterns-100.bin"));
+
+/// The pattern weights in use on 10×10 where men capture forward only
+/// (`dame-100`; `crates/dame/data/patterns-100.bin`, fitted by `brett tune
+/// --game dame-100 --labels FILE --patterns OUT`).
+pub static PATTERNS_100: PatternWeights = PatternWeights {
+    mid: RAW100.split_at(N10).0,
+    end: RAW100.split_at(N10).1,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

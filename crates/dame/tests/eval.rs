@@ -17,7 +17,7 @@ fn pos(rules: RuleSet, fen: &str) -> Position {
 fn linear_only(rules: RuleSet) -> Weights {
     Weights {
         patterns: None,
-        ..*Weights::tuned(rules.board)
+        ..*Weights::for_rules(&rules)
     }
 }
 
@@ -69,7 +69,12 @@ fn a_man_more_is_worth_about_a_man_and_a_king_more() {
         assert!(up - even >= 30, "{rules}: {up} vs {even}");
         assert!(king > up, "{rules}: a king beats a man: {king} vs {up}");
     }
-    for w in [Weights::DEFAULT, Weights::TUNED_8, Weights::TUNED_10] {
+    for w in [
+        Weights::DEFAULT,
+        Weights::TUNED_8,
+        Weights::TUNED_10,
+        Weights::TUNED_100,
+    ] {
         assert_eq!(w.mid[f::MAN], 100, "the unit");
         assert!(w.end[f::KING] > w.end[f::MAN]);
     }
@@ -195,6 +200,33 @@ fn the_phase_mixes_middle_game_and_endgame_weights() {
     let raw = linear(&features(&p), phase(&p), 40, &w);
     assert_eq!(raw, (100 * 3 + 300 * 37) / 40);
     assert_eq!(evaluate_with(&p, &w), raw / 16);
+}
+
+/// `dame-100` (10×10, men capture forward only, no majority rule) has
+/// weights of its own, fitted to its games; `international` keeps the
+/// 10×10 ones, and both 8×8 rule sets share the 8×8 weights. A rule set
+/// is judged by its board and whether men capture backward.
+#[test]
+fn dame_100_evaluates_with_weights_of_its_own() {
+    let fen = "W:W31,32,33,28,36,37:B19,20,24,13,14";
+    let p100 = pos(RuleSet::DAME_100, fen);
+    assert_eq!(evaluate(&p100), evaluate_with(&p100, &Weights::TUNED_100));
+    assert_eq!(Weights::for_rules(&RuleSet::DAME_100), &Weights::TUNED_100);
+    assert_eq!(
+        Weights::for_rules(&RuleSet::INTERNATIONAL),
+        &Weights::TUNED_10
+    );
+    for rules in [RuleSet::DAME, RuleSet::DAME_FR] {
+        assert_eq!(Weights::for_rules(&rules), &Weights::TUNED_8);
+    }
+    let backward: RuleSet = "dame-100,men-capture-backward=on".parse().unwrap();
+    assert_eq!(Weights::for_rules(&backward), &Weights::TUNED_10);
+    // The tables differ: the same men are judged by each game's own.
+    assert_ne!(Weights::TUNED_100.patterns, Weights::TUNED_10.patterns);
+    assert_ne!(
+        evaluate_with(&p100, &Weights::TUNED_100),
+        evaluate_with(&pos(RuleSet::INTERNATIONAL, fen), &Weights::TUNED_10)
+    );
 }
 
 #[test]

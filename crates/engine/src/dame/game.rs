@@ -19,13 +19,13 @@ pub struct DameState {
 }
 
 impl DameState {
-    /// `pos` evaluated with the tuned weights of its board
-    /// ([`Weights::tuned`]), with the endgame databases (those installed).
+    /// `pos` evaluated with the tuned weights of its rules
+    /// ([`Weights::for_rules`]), with the endgame databases (those installed).
     #[inline]
     pub fn new(pos: Position) -> DameState {
         DameState {
             pos,
-            weights: Weights::tuned(pos.size()),
+            weights: Weights::for_rules(pos.rules()),
             databases: true,
         }
     }
