@@ -11,11 +11,14 @@ cd "$(dirname "$0")"
 source tests/pg/start.sh
 
 # The `ci` profile is release without LTO (see Cargo.toml): fast to build.
-echo "== Rust tests (cargo test --workspace --profile ci)"
-cargo test --workspace --profile ci
+# The examples are not built here (clippy --all-targets in .ci/run checks
+# them; the load benchmark below builds its own).
+echo "== Rust tests (cargo test --workspace --profile ci --tests, then --doc)"
+cargo test --workspace --profile ci --tests
+cargo test --workspace --profile ci --doc
 
 echo "== the API tests again, every test server on PostgreSQL (BRETT_TEST_BACKEND=postgres)"
-BRETT_TEST_BACKEND=postgres cargo test --profile ci -p server --test api --test dame --test clocks
+BRETT_TEST_BACKEND=postgres cargo test --profile ci -p server --test integration -- api:: dame:: clocks::
 
 echo "== load benchmark, a short run of each (figures of the full runs: docs/INSTANCES.md)"
 # roundtrip on SQLite and across two PostgreSQL instances; kill fails when an

@@ -2,9 +2,7 @@
 //! bidirectional controls, oversized socket messages, rate limits, and
 //! idle or half-open connections.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 

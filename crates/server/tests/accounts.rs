@@ -5,11 +5,9 @@
 //! PostgreSQL with `BRETT_TEST_BACKEND=postgres`; the storage tests at the
 //! end run on both backends.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use server::storage::{self, DELETED_PLAYER, NewGame, Seat, name_key};

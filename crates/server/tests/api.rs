@@ -1,10 +1,8 @@
 //! The API of docs/API.md against a real server and a real SQLite file.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -576,13 +574,13 @@ async fn local_takeback_undoes_the_last_move() {
 #[tokio::test]
 async fn takeback_while_the_computer_thinks() {
     // The computer thinks 1.5 s here: the takeback comes while it thinks.
-    // Level 10 would answer these first moves from its opening book at
-    // once; without the book it searches. (No other test of this binary
-    // needs the book.)
-    engine::muehle::book::set_enabled(false);
+    // Level 10 answers the first moves from the start out of its opening
+    // book at once, so the game starts from a placing position that no
+    // book holds (White threatens a7-d7-g7).
     let s = TestServer::start_with(1500).await;
     let v = s
-        .create(json!({"kind": "computer", "level": 10, "color": "white"}))
+        .create(json!({"kind": "computer", "level": 10, "color": "white",
+                       "position": "WW./.../.../....../.../.../.BB w 7 7 0 3"}))
         .await;
     let id = id_of(&v);
     let me = token(&v, "white");
@@ -890,7 +888,7 @@ async fn pages_and_assets() {
 #[tokio::test]
 async fn database_urls() {
     // In memory works; other schemes are refused with a clear error.
-    let mut cfg = common::config(std::path::Path::new("unused"), 30);
+    let mut cfg = crate::common::config(std::path::Path::new("unused"), 30);
     cfg.database_url = Some("sqlite::memory:".into());
     let server = server::start(cfg.clone()).await.unwrap();
     let base = format!("http://{}", server.addr);

@@ -4,11 +4,9 @@
 //! accounts, and a message reaching the sockets of another instance. The
 //! servers run on SQLite, or on PostgreSQL with `BRETT_TEST_BACKEND=postgres`.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use futures_util::StreamExt;
 use reqwest::StatusCode;
 use serde_json::{Value, json};

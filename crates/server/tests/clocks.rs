@@ -3,12 +3,10 @@
 //! and extra time. The server goes by a manual clock the tests move on;
 //! what they time is the server's answer in real time.
 
-mod common;
-
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use server::clocks::{ManualClock, Time};

@@ -2,9 +2,7 @@
 //! with whole capture paths, huffing, the computer, takeback, records,
 //! analysis, and a restart on the same database file.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 

@@ -2,13 +2,11 @@
 //! games before analyses, analyses limited per client, a bounded queue
 //! answered `engine_busy` instead of an endless wait.
 
-mod common;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 /// The header a browser names itself with.

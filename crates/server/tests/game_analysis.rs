@@ -3,11 +3,9 @@
 //! kept with the game (after a restart too), limits answered with the
 //! API's errors.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 

@@ -2,12 +2,10 @@
 //! check and the browser's protections, requests with a malformed head,
 //! the wrong-token limits behind a proxy, and records at the size limits.
 
-mod common;
-
 use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use server::storage::{self, GameMeta, NewGame, Seat};

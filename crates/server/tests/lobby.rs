@@ -4,9 +4,7 @@
 //! for another player. The servers run on SQLite, or on PostgreSQL with
 //! `BRETT_TEST_BACKEND=postgres`.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use server::clocks::{ManualClock, Time};

@@ -2,9 +2,7 @@
 //! their presets, played, stored and read back, with the board's options
 //! in the state and no databases for them.
 
-mod common;
-
-use common::{TestServer, id_of, token};
+use crate::common::{TestServer, id_of, token};
 use serde_json::json;
 
 #[tokio::test]

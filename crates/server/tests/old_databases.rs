@@ -5,11 +5,9 @@
 //! db export` writes the same lines, the stored versions and pending huffs
 //! are kept, and every game goes on from where it stood.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::*;
+use crate::common::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use server::storage::{self, GameRecord};

@@ -7,13 +7,11 @@
 //! process-global, so these tests have their own test binary); each test
 //! works on rule sets of its own.
 
-mod common;
-
 use std::path::Path;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use common::{TestServer, json_answer};
+use crate::common::{TestServer, json_answer};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tablebase::Variant;

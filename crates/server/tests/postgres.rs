@@ -3,13 +3,11 @@
 //! own on the server of `BRETT_TEST_POSTGRES` (skipped with a message when
 //! it is unset, a failure when `BRETT_REQUIRE_POSTGRES=1`).
 
-mod common;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use server::ServerConfig;

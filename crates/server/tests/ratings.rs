@@ -5,9 +5,7 @@
 //! The servers run on SQLite, or on PostgreSQL with
 //! `BRETT_TEST_BACKEND=postgres`.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 

@@ -10,16 +10,13 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-#[path = "common/stored.rs"]
-mod stored;
-
+use crate::common::{meta, person};
 use server::storage::{
     self, APPLICATION_ID, Expected, Integrity, MoveChange, NewGame, SqliteStorage, Storage,
     StorageError, StorageOptions, Variant,
 };
 use sqlx::Connection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
-use stored::{meta, person};
 
 /// Game `i`, its moves played already (as an imported record).
 fn new_game(i: usize, moves: usize) -> NewGame {

@@ -3,11 +3,9 @@
 //! `BRETT_TEST_POSTGRES`; skipped with a message when it is unset, a
 //! failure when `BRETT_REQUIRE_POSTGRES=1`).
 
-mod common;
-
 use std::sync::Arc;
 
-use common::{meta, person};
+use crate::common::{meta, person};
 use server::storage::{
     self, Expected, GameRecord, MoveChange, NewGame, Seat, SeatChange, Status, Storage,
     StorageError, Variant,
@@ -18,8 +16,12 @@ async fn backends(test: &str) -> Vec<(&'static str, String, Option<tempfile::Tem
     let dir = tempfile::tempdir().unwrap();
     let sqlite = format!("sqlite://{}", dir.path().join("brett.db").display());
     let mut out = vec![("sqlite", sqlite, Some(dir))];
-    if let Some(base) = common::postgres_url(test) {
-        out.push(("postgres", common::new_pg_database(&base).await, None));
+    if let Some(base) = crate::common::postgres_url(test) {
+        out.push((
+            "postgres",
+            crate::common::new_pg_database(&base).await,
+            None,
+        ));
     }
     out
 }
@@ -308,7 +310,10 @@ async fn games_move_between_backends_unchanged() {
                     dirs.push(dir);
                     url
                 }
-                _ => common::new_pg_database(&common::postgres_url(test).unwrap()).await,
+                _ => {
+                    crate::common::new_pg_database(&crate::common::postgres_url(test).unwrap())
+                        .await
+                }
             };
             let src = open(from_url).await;
             if src.list_games(1, 0).await.unwrap().1 == 0 {

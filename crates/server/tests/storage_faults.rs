@@ -13,13 +13,11 @@
 //! `mount -o remount,ro` is refused while the server has its files open for
 //! writing.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 

@@ -4,12 +4,10 @@
 //! the whole process (`engine::muehle::databases::install` is process-global, so
 //! these tests have their own test binary).
 
-mod common;
-
 use std::path::Path;
 use std::sync::OnceLock;
 
-use common::TestServer;
+use crate::common::TestServer;
 use muehle::{Color, Position, RuleSet};
 use reqwest::StatusCode;
 use serde_json::json;
