@@ -170,13 +170,16 @@ impl Weights {
     }
 
     /// The weights in use for `rules`: the board's ([`Weights::tuned`]),
-    /// except on 10×10 where men capture forward only (`dame-100`): there
-    /// men stand and are attacked differently, and the weights are fitted
-    /// to games under those rules ([`Weights::TUNED_100`]).
+    /// except where men capture in the other directions than in the game
+    /// the board's weights were fitted to: on 10×10 forward only
+    /// (`dame-100`, [`Weights::TUNED_100`]) and on 8×8 backward too
+    /// (`dame-fr`, [`Weights::TUNED_FR`]). There men stand and are attacked
+    /// differently, and the weights are fitted to games under those rules.
     pub const fn for_rules(rules: &RuleSet) -> &'static Weights {
-        match rules.board {
-            BoardSize::Ten if !rules.men_capture_backward => &Weights::TUNED_100,
-            size => Weights::tuned(size),
+        match (rules.board, rules.men_capture_backward) {
+            (BoardSize::Ten, false) => &Weights::TUNED_100,
+            (BoardSize::Eight, true) => &Weights::TUNED_FR,
+            (size, _) => Weights::tuned(size),
         }
     }
 
@@ -189,6 +192,17 @@ impl Weights {
             85, 343, 13, -10, 47, 20, -1, -59, 19, 2, -10, 26, -17, -3, 28, -22, -11,
         ],
         patterns: Some(&crate::pattern::PATTERNS_8),
+    };
+
+    /// Fitted on 8×8 with men capturing backward too (`dame-fr`).
+    pub const TUNED_FR: Weights = Weights {
+        mid: [
+            100, 114, -2, -19, -2, 17, 18, -64, 27, -3, 15, -35, -2, 10, -63, -18, -6,
+        ],
+        end: [
+            121, 343, 8, 1, 26, 18, -1, -60, 17, -7, -14, 26, -13, 0, 21, -24, -20,
+        ],
+        patterns: Some(&crate::pattern::PATTERNS_FR),
     };
 
     /// Fitted on 10×10 (`international`).

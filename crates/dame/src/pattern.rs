@@ -221,6 +221,16 @@ pub static PATTERNS_8: PatternWeights = PatternWeights {
     end: RAW8.split_at(N8).1,
 };
 
+static RAW_FR: [i16; 2 * N8] = decode_i16(include_bytes!("../data/patterns-fr.bin"));
+
+/// The pattern weights in use on 8×8 where men capture backward too
+/// (`dame-fr`; `crates/dame/data/patterns-fr.bin`, fitted by `brett tune
+/// --game dame-fr --labels FILE --patterns OUT`).
+pub static PATTERNS_FR: PatternWeights = PatternWeights {
+    mid: RAW_FR.split_at(N8).0,
+    end: RAW_FR.split_at(N8).1,
+};
+
 const N10: usize = 16 * PATTERNS;
 
 static RAW10: [i16; 2 * N10] = decode_i16(include_bytes!("../data/patterns-10.bin"));

@@ -216,9 +216,7 @@ fn dame_100_evaluates_with_weights_of_its_own() {
         Weights::for_rules(&RuleSet::INTERNATIONAL),
         &Weights::TUNED_10
     );
-    for rules in [RuleSet::DAME, RuleSet::DAME_FR] {
-        assert_eq!(Weights::for_rules(&rules), &Weights::TUNED_8);
-    }
+    assert_eq!(Weights::for_rules(&RuleSet::DAME), &Weights::TUNED_8);
     let backward: RuleSet = "dame-100,men-capture-backward=on".parse().unwrap();
     assert_eq!(Weights::for_rules(&backward), &Weights::TUNED_10);
     // The tables differ: the same men are judged by each game's own.
@@ -226,6 +224,26 @@ fn dame_100_evaluates_with_weights_of_its_own() {
     assert_ne!(
         evaluate_with(&p100, &Weights::TUNED_100),
         evaluate_with(&pos(RuleSet::INTERNATIONAL, fen), &Weights::TUNED_10)
+    );
+}
+
+#[test]
+fn dame_fr_evaluates_with_weights_of_its_own() {
+    // 8×8 where men capture backward too (`dame-fr`) has weights fitted to
+    // its own games; `dame` (men capture forward only) keeps the 8×8 ones.
+    let fen = "W:Wa1,c1,d4,b6,c3,e3:Bh8,g7,f6,d6,e5";
+    let fr = pos(RuleSet::DAME_FR, fen);
+    assert_eq!(evaluate(&fr), evaluate_with(&fr, &Weights::TUNED_FR));
+    assert_eq!(Weights::for_rules(&RuleSet::DAME_FR), &Weights::TUNED_FR);
+    let forward: RuleSet = "dame-fr,men-capture-backward=off".parse().unwrap();
+    assert_eq!(Weights::for_rules(&forward), &Weights::TUNED_8);
+    let backward: RuleSet = "dame,men-capture-backward=on".parse().unwrap();
+    assert_eq!(Weights::for_rules(&backward), &Weights::TUNED_FR);
+    // The tables differ: the same men are judged by each game's own.
+    assert_ne!(Weights::TUNED_FR.patterns, Weights::TUNED_8.patterns);
+    assert_ne!(
+        evaluate_with(&fr, &Weights::TUNED_FR),
+        evaluate_with(&pos(RuleSet::DAME, fen), &Weights::TUNED_8)
     );
 }
 
