@@ -202,49 +202,60 @@ fn the_phase_mixes_middle_game_and_endgame_weights() {
     assert_eq!(evaluate_with(&p, &w), raw / 16);
 }
 
-/// `dame-100` (10×10, men capture forward only, no majority rule) has
-/// weights of its own, fitted to its games; `international` keeps the
-/// 10×10 ones, and both 8×8 rule sets share the 8×8 weights. A rule set
-/// is judged by its board and whether men capture backward.
-#[test]
-fn dame_100_evaluates_with_weights_of_its_own() {
-    let fen = "W:W31,32,33,28,36,37:B19,20,24,13,14";
-    let p100 = pos(RuleSet::DAME_100, fen);
-    assert_eq!(evaluate(&p100), evaluate_with(&p100, &Weights::TUNED_100));
-    assert_eq!(Weights::for_rules(&RuleSet::DAME_100), &Weights::TUNED_100);
-    assert_eq!(
-        Weights::for_rules(&RuleSet::INTERNATIONAL),
-        &Weights::TUNED_10
-    );
-    assert_eq!(Weights::for_rules(&RuleSet::DAME), &Weights::TUNED_8);
-    let backward: RuleSet = "dame-100,men-capture-backward=on".parse().unwrap();
-    assert_eq!(Weights::for_rules(&backward), &Weights::TUNED_10);
-    // The tables differ: the same men are judged by each game's own.
-    assert_ne!(Weights::TUNED_100.patterns, Weights::TUNED_10.patterns);
+/// `rules` is evaluated with `own`, and `other` (the preset of the same
+/// board whose men capture in the other directions) with `theirs`; the two
+/// tables differ, so the same men on `fen` are judged by each game's own.
+fn judged_by_weights_of_its_own(
+    rules: RuleSet,
+    own: &'static Weights,
+    other: RuleSet,
+    theirs: &'static Weights,
+    fen: &str,
+) {
+    let p = pos(rules, fen);
+    assert_eq!(evaluate(&p), evaluate_with(&p, own));
+    assert_eq!(Weights::for_rules(&rules), own);
+    assert_eq!(Weights::for_rules(&other), theirs);
+    assert_ne!(own.patterns, theirs.patterns);
     assert_ne!(
-        evaluate_with(&p100, &Weights::TUNED_100),
-        evaluate_with(&pos(RuleSet::INTERNATIONAL, fen), &Weights::TUNED_10)
+        evaluate_with(&p, own),
+        evaluate_with(&pos(other, fen), theirs)
     );
 }
 
+/// `dame-100` (10×10, men capture forward only, no majority rule) has
+/// weights of its own, fitted to its games; `international` keeps the
+/// 10×10 ones. A rule set is judged by its board and whether men capture
+/// backward.
+#[test]
+fn dame_100_evaluates_with_weights_of_its_own() {
+    judged_by_weights_of_its_own(
+        RuleSet::DAME_100,
+        &Weights::TUNED_100,
+        RuleSet::INTERNATIONAL,
+        &Weights::TUNED_10,
+        "W:W31,32,33,28,36,37:B19,20,24,13,14",
+    );
+    let backward: RuleSet = "dame-100,men-capture-backward=on".parse().unwrap();
+    assert_eq!(Weights::for_rules(&backward), &Weights::TUNED_10);
+}
+
+/// `dame-fr` (8×8, men capture backward too) has weights of its own,
+/// fitted to its games; `dame` (men capture forward only) keeps the 8×8
+/// ones.
 #[test]
 fn dame_fr_evaluates_with_weights_of_its_own() {
-    // 8×8 where men capture backward too (`dame-fr`) has weights fitted to
-    // its own games; `dame` (men capture forward only) keeps the 8×8 ones.
-    let fen = "W:Wa1,c1,d4,b6,c3,e3:Bh8,g7,f6,d6,e5";
-    let fr = pos(RuleSet::DAME_FR, fen);
-    assert_eq!(evaluate(&fr), evaluate_with(&fr, &Weights::TUNED_FR));
-    assert_eq!(Weights::for_rules(&RuleSet::DAME_FR), &Weights::TUNED_FR);
+    judged_by_weights_of_its_own(
+        RuleSet::DAME_FR,
+        &Weights::TUNED_FR,
+        RuleSet::DAME,
+        &Weights::TUNED_8,
+        "W:Wa1,c1,d4,b6,c3,e3:Bh8,g7,f6,d6,e5",
+    );
     let forward: RuleSet = "dame-fr,men-capture-backward=off".parse().unwrap();
     assert_eq!(Weights::for_rules(&forward), &Weights::TUNED_8);
     let backward: RuleSet = "dame,men-capture-backward=on".parse().unwrap();
     assert_eq!(Weights::for_rules(&backward), &Weights::TUNED_FR);
-    // The tables differ: the same men are judged by each game's own.
-    assert_ne!(Weights::TUNED_FR.patterns, Weights::TUNED_8.patterns);
-    assert_ne!(
-        evaluate_with(&fr, &Weights::TUNED_FR),
-        evaluate_with(&pos(RuleSet::DAME, fen), &Weights::TUNED_8)
-    );
 }
 
 #[test]
