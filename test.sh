@@ -18,6 +18,8 @@ cargo test --workspace --profile ci --tests
 cargo test --workspace --profile ci --doc
 
 echo "== the API tests again, every test server on PostgreSQL (BRETT_TEST_BACKEND=postgres)"
+# (The other crates' test binaries named `integration` hold no test of these
+# modules; they start and find nothing to run.)
 BRETT_TEST_BACKEND=postgres cargo test --workspace --profile ci --test integration -- api:: dame:: clocks::
 
 # Every build here names the workspace and a target that uses the

@@ -17,4 +17,4 @@ if [ ! -d node_modules/playwright-core ]; then
   npm ci --no-audit --no-fund
 fi
 mkdir -p artifacts
-exec node --test --test-concurrency=1 .
+exec node --test --test-concurrency="${E2E_CONCURRENCY:-2}" .

@@ -2,7 +2,7 @@
 //! `tests/common` (written from RULES.md alone), and the perft data file
 //! `tests/perft.txt`.
 
-mod common;
+use crate::common;
 
 use common::{Naive, NaiveRules, Rng, lib_key, lib_keys, perft_cases, random_position};
 use dame::perft::{perft, perft_divide};

@@ -10,7 +10,7 @@
 //!
 //! ```text
 //! BRETT_TABLEBASE_DIR=/path/to/tablebase cargo test --release -p engine \
-//!     --test blockade -- --ignored generate
+//!     --test integration -- --ignored blockade::generate
 //! ```
 
 use std::collections::HashSet;
@@ -33,7 +33,7 @@ const DEPTH: u32 = 8;
 /// blockade terms, commit f0061bd, 33. docs/RESULTS.md, "Mühle strength".)
 const MIN_SOLVED: usize = 37;
 
-mod common;
+use crate::common;
 
 fn cases() -> Vec<common::ValueCase> {
     common::value_cases(&std::fs::read_to_string(FILE).expect("tests/blockade.txt"))

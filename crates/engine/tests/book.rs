@@ -1,7 +1,7 @@
 //! The opening book: level 10 plays its move (in any orientation of the
 //! position) and not when switched off; `extend` covers every position it
 //! promises, proves its moves with the solver, and resumes where it
-//! stopped. A test binary of its own: the book switch is for the process.
+//! stopped. In the test binary `installed`: the book switch is for the process.
 
 use engine::MuehleState;
 use engine::muehle::book::{self, Book, BuildOptions, PROVEN};
@@ -10,7 +10,7 @@ use muehle::{Bitboard, Color, Position, RuleSet, Setup, Symmetry};
 use search::Limits;
 use tablebase::{Tablebase, Variant};
 
-mod common;
+use crate::common;
 
 fn level10(pos: &Position) -> muehle::Move {
     level10_with(pos, Limits::depth(3))
@@ -30,6 +30,7 @@ fn play(moves: &[&str]) -> Position {
 
 #[test]
 fn level_10_plays_the_books_move_and_not_when_switched_off() {
+    let _state = common::one_at_a_time();
     let pos = play(&["d2", "d6"]);
     let own = level10(&pos);
     let other = pos
@@ -86,6 +87,7 @@ fn small_start() -> Position {
 
 #[test]
 fn extend_covers_proves_and_resumes() {
+    let _state = common::one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     tablebase::build_sectors(dir.path(), Variant::STANDARD, "4-4").unwrap();
     engine::muehle::databases::install(Some(dir.path()));

@@ -1,7 +1,7 @@
 //! Dame's opening book: level 10 plays its move, the lower levels,
 //! analysis and a switched-off book do not; `extend` covers every position
-//! it promises and resumes where it stopped. A test binary of its own: the
-//! book switch is for the process.
+//! it promises and resumes where it stopped. In the test binary `installed`:
+//! the book switch is for the process.
 
 use std::sync::atomic::AtomicBool;
 
@@ -10,7 +10,7 @@ use engine::DameState;
 use engine::dame::book::{self, Book, BuildOptions};
 use search::{Engine, Limits};
 
-mod common;
+use crate::common;
 
 fn choose(level: u8, pos: &Position, limits: Limits) -> Move {
     common::level_choice(level, &DameState::new(*pos), limits)
@@ -27,6 +27,7 @@ fn play(rules: &str, moves: &[&str]) -> Position {
 
 #[test]
 fn level_10_plays_the_books_move_and_only_level_10_in_play() {
+    let _state = common::one_at_a_time();
     let pos = play("international", &["32-28", "18-23"]);
     let limits = Limits {
         no_databases: true,
@@ -80,6 +81,7 @@ fn level_10_plays_the_books_move_and_only_level_10_in_play() {
 
 #[test]
 fn the_built_in_book_holds_the_starts_and_its_moves_are_legal() {
+    let _state = common::one_at_a_time();
     let built_in = book::built_in();
     for name in ["international", "dame"] {
         let start = Position::new(RuleSet::preset(name).unwrap());
@@ -99,6 +101,7 @@ fn the_built_in_book_holds_the_starts_and_its_moves_are_legal() {
 
 #[test]
 fn extend_covers_and_resumes() {
+    let _state = common::one_at_a_time();
     let options = BuildOptions {
         roots_ply: 1,
         max_ply: 4,

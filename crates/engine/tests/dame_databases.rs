@@ -10,6 +10,8 @@ use search::{Engine, Exact, Limits, Score};
 use tablebase::Value;
 use tablebase::dame::{DameTablebase, Layout, Material, build_dame, position_at};
 
+use crate::common;
+
 fn search(pos: &Position, limits: Limits) -> search::SearchResult<dame::Move> {
     let engine = Engine::new(16, 1);
     let stop = AtomicBool::new(false);
@@ -30,6 +32,7 @@ fn positions_with(tb: &DameTablebase, m: Material, want: Value, n: usize) -> Vec
 
 #[test]
 fn dame_databases_score_exactly_and_guide_the_root() {
+    let _state = common::one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let km: Material = "KM-K".parse().unwrap();
     let kk: Material = "KK-K".parse().unwrap();

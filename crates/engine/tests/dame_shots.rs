@@ -5,7 +5,7 @@
 //! a legal position whose solutions are sacrifices, the suites are large and
 //! varied, and a fixed-depth search solves at least a measured number.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

@@ -2,7 +2,7 @@
 //! [`DameState`] with other weights (tuning) checked against the tuned one, and the
 //! FMJD draws of the king endings seen by the search.
 
-mod common;
+use crate::common;
 
 use common::{cases, search};
 use dame::eval::{self, Weights};

@@ -9,6 +9,8 @@ use muehle::{Bitboard, Color, Position, RuleSet};
 use search::{Engine, Limits, Score};
 use tablebase::{SectorIndex, Value, Variant, position_of};
 
+use crate::common;
+
 fn search(pos: &Position, limits: Limits) -> search::SearchResult<muehle::Move> {
     let engine = Engine::new(16, 1);
     let stop = AtomicBool::new(false);
@@ -53,6 +55,7 @@ fn positions_with(tb: &tablebase::Tablebase, want: Value, n: usize) -> Vec<Posit
 
 #[test]
 fn databases_agree_with_search_and_guide_the_root() {
+    let _state = common::one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     tablebase::build_sectors(dir.path(), Variant::STANDARD, "3-4").unwrap();
     engine::muehle::databases::install(Some(dir.path()));

@@ -14,7 +14,7 @@
 //!
 //! ```text
 //! BRETT_TABLEBASE_DIR=/path/to/tablebase cargo test --profile ci -p engine \
-//!     --test lost_games -- --ignored generate --nocapture
+//!     --test integration -- --ignored lost_games::generate --nocapture
 //! ```
 
 use std::collections::HashSet;
@@ -24,7 +24,7 @@ use engine::muehle::placing::{PlacingSolver, PlacingTable, Wdl};
 use muehle::{Color, Game, Position};
 use tablebase::{Tablebase, Variant};
 
-mod common;
+use crate::common;
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/lost_games.txt");
 const RECORDS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/lost_games.rec");

@@ -13,6 +13,8 @@ use muehle::{Bitboard, Color, Position, RuleSet, Setup, Square};
 use search::{Engine, Limits, SolveBudget};
 use tablebase::{Tablebase, Variant};
 
+use crate::common;
+
 /// Random placing positions with two to four placements left, three or
 /// four stones a side (placing ends in sector 3-3 or 4-4, or after mills
 /// in smaller ones), no mill on the board. With three stones a side most
@@ -76,6 +78,7 @@ fn minimax(tb: &Tablebase, pos: &Position) -> i8 {
 
 #[test]
 fn the_solver_agrees_with_minimax_and_finds_the_sound_moves() {
+    let _state = common::one_at_a_time();
     let (_dir, tb) = databases();
     let table = PlacingTable::new(1_000_000);
     let stop = AtomicBool::new(false);
@@ -126,6 +129,7 @@ fn the_solver_agrees_with_minimax_and_finds_the_sound_moves() {
 
 #[test]
 fn the_solver_stops_within_its_budget() {
+    let _state = common::one_at_a_time();
     let (_dir, tb) = databases();
     let table = PlacingTable::new(1_000_000);
     let mut tiny = PlacingSolver::new(&tb, &table, 3);
@@ -166,6 +170,7 @@ fn the_solver_stops_within_its_budget() {
 
 #[test]
 fn the_search_plays_only_sound_moves_where_it_solves_the_root() {
+    let _state = common::one_at_a_time();
     let (dir, tb) = databases();
     engine::muehle::databases::install(Some(dir.path()));
     let engine = Engine::new(16, 1);

@@ -1,6 +1,6 @@
 //! The tactical suite (tests/tactics.txt) solved at a fixed depth.
 
-mod common;
+use crate::common;
 
 use common::{cases, search};
 use engine::MuehleState;

@@ -2,7 +2,7 @@
 //! `tests/common` (written from RULES.md alone), and the perft data file
 //! `tests/perft.txt`.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

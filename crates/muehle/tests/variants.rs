@@ -2,7 +2,7 @@
 //! "Twelve Men's Morris" and "Lasker Morris"), and random games of each
 //! checked move by move against the independent generator of tests/common.
 
-mod common;
+use crate::common;
 
 use common::{Naive, NaiveEnd, Rng};
 use muehle::{

@@ -133,3 +133,19 @@ pub fn write_suite(file: &str, header: &str, lines: &[String]) {
     }
     std::fs::write(file, text).unwrap_or_else(|e| panic!("write {file}: {e}"));
 }
+
+/// The tests that install databases or opening books, or switch the books
+/// off, change what the whole process plays with (tests/installed.rs): each
+/// holds this while it runs, so they run one at a time, and each starts from
+/// the defaults: no databases, the built-in books, the books on.
+pub fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    // A test that failed while holding it leaves it poisoned; the next one
+    // resets the state all the same.
+    let guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    engine::muehle::databases::install(None);
+    engine::muehle::book::install(None);
+    engine::dame::book::install(None);
+    engine::book::set_enabled(true);
+    guard
+}
