@@ -2,10 +2,9 @@
 //! (`plain/solver.rs`: no symmetries, the rules crate as the only source of
 //! the rules, no code of the `tablebase` crate). Sectors are built and every
 //! placement of the stones (symmetric copies included) is probed and
-//! compared with the plain value: the standard rules up to 4-4, without
-//! flying up to 3-4 and 4-3, the two strict-removal variants in 3-3; the
-//! ignored `every_variant_up_to_4_4_equals_the_plain_solver` all four up to
-//! 4-4.
+//! compared with the plain value: the standard rules up to 4-4, the three
+//! other variants in 3-3; the ignored
+//! `every_variant_up_to_4_4_equals_the_plain_solver` all four up to 4-4.
 
 #[path = "plain/solver.rs"]
 mod solver;
@@ -110,8 +109,13 @@ fn compare(tb: &Tablebase, rules: RuleSet, a: u32, b: u32, codes: &[u16]) {
 }
 
 /// Build the sectors up to the last group of `groups` with the builder,
-/// solve the groups with the plain solver and compare every position.
-fn builder_matches_plain_solver(variant: Variant, base: RuleSet, groups: &[(u32, u32)]) {
+/// solve the groups with the plain solver and compare every position. The
+/// folder of the built files is returned.
+fn builder_matches_plain_solver(
+    variant: Variant,
+    base: RuleSet,
+    groups: &[(u32, u32)],
+) -> tempfile::TempDir {
     let rules = plain_rules(base);
     assert_eq!(Variant::of(&rules), variant);
     let dir = tempfile::tempdir().unwrap();
@@ -137,15 +141,20 @@ fn builder_matches_plain_solver(variant: Variant, base: RuleSet, groups: &[(u32,
             compare(&tb, rules, b, a, &solved[&(b, a)]);
         }
     }
+    dir
 }
 
+/// The standard rules up to 4-4; then the hand-picked values of
+/// [`known_values`] in the same files (with the two variants without flying
+/// built up to 3-3 beside them).
 #[test]
-fn standard_3_3_to_4_4_equal_the_plain_solver() {
-    builder_matches_plain_solver(
+fn standard_up_to_4_4_equals_the_plain_solver_and_known_values() {
+    let dir = builder_matches_plain_solver(
         Variant::STANDARD,
         RuleSet::STANDARD,
         &[(3, 3), (3, 4), (4, 4)],
     );
+    known_values(dir.path());
 }
 
 /// Sector 3-3 only: up to four stones a side the Ravensburger values equal
@@ -157,9 +166,12 @@ fn ravensburger_3_3_equals_the_plain_solver() {
     builder_matches_plain_solver(Variant::RAVENSBURGER, RuleSet::RAVENSBURGER, &[(3, 3)]);
 }
 
+/// Sector 3-3 only: three stones that cannot fly, blocked or not, are all
+/// there; the standard 4-4 above has every stone moving without flying, and
+/// `every_variant_up_to_4_4_equals_the_plain_solver` compares 3-4 and 4-4.
 #[test]
-fn no_flying_3_3_to_4_3_equal_the_plain_solver() {
-    builder_matches_plain_solver(Variant::NO_FLYING, RuleSet::NO_FLYING, &[(3, 3), (3, 4)]);
+fn no_flying_3_3_equals_the_plain_solver() {
+    builder_matches_plain_solver(Variant::NO_FLYING, RuleSet::NO_FLYING, &[(3, 3)]);
 }
 
 /// Up to four stones a side the strict removal rule only matters without
@@ -202,20 +214,18 @@ fn every_variant_up_to_4_4_equals_the_plain_solver() {
     );
 }
 
-/// Hand-picked positions with values known without a database.
-#[test]
-fn known_values() {
-    let dir = tempfile::tempdir().unwrap();
-    build_up_to(dir.path(), Variant::STANDARD, Sector::new(4, 4).unwrap());
-    build_up_to(dir.path(), Variant::NO_FLYING, Sector::new(3, 3).unwrap());
+/// Hand-picked positions with values known without a database, in `dir`,
+/// which holds the standard files up to 4-4.
+fn known_values(dir: &Path) {
+    build_up_to(dir, Variant::NO_FLYING, Sector::new(3, 3).unwrap());
     let strict_no_flying = Variant {
         removal: RemovalRule::Never,
         flying: false,
     };
-    build_up_to(dir.path(), strict_no_flying, Sector::new(3, 3).unwrap());
-    let standard = Tablebase::new(dir.path(), Variant::STANDARD);
-    let no_flying = Tablebase::new(dir.path(), Variant::NO_FLYING);
-    let strict_no_flying = Tablebase::new(dir.path(), strict_no_flying);
+    build_up_to(dir, strict_no_flying, Sector::new(3, 3).unwrap());
+    let standard = Tablebase::new(dir, Variant::STANDARD);
+    let no_flying = Tablebase::new(dir, Variant::NO_FLYING);
+    let strict_no_flying = Tablebase::new(dir, strict_no_flying);
     let probe = |tb: &Tablebase, fen: &str| {
         let rules = tb.variant().rules();
         let pos = Position::from_fen(fen, rules).unwrap();
