@@ -663,8 +663,17 @@ fn dame_labels_are_made_and_fitted() {
     let text = std::fs::read_to_string(&path).expect("labels written");
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("# rules dame"));
+    assert_eq!(
+        lines.next(),
+        Some("# options seed=1 depth=2 opening-plies=6 random-share=0.1 max-plies=300")
+    );
     let mut n = 0;
+    let mut games = 0;
     for line in lines {
+        if line.starts_with("# game ") {
+            games += 1;
+            continue;
+        }
         let (fen, result) = line.split_once('\t').expect("position, tab, result");
         let pos = dame::Position::from_fen(fen, dame::RuleSet::DAME).expect(fen);
         assert!(!pos.has_capture(), "only quiet positions: {fen}");
@@ -672,6 +681,50 @@ fn dame_labels_are_made_and_fitted() {
         n += 1;
     }
     assert!(n >= 100, "{n} positions");
+    assert_eq!(games, 6);
+    // Stopped in the middle of a game (here: the file cut off), the same
+    // command keeps the finished games and plays the rest: the same lines.
+    let make = |games: &str, depth: &str| {
+        brett(
+            &[
+                "tune",
+                "--game",
+                "dame",
+                "--make-labels",
+                file,
+                "--games",
+                games,
+                "--depth",
+                depth,
+                "--opening-plies",
+                "6",
+            ],
+            "",
+        )
+    };
+    let sorted = |t: &str| {
+        let mut l: Vec<String> = t.lines().map(String::from).collect();
+        l.sort();
+        l
+    };
+    let second_game = text.find("# game ").expect("a game") + 10;
+    std::fs::write(&path, &text[..second_game + (text.len() - second_game) / 3]).expect("cut");
+    let (ok, out, err) = make("6", "2");
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("kept") && out.contains("from 6 games"),
+        "{err}\n{out}"
+    );
+    let again = std::fs::read_to_string(&path).expect("labels");
+    assert_eq!(sorted(&again), sorted(&text));
+    // More games go on from there; other options are refused, the file kept.
+    let (ok, out, err) = make("7", "2");
+    assert!(ok && out.contains("from 7 games"), "{err}\n{out}");
+    let seven = std::fs::read_to_string(&path).expect("labels");
+    assert!(seven.starts_with(&again) && seven.contains("# game 6\n"));
+    let (ok, _, err) = make("7", "3");
+    assert!(!ok && err.contains("other rules or options"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).expect("labels"), seven);
     let (ok, out, err) = brett(
         &[
             "tune",

@@ -89,17 +89,113 @@ fn one_game(rules: RuleSet, limits: &MakeOptions, i: usize) -> (Vec<Position>, f
     (out, white)
 }
 
+/// The line after `# rules NAME` that names the options the games depend
+/// on (not `--games` nor `--threads`: a run may be extended to more games,
+/// and with any number of threads each game is the same).
+fn options_line(limits: &MakeOptions) -> String {
+    let o = &limits.common;
+    format!(
+        "# options seed={} depth={} opening-plies={} random-share={} max-plies={}",
+        o.seed, o.depth, o.opening_plies, o.random_share, limits.max_plies
+    )
+}
+
+/// What an earlier run left in a label file: the games it finished and the
+/// length of the file up to the end of the last one (a game cut off by a
+/// stop is written again).
+struct Resumed {
+    done: std::collections::HashSet<usize>,
+    keep: u64,
+    positions: usize,
+}
+
+/// Reads the label file an earlier run of the same rules and options left;
+/// refuses one of other rules or options.
+fn resume(path: &Path, header: &str) -> Result<Resumed> {
+    let text = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if !text.starts_with(header.as_bytes()) {
+        let lines = |t: &str| t.lines().take(2).collect::<Vec<_>>().join(" / ");
+        bail!(
+            "{} holds labels made with other rules or options ({}; asked for: {}); to go on with it, give its options (more --games is fine), else remove it or name another file",
+            path.display(),
+            lines(&String::from_utf8_lossy(&text)),
+            lines(header)
+        );
+    }
+    let mut done = std::collections::HashSet::new();
+    let (mut keep, mut positions, mut pending) = (header.len() as u64, 0usize, 0usize);
+    let mut at = 0u64;
+    for line in text.split_inclusive(|&b| b == b'\n') {
+        at += line.len() as u64;
+        if at <= header.len() as u64 || !line.ends_with(b"\n") {
+            continue;
+        }
+        if let Some(i) = line
+            .strip_prefix(b"# game ")
+            .and_then(|r| std::str::from_utf8(r).ok())
+            .and_then(|r| r.trim().parse::<usize>().ok())
+        {
+            done.insert(i);
+            keep = at;
+            positions += pending;
+            pending = 0;
+        } else if !line.starts_with(b"#") {
+            pending += 1;
+        }
+    }
+    Ok(Resumed {
+        done,
+        keep,
+        positions,
+    })
+}
+
 /// Play the games and write `FEN<TAB>result` lines to `path` (the result
-/// for the side to move: 1, 0.5 or 0), after a first line `# rules NAME`.
-/// Each game's lines are written as soon as it ends (in the order of the
-/// games with one thread), so a long run can be used while it goes on.
+/// for the side to move: 1, 0.5 or 0), after the lines `# rules NAME` and
+/// `# options …`. Each game's lines are written as soon as it ends, followed
+/// by `# game I` (in the order of the games with one thread), so a long run
+/// can be used while it goes on. Resumable: a run started again on its file
+/// with the same options keeps the games the file finished and plays the
+/// others (with more `--games`, it goes on to the new number).
 pub fn make(rules: RuleSet, rules_name: &str, path: &Path, limits: &MakeOptions) -> Result<()> {
     let options = &limits.common;
-    let file =
-        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-    let mut w = BufWriter::new(file);
-    writeln!(w, "# rules {rules_name}")?;
-    w.flush()?;
+    let header = format!("# rules {rules_name}\n{}\n", options_line(limits));
+    let resumed = if path.exists() {
+        Some(resume(path, &header)?)
+    } else {
+        None
+    };
+    let file = match &resumed {
+        Some(r) => {
+            // The finished games stay; what follows the last is cut off.
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            f.set_len(r.keep)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            std::io::Seek::seek(&mut f, std::io::SeekFrom::End(0))?;
+            f
+        }
+        None => {
+            let mut f = std::fs::File::create(path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            f.write_all(header.as_bytes())?;
+            f
+        }
+    };
+    let todo: Vec<usize> = (0..options.games)
+        .filter(|i| resumed.as_ref().is_none_or(|r| !r.done.contains(i)))
+        .collect();
+    if let Some(r) = &resumed {
+        eprintln!(
+            "{}: {} games ({} positions) kept, {} to play",
+            path.display(),
+            r.done.len(),
+            r.positions,
+            todo.len()
+        );
+    }
     struct Tally {
         w: BufWriter<std::fs::File>,
         games: usize,
@@ -109,7 +205,7 @@ pub fn make(rules: RuleSet, rules_name: &str, path: &Path, limits: &MakeOptions)
         error: Option<std::io::Error>,
     }
     let tally = Mutex::new(Tally {
-        w,
+        w: BufWriter::new(file),
         games: 0,
         positions: 0,
         white_wins: 0,
@@ -117,7 +213,8 @@ pub fn make(rules: RuleSet, rules_name: &str, path: &Path, limits: &MakeOptions)
         error: None,
     });
     let started = std::time::Instant::now();
-    super::labels::for_each_game(options.threads, options.games, |i| {
+    super::labels::for_each_game(options.threads, todo.len(), |j| {
+        let i = todo[j];
         let (positions, white) = one_game(rules, limits, i);
         let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
         let mut text = String::new();
@@ -128,6 +225,7 @@ pub fn make(rules: RuleSet, rules_name: &str, path: &Path, limits: &MakeOptions)
             };
             text.push_str(&format!("{}\t{result}\n", pos.fen()));
         }
+        text.push_str(&format!("# game {i}\n"));
         if let Err(e) = t.w.write_all(text.as_bytes()).and_then(|_| t.w.flush()) {
             t.error.get_or_insert(e);
         }
@@ -142,7 +240,7 @@ pub fn make(rules: RuleSet, rules_name: &str, path: &Path, limits: &MakeOptions)
             eprintln!(
                 "{} of {} games, {} positions ({:.0} s)",
                 t.games,
-                options.games,
+                todo.len(),
                 t.positions,
                 started.elapsed().as_secs_f64()
             );
@@ -152,14 +250,18 @@ pub fn make(rules: RuleSet, rules_name: &str, path: &Path, limits: &MakeOptions)
     if let Some(e) = t.error {
         return Err(e).with_context(|| format!("writing {}", path.display()));
     }
+    let (kept_games, kept_positions) = resumed
+        .as_ref()
+        .map_or((0, 0), |r| (r.done.len(), r.positions));
     println!(
-        "{} positions from {} games written to {} (White won {}, {} drawn, Black won {}; {:.0} s)",
-        t.positions,
-        t.games,
+        "{} positions from {} games written to {} (White won {}, {} drawn, Black won {} of the {} played now; {:.0} s)",
+        kept_positions + t.positions,
+        kept_games + t.games,
         path.display(),
         t.white_wins,
         t.draws,
         t.games - t.white_wins - t.draws,
+        t.games,
         started.elapsed().as_secs_f64()
     );
     Ok(())

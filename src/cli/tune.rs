@@ -60,6 +60,9 @@ pub struct Args {
     /// Needs the standard databases (`brett tablebase build`). Resumable:
     /// run again with the same options and finished chunks of 1000 games
     /// are kept.
+    /// Dame: every quiet position of the games with the game's result.
+    /// Resumable too: run again on the file with the same options (or more
+    /// --games) and the games it finished are kept, the rest played.
     #[arg(long, value_name = "FILE")]
     make_labels: Option<std::path::PathBuf>,
     /// Share of random moves after the opening (with --make-labels).
