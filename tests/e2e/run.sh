@@ -4,6 +4,8 @@
 # Needs node (>= 20) and Debian's chromium (apt-get install -y chromium).
 # E2E_WEB_DIR=$PWD/web: the pages load web/'s scripts and styles from disk instead of the
 # binary's embedded copy (to try a UI change without a rebuild; check with a rebuild at the end).
+# E2E_CONCURRENCY: how many test files run at once (default 2; each file starts its own
+# server with its own database, and its own browser).
 set -euo pipefail
 # A relative BRETT_BIN means relative to where the script was started.
 if [ -n "${BRETT_BIN:-}" ]; then BRETT_BIN="$(realpath -m "$BRETT_BIN")"; export BRETT_BIN; fi
