@@ -225,7 +225,7 @@ test('premove, the tab title, the sound switch, give time; the "your turn" list'
     await openWithSeats(host, suite.server.url, { id: comp.id, tokens: comp.tokens });
     await host.waitForSelector('#move-list');
     await host.goto(suite.server.url);
-    await host.waitForSelector('#your-turn li');
+    await host.waitForFunction(() => document.querySelectorAll('#your-turn li').length >= 2);
     const ids = await host.$$eval('#your-turn li', (els) => els.map((e) => Number(e.dataset.id)));
     assert.deepEqual(ids, [g.id, comp.id]);
     await shot(host, 'clocks-your-turn');
