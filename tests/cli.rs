@@ -642,22 +642,26 @@ fn dame_labels_are_made_and_fitted() {
     std::fs::create_dir_all(&dir).expect("tmp");
     let path = dir.join("labels.txt");
     let file = path.to_str().expect("utf-8");
-    let (ok, out, err) = brett(
-        &[
-            "tune",
-            "--game",
-            "dame",
-            "--make-labels",
-            file,
-            "--games",
-            "6",
-            "--depth",
-            "2",
-            "--opening-plies",
-            "6",
-        ],
-        "",
-    );
+    // `brett tune --game dame --make-labels FILE` with 6 opening plies.
+    let make = |games: &str, depth: &str| {
+        brett(
+            &[
+                "tune",
+                "--game",
+                "dame",
+                "--make-labels",
+                file,
+                "--games",
+                games,
+                "--depth",
+                depth,
+                "--opening-plies",
+                "6",
+            ],
+            "",
+        )
+    };
+    let (ok, out, err) = make("6", "2");
     assert!(ok, "{err}");
     assert!(out.contains("positions from 6 games"), "{out}");
     let text = std::fs::read_to_string(&path).expect("labels written");
@@ -684,24 +688,6 @@ fn dame_labels_are_made_and_fitted() {
     assert_eq!(games, 6);
     // Stopped in the middle of a game (here: the file cut off), the same
     // command keeps the finished games and plays the rest: the same lines.
-    let make = |games: &str, depth: &str| {
-        brett(
-            &[
-                "tune",
-                "--game",
-                "dame",
-                "--make-labels",
-                file,
-                "--games",
-                games,
-                "--depth",
-                depth,
-                "--opening-plies",
-                "6",
-            ],
-            "",
-        )
-    };
     let sorted = |t: &str| {
         let mut l: Vec<String> = t.lines().map(String::from).collect();
         l.sort();
