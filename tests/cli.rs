@@ -1395,9 +1395,10 @@ fn admin_lists_reports_and_closes_accounts() {
 }
 
 /// A match writes each record as its game ends: stopped part way, its
-/// `--out` file holds the games it finished, each readable.
+/// `--out` file holds the games it finished, each readable, and `--resume`
+/// plays the rest (refusing a file of other options).
 #[test]
-fn a_stopped_match_keeps_the_records_of_its_finished_games() {
+fn a_stopped_match_keeps_the_records_of_its_finished_games_and_goes_on() {
     let dir = std::env::temp_dir().join(format!("brett-match-stop-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("tmp");
     let path = dir.join("games.txt");
@@ -1447,6 +1448,101 @@ fn a_stopped_match_keeps_the_records_of_its_finished_games() {
         muehle::Game::from_record(record).expect("a finished game's record");
         assert!(record.contains("[Result \""), "{record}");
     }
+
+    // `--resume` goes on with it. A record cut off at the end (as a stop
+    // in the middle of a write would leave it) is played again.
+    let finished_before = records.len();
+    let games = finished_before + 3;
+    let last_start = text.rfind("[Event").expect("a record");
+    let cut = text[last_start..].find("[White").expect("tags") + 4;
+    let damaged = format!("{text}{}", &text[last_start..last_start + cut]);
+    std::fs::write(&path, &damaged).expect("write");
+    let games_arg = games.to_string();
+    let path_arg = path.to_str().expect("utf-8");
+    let run = |a: &str, games: &str| {
+        brett(
+            &[
+                "match",
+                "--a",
+                a,
+                "--b",
+                "level:1",
+                "--games",
+                games,
+                "--movetime",
+                "1",
+                "--out",
+                path_arg,
+                "--resume",
+            ],
+            "",
+        )
+    };
+    let (ok, out, err) = run("level:1", &games_arg);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains(&format!(
+            "{finished_before} games kept from the file, 3 to play"
+        )),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&path).expect("records");
+    assert!(
+        text.starts_with(
+            "{brett match: game=muehle rules=standard a=level:1 b=level:1 movetime=1 "
+        ),
+        "{text}"
+    );
+    let records = match_records(&text);
+    let mut rounds: Vec<usize> = records
+        .iter()
+        .map(|r| {
+            muehle::Game::from_record(r).expect("every record reads back");
+            r.split("[Round \"")
+                .nth(1)
+                .and_then(|t| t.split('"').next())
+                .and_then(|n| n.parse().ok())
+                .expect("a Round")
+        })
+        .collect();
+    rounds.sort_unstable();
+    assert_eq!(rounds, (1..=games).collect::<Vec<_>>(), "{text}");
+    // The summary counts every game, kept or played now: A's wins and
+    // losses are those of the records (A has White in odd rounds).
+    let a_wins = records
+        .iter()
+        .filter(|r| {
+            let white = r.contains("[Round \"") && {
+                let n: usize = r
+                    .split("[Round \"")
+                    .nth(1)
+                    .and_then(|t| t.split('"').next())
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
+                n % 2 == 1
+            };
+            r.contains(if white {
+                "[Result \"1-0\"]"
+            } else {
+                "[Result \"0-1\"]"
+            })
+        })
+        .count();
+    assert!(
+        out.contains(&format!("wins {a_wins} ")) && out.contains(&format!(" of {games}")),
+        "{out}"
+    );
+
+    // Other options are refused, and the file is left as it is; so is a
+    // file without the options line.
+    let (ok, _, err) = run("level:2", &games_arg);
+    assert!(!ok && err.contains("other options"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).expect("file"), text);
+    let headless = text.split_once('\n').expect("lines").1.to_string();
+    std::fs::write(&path, &headless).expect("write");
+    let (ok, _, err) = run("level:1", &games_arg);
+    assert!(!ok && err.contains("cannot be resumed"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).expect("file"), headless);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -63,9 +63,18 @@ pub struct Args {
     /// A game still going after this many plies is scored a draw.
     #[arg(long, default_value_t = 600)]
     max_plies: usize,
-    /// Write the game records to this file.
+    /// Write the game records to this file. Its first line names the
+    /// match's options (`{brett match: …}`), so that `--resume` can go on
+    /// with it.
     #[arg(long)]
     out: Option<std::path::PathBuf>,
+    /// Go on with the match in the --out file: keep the games it finished
+    /// and play the rest (a larger --games plays more). The file must name
+    /// the same options (game, rules, players, time, openings, seed, plies,
+    /// threads); a file that names others is refused and left as it is.
+    /// Without the file, the match starts from the first game.
+    #[arg(long, requires = "out")]
+    resume: bool,
     /// Print each game's result as it ends.
     #[arg(long)]
     verbose: bool,
@@ -636,6 +645,188 @@ fn fmt_elo(v: f64) -> String {
     }
 }
 
+/// The first line of a match's `--out` file: the options its games depend
+/// on (a comment, as a record's reader skips it). `--games`,
+/// `--concurrency`, `--verbose` are not among them.
+fn options_line(args: &Args, variant: Setup) -> String {
+    let time = match args.tc {
+        Some(tc) => format!("tc={tc}"),
+        None => format!("movetime={}", args.movetime),
+    };
+    // A comment ends at the first `}`.
+    let spec = |s: &str| s.replace('}', ")");
+    format!(
+        "{{brett match: game={} rules={} a={} b={} {time} opening-plies={} seed={} max-plies={} threads={}}}",
+        variant.variant().name(),
+        variant.rules_name(),
+        spec(&args.a),
+        spec(&args.b),
+        args.opening_plies,
+        args.seed,
+        args.max_plies,
+        args.threads
+    )
+}
+
+/// The records of a match file after its options line, each with the
+/// comment line before it (a forfeit's or an adjudication's reason), and
+/// where each starts.
+fn split_records(text: &str) -> Vec<(usize, &str)> {
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        lines.push((at, line));
+        at += line.len();
+    }
+    let mut starts = Vec::new();
+    for (i, (offset, line)) in lines.iter().enumerate() {
+        if !line.starts_with("[Event ") {
+            continue;
+        }
+        // A comment line just before the tags, after a blank line (or the
+        // options line), is the record's own.
+        let own_comment =
+            i >= 2 && lines[i - 1].1.starts_with('{') && lines[i - 2].1.trim().is_empty();
+        starts.push(if own_comment { lines[i - 1].0 } else { *offset });
+    }
+    starts
+        .iter()
+        .enumerate()
+        .map(|(k, &from)| {
+            let to = starts.get(k + 1).copied().unwrap_or(text.len());
+            (from, &text[from..to])
+        })
+        .collect()
+}
+
+/// A finished game read back from a match file: its index (the Round tag),
+/// and A's score, from the record's outcome.
+fn read_played(chunk: &str, variant: Setup) -> Result<Played> {
+    let (comment, record) = match chunk.strip_prefix('{') {
+        Some(rest) => {
+            let (comment, record) = rest.split_once('\n').unwrap_or((rest, ""));
+            (comment.trim_end().trim_end_matches('}').to_string(), record)
+        }
+        None => (String::new(), chunk),
+    };
+    let round = record
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("[Round \"")?
+                .strip_suffix("\"]")?
+                .parse::<usize>()
+                .ok()
+        })
+        .filter(|&r| r >= 1)
+        .ok_or_else(|| anyhow!("a record without its Round tag"))?;
+    let index = round - 1;
+    let game = LiveGame::from_record(Some(variant.variant()), record)
+        .map_err(|e| anyhow!("game {round}: {e}"))?;
+    let ending = game
+        .ending()
+        .ok_or_else(|| anyhow!("game {round}: the record does not end the game"))?;
+    let a_white = index.is_multiple_of(2);
+    let white_score = match ending.winner {
+        Some(Color::White) => 1.0,
+        Some(Color::Black) => 0.0,
+        None => 0.5,
+    };
+    // 1 if A lost so, −1 if B did.
+    let by_a = |loser: Color| {
+        if (loser == Color::White) == a_white {
+            1
+        } else {
+            -1
+        }
+    };
+    let on_time = match ending.winner {
+        Some(w) if ending.reason == "time" => by_a(!w),
+        _ => 0,
+    };
+    let blocked = game.local().blocked_loser().map_or(0, by_a);
+    Ok(Played {
+        index,
+        a_white,
+        record: format!("{}\n", chunk.trim_end()),
+        a_score: if a_white {
+            white_score
+        } else {
+            1.0 - white_score
+        },
+        summary: if comment.is_empty() {
+            ending.text.clone()
+        } else {
+            comment
+        },
+        blocked,
+        on_time,
+    })
+}
+
+/// Open a match file to go on with it: the games it finished, and the
+/// file to append the next ones to. A file of other options, or with a
+/// record that does not read back before its last, is refused and left
+/// as it is; a last record cut off by a stop is cut off the file.
+fn resume_file(
+    path: &std::path::Path,
+    header: &str,
+    variant: Setup,
+) -> Result<(Vec<Played>, File)> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let first = text.lines().next().unwrap_or_default();
+    if first != header {
+        if first.starts_with("{brett match: ") {
+            bail!(
+                "{} is a match of other options; it is left as it is.\n  the file: {first}\n  this run: {header}",
+                path.display()
+            );
+        }
+        bail!(
+            "{} does not start with a match's options line ({{brett match: …}}): it cannot be resumed, and is left as it is",
+            path.display()
+        );
+    }
+    let body = &text[first.len()..];
+    let records = split_records(body);
+    let mut kept: Vec<Played> = Vec::new();
+    let mut keep_to = text.len();
+    for (k, (from, chunk)) in records.iter().enumerate() {
+        match read_played(chunk, variant) {
+            Ok(p) => {
+                if kept.iter().any(|q| q.index == p.index) {
+                    bail!(
+                        "{}: game {} is in the file twice; it is left as it is",
+                        path.display(),
+                        p.index + 1
+                    );
+                }
+                kept.push(p);
+            }
+            // The last record, cut off by a stop: played again.
+            Err(_) if k + 1 == records.len() => keep_to = first.len() + from,
+            Err(e) => bail!(
+                "{}: a record does not read back ({e:#}); it is left as it is",
+                path.display()
+            ),
+        }
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .with_context(|| format!("writing {}", path.display()))?;
+    file.set_len(keep_to as u64)
+        .with_context(|| format!("writing {}", path.display()))?;
+    use std::io::Seek;
+    file.seek(std::io::SeekFrom::End(0))?;
+    // The next record starts on a line of its own, after a blank line.
+    let tail = &text[..keep_to];
+    if !tail.ends_with("\n\n") && !tail.ends_with(&format!("{header}\n")) {
+        file.write_all(if tail.ends_with('\n') { b"\n" } else { b"\n\n" })?;
+    }
+    Ok((kept, file))
+}
+
 /// The games of one worker: a function from the game's index to its result.
 type Worker<'a> = Box<dyn FnMut(usize) -> Result<Played> + 'a>;
 
@@ -671,18 +862,42 @@ pub fn run(args: Args) -> Result<()> {
     // The first games would otherwise read the databases from disk.
     engine::muehle::databases::wait_warm();
     // Each record is written as its game ends, so a match that is stopped
-    // keeps the games it finished; at the end the file is written again in
-    // the games' order.
+    // keeps the games it finished (and `--resume` goes on from them); at
+    // the end the file is written again in the games' order.
+    let header = options_line(&args, variant);
+    let mut kept = Vec::new();
     let out = match &args.out {
-        Some(path) => Some(Mutex::new(
-            File::create(path).with_context(|| format!("writing {}", path.display()))?,
-        )),
+        Some(path) => {
+            let file = if args.resume && path.exists() {
+                let (games, file) = resume_file(path, &header, variant)?;
+                kept = games;
+                file
+            } else {
+                let mut file =
+                    File::create(path).with_context(|| format!("writing {}", path.display()))?;
+                writeln!(file, "{header}")
+                    .with_context(|| format!("writing {}", path.display()))?;
+                file
+            };
+            Some(Mutex::new(file))
+        }
         None => None,
     };
     let out = &out;
+    let todo: Vec<usize> = (0..args.games)
+        .filter(|i| !kept.iter().any(|p: &Played| p.index == *i))
+        .collect();
+    if args.resume {
+        println!(
+            "{} games kept from the file, {} to play",
+            kept.len(),
+            todo.len()
+        );
+    }
+    let todo = &todo;
     let next = Arc::new(Mutex::new(0usize));
-    let results = Arc::new(Mutex::new(Vec::<Played>::new()));
-    let concurrency = args.concurrency.clamp(1, 64).min(args.games.max(1));
+    let results = Arc::new(Mutex::new(kept));
+    let concurrency = args.concurrency.clamp(1, 64).min(todo.len().max(1));
     std::thread::scope(|scope| -> Result<()> {
         let mut handles = Vec::new();
         for worker in 0..concurrency {
@@ -697,11 +912,11 @@ pub fn run(args: Args) -> Result<()> {
                         let mut n = next.lock().map_err(|_| anyhow!("lock"))?;
                         let i = *n;
                         *n += 1;
-                        i
+                        todo.get(i).copied()
                     };
-                    if index >= args.games {
+                    let Some(index) = index else {
                         return Ok(());
-                    }
+                    };
                     let played = play(index)?;
                     if args.verbose {
                         println!(
@@ -764,7 +979,7 @@ pub fn run(args: Args) -> Result<()> {
         fmt_elo(hi)
     );
     if let Some(path) = &args.out {
-        let mut text = String::new();
+        let mut text = format!("{header}\n");
         for p in &played {
             text.push_str(&p.record);
             text.push('\n');
@@ -784,6 +999,22 @@ pub fn run(args: Args) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Whatever a match file holds, reading it back for `--resume`
+        /// splits it into records and reads each one or says why not,
+        /// without a panic.
+        #[test]
+        fn any_match_file_reads_back_or_is_refused(text in "(\\{[a-z ]*\\}\n|\\[Event \"brett match\"\\]\n|\\[Round \"[0-9]{1,3}\"\\]\n|\\[Result \"1-0\"\\]\n|\n|1\\. d6 d2 |[^\\[]{0,12})*") {
+            for variant in [Variant::Muehle, Variant::International] {
+                let setup = super::super::game::setup(variant, None).expect("a game");
+                for (from, chunk) in split_records(&text) {
+                    proptest::prop_assert!(text[from..].starts_with(chunk));
+                    let _ = read_played(chunk, setup);
+                }
+            }
+        }
+    }
 
     /// A game lost on time is recorded so, and reads back as lost on time,
     /// in both games.
