@@ -41,6 +41,10 @@ struct Cli {
     /// brett for that game.
     #[arg(long, global = true, value_name = "FILE")]
     book: Option<std::path::PathBuf>,
+    /// Mühle's evaluation adds the correction of this network (made by
+    /// `brett tune --labels FILE --network OUT`).
+    #[arg(long, global = true, value_name = "FILE")]
+    mill_network: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -100,6 +104,13 @@ fn main() -> Result<()> {
                 &bytes, &name,
             )?));
         }
+    }
+    if let Some(path) = &cli.mill_network {
+        let bytes = std::fs::read(path)
+            .map_err(|e| anyhow::anyhow!("--mill-network {}: {e}", path.display()))?;
+        let net = muehle::network::Network::from_bytes(&bytes)
+            .map_err(|e| anyhow::anyhow!("--mill-network {}: {e}", path.display()))?;
+        muehle::network::install(Some(net));
     }
     if !cli.no_tablebase {
         let dir = cli

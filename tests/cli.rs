@@ -1682,3 +1682,80 @@ fn a_dame_book_is_made_and_resumed() {
         assert!(!ok && stderr.contains(why), "{bad:?}: {stderr}");
     }
 }
+
+/// `brett tune --labels FILE --network OUT` fits Mühle's network to a
+/// label file and writes it; `--mill-network OUT` plays with it (the
+/// search sees other scores: another node signature), and a file that is
+/// not a network is refused with its size.
+#[test]
+fn a_mill_network_is_fitted_and_played_with() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let labels = dir.path().join("labels.txt");
+    let mut rng = 11u64;
+    let mut next = |n: usize| {
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (rng >> 33) as usize % n
+    };
+    let mut text = String::new();
+    for _ in 0..400 {
+        let mut pos = muehle::Position::new(muehle::RuleSet::STANDARD);
+        for _ in 0..4 + next(10) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.is_game_over() {
+                break;
+            }
+            pos = pos.play(moves[next(moves.len())]).expect("legal");
+        }
+        let value = ["win 3", "draw", "loss 2"][next(3)];
+        text.push_str(&format!("{}\t{value}\n", pos.fen()));
+    }
+    std::fs::write(&labels, text).expect("write");
+    let net = dir.path().join("net.bin");
+    let net_arg = net.to_str().expect("utf-8");
+    let (ok, out, err) = brett(
+        &[
+            "tune",
+            "--labels",
+            labels.to_str().expect("utf-8"),
+            "--network",
+            net_arg,
+            "--epochs",
+            "2",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("pass 2: held-out loss") && out.contains("network written"),
+        "{out}"
+    );
+    let size = std::fs::metadata(&net).expect("written").len();
+    assert_eq!(size as usize, 2 * muehle::network::VALUES);
+    let nodes = |args: &[&str]| {
+        let (ok, out, err) = brett(args, "");
+        assert!(ok, "{err}");
+        out.lines()
+            .last()
+            .and_then(|l| l.split_whitespace().nth(4))
+            .map(str::to_string)
+            .expect("a signature")
+    };
+    let plain = nodes(&["--no-tablebase", "bench", "6"]);
+    let with = nodes(&["--no-tablebase", "--mill-network", net_arg, "bench", "6"]);
+    assert_ne!(
+        plain, with,
+        "the network changes the scores the search sees"
+    );
+    let (ok, _, err) = brett(
+        &[
+            "--mill-network",
+            labels.to_str().expect("utf-8"),
+            "bench",
+            "2",
+        ],
+        "",
+    );
+    assert!(!ok && err.contains("a Mühle network file holds"), "{err}");
+}

@@ -320,6 +320,49 @@ pub fn fit_patterns_file(
     Ok(())
 }
 
+/// Fit the network that corrects the evaluation to a label file
+/// (`epochs` passes), print the losses and write the network to `out`.
+/// Positions are held out in blocks, as for the patterns.
+pub fn fit_network_file(path: &Path, epochs: usize, out: &Path) -> Result<()> {
+    use engine::muehle::network_fit::{NetOptions, NetSample, fit_network};
+    let samples = read_positions(path)?;
+    if samples.len() < 100 {
+        bail!(
+            "{} holds {} positions; the fit needs at least 100",
+            path.display(),
+            samples.len()
+        );
+    }
+    let (train, test) = split_held_out(&samples, |(pos, target)| {
+        NetSample::new(pos, *target as f32)
+    });
+    drop(samples);
+    println!(
+        "{} positions fitted, {} held out, {epochs} passes",
+        train.len(),
+        test.len()
+    );
+    let started = std::time::Instant::now();
+    let options = NetOptions {
+        epochs,
+        ..NetOptions::default()
+    };
+    let fit = fit_network(&train, &test, &options, |epoch, held| {
+        println!(
+            "pass {epoch}: held-out loss {held:.5} ({:.0} s)",
+            started.elapsed().as_secs_f64()
+        );
+    });
+    println!(
+        "training loss {:.5} -> {:.5}; held-out loss {:.5} -> {:.5} (the evaluation alone -> with the network)",
+        fit.train.0, fit.train.1, fit.held_out.0, fit.held_out.1
+    );
+    std::fs::write(out, fit.network.to_bytes())
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    println!("network written to {}", out.display());
+    Ok(())
+}
+
 /// Split labelled positions into a training set and a held-out set, made
 /// by `make`: every tenth block of positions is held out. A block is a
 /// hundredth of the file (1 to 2,000 positions), so that the positions of

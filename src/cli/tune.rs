@@ -110,6 +110,14 @@ pub struct Args {
     /// compare what the rings add).
     #[arg(long, requires = "patterns")]
     no_rings: bool,
+    /// Mühle, with --labels: fit a network that corrects the evaluation
+    /// (docs/ENGINE.md "Mühle: network") to the labelled positions and
+    /// write it to FILE; play with it with `brett --mill-network FILE …`.
+    #[arg(long, value_name = "FILE", conflicts_with = "patterns")]
+    network: Option<std::path::PathBuf>,
+    /// Passes over the positions of the --network fit.
+    #[arg(long, default_value_t = 12, requires = "network")]
+    epochs: usize,
     /// Tune nothing: play the weights in use against the hand-set ones
     /// (Dame: `TUNED` against `DEFAULT`) over --games games and report
     /// wins, draws and losses.
@@ -474,6 +482,9 @@ impl games::PerGame for Tune<'_> {
             return super::labels::make(tb, path, &args.label_options());
         }
         if let Some(path) = &args.labels {
+            if let Some(out) = &args.network {
+                return super::labels::fit_network_file(path, args.epochs, out);
+            }
             if let Some(out) = &args.patterns {
                 if args.patterns_from.is_some() {
                     anyhow::bail!(

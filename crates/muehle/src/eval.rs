@@ -379,16 +379,21 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
 }
 
 /// Evaluate `pos` for the side to move with the given weights: the linear
-/// terms and the patterns, if the weights have them.
+/// terms, the patterns if the weights have them, and the correction of the
+/// network if one is in use ([`crate::network::install`]).
 pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
     let linear: i32 = features(pos)
         .iter()
         .zip(w.to_array())
         .map(|(f, w)| f * w)
         .sum();
-    match w.patterns {
+    let score = match w.patterns {
         Some(p) => linear + p.score(pos),
         None => linear,
+    };
+    match crate::network::in_use() {
+        Some(net) => score + net.score(pos),
+        None => score,
     }
 }
 

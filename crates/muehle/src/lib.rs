@@ -24,6 +24,7 @@ mod detail;
 pub mod eval;
 mod game;
 mod mv;
+pub mod network;
 pub mod pattern;
 pub mod perft;
 mod position;

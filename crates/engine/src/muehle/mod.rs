@@ -6,6 +6,7 @@ pub mod book;
 pub mod databases;
 pub mod explain;
 pub mod game;
+pub mod network_fit;
 pub mod pattern_fit;
 pub mod placing;
 pub mod puzzles;

@@ -1,0 +1,414 @@
+//! Fitting Mühle's network ([`muehle::network`]) to positions labelled by
+//! the databases: a logistic regression of the value (win 1, draw ½, loss 0
+//! for the side to move) on the evaluation's logit plus the network's
+//! output, by minibatch gradient steps (Adam). Each position is seen under a
+//! random one of the board's 16 symmetries in each pass, as the values do
+//! not change under them.
+
+use muehle::network::{self, H1, H2, INPUTS, MAX_ACTIVE, Network};
+use muehle::{Bitboard, Position, Symmetry};
+
+/// A labelled position for the network fit.
+#[derive(Clone, Copy, Debug)]
+pub struct NetSample {
+    ours: Bitboard,
+    theirs: Bitboard,
+    hand: [u8; 2],
+    /// The evaluation in use (the tuned weights, and a network if one is
+    /// installed: the fit then corrects that), divided by
+    /// [`network::SCALE`].
+    base: f32,
+    /// The value for the side to move: 1, ½ or 0.
+    target: f32,
+}
+
+impl NetSample {
+    /// `pos` with its value `target` (1, ½, 0 for the side to move).
+    pub fn new(pos: &Position, target: f32) -> NetSample {
+        let us = pos.turn();
+        let base = muehle::eval::evaluate_with(pos, &muehle::eval::Weights::TUNED);
+        NetSample {
+            ours: pos.stones(us),
+            theirs: pos.stones(us.other()),
+            hand: [pos.in_hand(us), pos.in_hand(us.other())],
+            base: base as f32 / network::SCALE as f32,
+            target,
+        }
+    }
+
+    /// The inputs that are set, under the symmetry `sym`.
+    fn active(&self, sym: Symmetry, out: &mut [u16; MAX_ACTIVE]) -> usize {
+        network::active_of(
+            sym.apply(self.ours),
+            sym.apply(self.theirs),
+            self.hand[0],
+            self.hand[1],
+            out,
+        )
+    }
+}
+
+/// Options of the fit.
+#[derive(Clone, Copy, Debug)]
+pub struct NetOptions {
+    /// Passes over the training positions.
+    pub epochs: usize,
+    /// Positions a gradient step.
+    pub batch: usize,
+    /// Adam's step size at the start (it falls linearly to a tenth).
+    pub rate: f32,
+    /// Seed of the start weights, the order and the symmetries.
+    pub seed: u64,
+}
+
+impl Default for NetOptions {
+    fn default() -> NetOptions {
+        NetOptions {
+            epochs: 12,
+            batch: 512,
+            rate: 0.002,
+            seed: 1,
+        }
+    }
+}
+
+/// The weights in floating point, in the order of the network file.
+#[derive(Clone, Debug)]
+struct Float {
+    w: Vec<f32>,
+}
+
+const W1: usize = 0;
+const B1: usize = W1 + INPUTS * H1;
+const W2: usize = B1 + H1;
+const B2: usize = W2 + H2 * H1;
+const W3: usize = B2 + H2;
+const B3: usize = W3 + H2;
+const PARAMS: usize = B3 + 1;
+
+/// What one forward pass keeps for the backward pass.
+struct Pass {
+    a1: [f32; H1],
+    h1: [f32; H1],
+    a2: [f32; H2],
+    h2: [f32; H2],
+    /// The logit: the evaluation's and the network's.
+    z: f32,
+}
+
+impl Float {
+    fn new(seed: u64) -> Float {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut w = vec![0.0f32; PARAMS];
+        let mut uniform = |a: f32| (rng.f32() * 2.0 - 1.0) * a;
+        for x in &mut w[W1..B1] {
+            *x = uniform(0.2);
+        }
+        for x in &mut w[B1..W2] {
+            *x = 0.3 + uniform(0.1);
+        }
+        for x in &mut w[W2..B2] {
+            *x = uniform(0.15);
+        }
+        for x in &mut w[B2..W3] {
+            *x = 0.3 + uniform(0.1);
+        }
+        for x in &mut w[W3..B3] {
+            *x = uniform(0.05);
+        }
+        Float { w }
+    }
+
+    fn forward(&self, set: &[u16], base: f32) -> Pass {
+        let w = &self.w;
+        let mut a1 = [0.0f32; H1];
+        a1.copy_from_slice(&w[B1..W2]);
+        for &i in set {
+            let col = &w[W1 + usize::from(i) * H1..W1 + (usize::from(i) + 1) * H1];
+            for j in 0..H1 {
+                a1[j] += col[j];
+            }
+        }
+        let h1 = a1.map(|a| a.clamp(0.0, 1.0));
+        let mut a2 = [0.0f32; H2];
+        for (k, a) in a2.iter_mut().enumerate() {
+            let row = &w[W2 + k * H1..W2 + (k + 1) * H1];
+            *a = w[B2 + k] + row.iter().zip(&h1).map(|(x, h)| x * h).sum::<f32>();
+        }
+        let h2 = a2.map(|a| a.clamp(0.0, 1.0));
+        let z = base + w[B3] + w[W3..B3].iter().zip(&h2).map(|(x, h)| x * h).sum::<f32>();
+        Pass { a1, h1, a2, h2, z }
+    }
+
+    /// Add the gradient of the cross-entropy at one position to `g`.
+    fn backward(&self, set: &[u16], pass: &Pass, target: f32, g: &mut [f32]) {
+        let w = &self.w;
+        let dz = sigmoid(pass.z) - target;
+        g[B3] += dz;
+        let mut d2 = [0.0f32; H2];
+        for k in 0..H2 {
+            g[W3 + k] += dz * pass.h2[k];
+            if pass.a2[k] > 0.0 && pass.a2[k] < 1.0 {
+                d2[k] = dz * w[W3 + k];
+            }
+        }
+        let mut d1 = [0.0f32; H1];
+        for (k, &d) in d2.iter().enumerate() {
+            if d == 0.0 {
+                continue;
+            }
+            g[B2 + k] += d;
+            let row = W2 + k * H1;
+            for j in 0..H1 {
+                g[row + j] += d * pass.h1[j];
+                d1[j] += d * w[row + j];
+            }
+        }
+        for j in 0..H1 {
+            if !(pass.a1[j] > 0.0 && pass.a1[j] < 1.0) {
+                d1[j] = 0.0;
+            }
+            g[B1 + j] += d1[j];
+        }
+        for &i in set {
+            let col = W1 + usize::from(i) * H1;
+            for j in 0..H1 {
+                g[col + j] += d1[j];
+            }
+        }
+    }
+
+    /// Keep the weights where the fixed point holds them: the first
+    /// layer within ±8 (20 inputs and the bias then add up within `i16`),
+    /// the biases of the later layers within ±4.
+    fn clip(&mut self) {
+        for x in &mut self.w[W1..W2] {
+            *x = x.clamp(-8.0, 8.0);
+        }
+        for x in &mut self.w[B2..W3] {
+            *x = x.clamp(-4.0, 4.0);
+        }
+        self.w[B3] = self.w[B3].clamp(-4.0, 4.0);
+        for x in &mut self.w[W2..B2] {
+            *x = x.clamp(-60.0, 60.0);
+        }
+        for x in &mut self.w[W3..B3] {
+            *x = x.clamp(-60.0, 60.0);
+        }
+    }
+
+    fn quantize(&self) -> Network {
+        let w = &self.w;
+        Network::quantize(
+            &w[W1..B1],
+            &w[B1..W2],
+            &w[W2..B2],
+            &w[B2..W3],
+            &w[W3..B3],
+            w[B3],
+        )
+    }
+}
+
+fn sigmoid(z: f32) -> f32 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// Cross-entropy of a predicted probability `p` against `target`.
+fn cross_entropy(p: f64, target: f64) -> f64 {
+    let p = p.clamp(1e-9, 1.0 - 1e-9);
+    -(target * p.ln() + (1.0 - target) * (1.0 - p).ln())
+}
+
+/// The mean cross-entropy of `samples` under `logit` (each sample's logit).
+fn mean_loss(samples: &[NetSample], logit: impl Fn(&NetSample) -> f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = samples
+        .iter()
+        .map(|s| cross_entropy(1.0 / (1.0 + (-logit(s)).exp()), f64::from(s.target)))
+        .sum();
+    sum / samples.len() as f64
+}
+
+/// The mean cross-entropy of the evaluation alone, and with `net` (the
+/// fixed-point network, as the engine adds it).
+pub fn losses(samples: &[NetSample], net: &Network) -> (f64, f64) {
+    let alone = mean_loss(samples, |s| f64::from(s.base));
+    let with = mean_loss(samples, |s| {
+        let mut set = [0u16; MAX_ACTIVE];
+        let n = s.active(Symmetry::IDENTITY, &mut set);
+        let out = net.output(&set[..n]);
+        f64::from(s.base) + f64::from(out) / f64::from(network::ONE * network::W_ONE)
+    });
+    (alone, with)
+}
+
+/// What a fit gives.
+#[derive(Debug)]
+pub struct NetFit {
+    /// The network, in fixed point.
+    pub network: Network,
+    /// Mean cross-entropy of the training positions: the evaluation alone,
+    /// with the network.
+    pub train: (f64, f64),
+    /// The same on the held-out positions.
+    pub held_out: (f64, f64),
+}
+
+/// Fit a network to `train`; `test` is only measured. `progress` is
+/// called after each pass with its number and the held-out loss so far.
+pub fn fit_network(
+    train: &[NetSample],
+    test: &[NetSample],
+    options: &NetOptions,
+    mut progress: impl FnMut(usize, f64),
+) -> NetFit {
+    let mut net = Float::new(options.seed);
+    let mut rng = fastrand::Rng::with_seed(options.seed ^ 0x9e37_79b9);
+    let (mut m, mut v) = (vec![0.0f32; PARAMS], vec![0.0f32; PARAMS]);
+    let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut step = 0i32;
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let batch = options.batch.max(1);
+    let mut g = vec![0.0f32; PARAMS];
+    let mut set = [0u16; MAX_ACTIVE];
+    for epoch in 0..options.epochs {
+        rng.shuffle(&mut order);
+        let done = epoch as f32 / options.epochs.max(1) as f32;
+        let rate = options.rate * (1.0 - 0.9 * done);
+        for chunk in order.chunks(batch) {
+            g.iter_mut().for_each(|x| *x = 0.0);
+            for &i in chunk {
+                let s = &train[i];
+                let sym = Symmetry::ALL[rng.usize(0..16)];
+                let n = s.active(sym, &mut set);
+                let pass = net.forward(&set[..n], s.base);
+                net.backward(&set[..n], &pass, s.target, &mut g);
+            }
+            step += 1;
+            let scale = 1.0 / chunk.len() as f32;
+            let (c1, c2) = (1.0 - beta1.powi(step), 1.0 - beta2.powi(step));
+            for p in 0..PARAMS {
+                let gp = g[p] * scale;
+                m[p] = beta1 * m[p] + (1.0 - beta1) * gp;
+                v[p] = beta2 * v[p] + (1.0 - beta2) * gp * gp;
+                net.w[p] -= rate * (m[p] / c1) / ((v[p] / c2).sqrt() + eps);
+            }
+            net.clip();
+        }
+        let (_, held) = losses(test, &net.quantize());
+        progress(epoch + 1, held);
+    }
+    let network = net.quantize();
+    NetFit {
+        train: losses(train, &network),
+        held_out: losses(test, &network),
+        network,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use muehle::RuleSet;
+
+    /// The gradient of the backward pass is the slope of the loss: each
+    /// weight moved a little changes the loss by the gradient times the
+    /// move.
+    #[test]
+    fn the_gradient_is_the_slope_of_the_loss() {
+        let pos: Position = ".../.BW/.W./WWBWB./B.B/BW./.BW w 2 2 0 8".parse().unwrap();
+        let s = NetSample::new(&pos, 1.0);
+        let net = Float::new(7);
+        let mut set = [0u16; MAX_ACTIVE];
+        let n = s.active(Symmetry::IDENTITY, &mut set);
+        let set = &set[..n];
+        let loss = |f: &Float| {
+            let p = f.forward(set, s.base);
+            cross_entropy(f64::from(sigmoid(p.z)), f64::from(s.target))
+        };
+        let mut g = vec![0.0f32; PARAMS];
+        net.backward(set, &net.forward(set, s.base), s.target, &mut g);
+        let checked = [
+            W1 + usize::from(set[0]) * H1 + 3,
+            B1 + 5,
+            W2 + 17,
+            B2 + 2,
+            W3 + 1,
+            B3,
+        ];
+        for p in checked {
+            let h = 1e-3f32;
+            let (mut up, mut down) = (net.clone(), net.clone());
+            up.w[p] += h;
+            down.w[p] -= h;
+            let slope = (loss(&up) - loss(&down)) / (2.0 * f64::from(h));
+            assert!(
+                (slope - f64::from(g[p])).abs() < 2e-3,
+                "weight {p}: slope {slope}, gradient {}",
+                g[p]
+            );
+        }
+    }
+
+    /// The fixed-point network gives the floating-point one's output to
+    /// within the rounding, and its file reads back to the same network.
+    #[test]
+    fn the_fixed_point_network_follows_the_float_one() {
+        let net = Float::new(3);
+        let q = net.quantize();
+        assert_eq!(Network::from_bytes(&q.to_bytes()), Ok(q.clone()));
+        let pos: Position = ".../.BW/.W./WWBWB./B.B/BW./.BW w 2 2 0 8".parse().unwrap();
+        let mut set = [0u16; MAX_ACTIVE];
+        let n = network::active(&pos, &mut set).expect("the standard board");
+        let float = net.forward(&set[..n], 0.0).z;
+        let fixed = q.output(&set[..n]) as f32 / (network::ONE * network::W_ONE) as f32;
+        assert!((float - fixed).abs() < 0.05, "float {float}, fixed {fixed}");
+    }
+
+    /// On positions whose value the evaluation cannot tell (a value set by
+    /// the points of the stones, the same under every symmetry), the fit
+    /// learns it: the held-out loss falls well below the evaluation's.
+    #[test]
+    fn the_fit_learns_what_the_evaluation_misses() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        let mut samples = Vec::new();
+        let corners: Bitboard = ["b2", "b6", "f2", "f6"]
+            .iter()
+            .map(|p| p.parse::<muehle::Square>().unwrap())
+            .collect();
+        while samples.len() < 6000 {
+            let mut pos = Position::new(RuleSet::STANDARD);
+            for _ in 0..rng.usize(2..10) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.is_game_over() {
+                    break;
+                }
+                pos = pos.play(moves[rng.usize(0..moves.len())]).unwrap();
+            }
+            // A made-up value: won if the side to move has a stone on a
+            // corner of the middle ring.
+            let ours = pos.stones(pos.turn());
+            let target = if (ours & corners).is_empty() {
+                0.0
+            } else {
+                1.0
+            };
+            samples.push(NetSample::new(&pos, target));
+        }
+        let (train, test) = samples.split_at(5000);
+        let options = NetOptions {
+            epochs: 4,
+            batch: 64,
+            ..NetOptions::default()
+        };
+        let fit = fit_network(train, test, &options, |_, _| {});
+        assert!(
+            fit.held_out.1 < 0.5 * fit.held_out.0,
+            "held-out loss {:?}",
+            fit.held_out
+        );
+    }
+}

@@ -1,0 +1,313 @@
+//! A small network that corrects Mühle's evaluation, learnt from the
+//! perfect-play databases.
+//!
+//! The linear terms and the patterns ([`crate::eval`], [`crate::pattern`])
+//! see what players name: mills, threats, mobility, blocked stones. What
+//! they miss is how the stones stand together over the whole board. The
+//! network looks at the raw position, from the side to move: its stones on
+//! the 24 points, the opponent's, and the stones each has in hand (one of
+//! ten); [`INPUTS`] inputs, of which at most 20 are set. Two hidden layers
+//! of [`H1`] and [`H2`] units, each clipped to [0, 1], give one number: a
+//! correction of the evaluation's logit (the score divided by [`SCALE`]),
+//! fitted with the evaluation in place (`brett tune --labels FILE --network
+//! OUT`, docs/ENGINE.md). So the evaluation with the network is the
+//! evaluation plus [`SCALE`] times the network's output.
+//!
+//! It runs in integers: the first layer is summed over the inputs that are
+//! set (a column of [`H1`] `i16` each), the others are dot products of
+//! `i16`. A file holds the weights as little-endian `i16` in the order
+//! first layer (input by input), its biases, second layer (unit by unit),
+//! its biases, output weights, output bias; [`Network::from_bytes`] reads
+//! it. The fixed-point scales: the hidden units run from 0 to [`ONE`]; the
+//! first layer's weights and biases are multiplied by [`ONE`], the second
+//! and the output layer's weights by [`W_ONE`], their biases by
+//! [`ONE`] × [`W_ONE`].
+//!
+//! Only Nine Men's Morris has a network: a board with diagonal lines, or
+//! with more stones a side, has none.
+
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+use crate::{Bitboard, Position};
+
+/// Inputs: the side to move's stones on the 24 points, the opponent's,
+/// the side to move's stones in hand (0 to 9, one input each), the
+/// opponent's.
+pub const INPUTS: usize = 24 + 24 + 10 + 10;
+/// Units of the first hidden layer.
+pub const H1: usize = 64;
+/// Units of the second hidden layer.
+pub const H2: usize = 16;
+/// Inputs that can be set at once: 18 stones and two counts in hand.
+pub const MAX_ACTIVE: usize = 20;
+/// A hidden unit's value 1 in fixed point.
+pub const ONE: i32 = 127;
+/// A weight of 1 in the second and the output layer.
+pub const W_ONE: i32 = 64;
+/// Hundredths of a stone per unit of the network's output (the
+/// evaluation's logit scale).
+pub const SCALE: i32 = 160;
+/// The largest correction, in hundredths of a stone (eight units of the
+/// logit).
+pub const MAX_CORRECTION: i32 = 8 * SCALE;
+/// The `i16` values of a network file.
+pub const VALUES: usize = INPUTS * H1 + H1 + H2 * H1 + H2 + H2 + 1;
+
+/// A network file of the wrong size.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("a Mühle network file holds {expected} bytes, this one {found}")]
+pub struct NetworkError {
+    /// The size a network file has.
+    pub expected: usize,
+    /// The size of the file given.
+    pub found: usize,
+}
+
+/// The network's weights in fixed point.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    w1: Vec<[i16; H1]>,
+    b1: [i16; H1],
+    w2: [[i16; H1]; H2],
+    b2: [i32; H2],
+    w3: [i32; H2],
+    b3: i32,
+}
+
+/// The inputs of `pos` that are set, from the side to move, in `out`;
+/// their number. `None` on a board with diagonal lines or with other than
+/// nine stones a side (the network was fitted to Nine Men's Morris).
+pub fn active(pos: &Position, out: &mut [u16; MAX_ACTIVE]) -> Option<usize> {
+    if pos.board().has_diagonals() || pos.board().stones() != 9 {
+        return None;
+    }
+    let us = pos.turn();
+    Some(active_of(
+        pos.stones(us),
+        pos.stones(us.other()),
+        pos.in_hand(us),
+        pos.in_hand(us.other()),
+        out,
+    ))
+}
+
+/// The inputs that are set for the side to move's stones `ours`, the
+/// opponent's `theirs`, and the stones each has in hand; their number.
+pub fn active_of(
+    ours: Bitboard,
+    theirs: Bitboard,
+    hand_ours: u8,
+    hand_theirs: u8,
+    out: &mut [u16; MAX_ACTIVE],
+) -> usize {
+    let mut n = 0;
+    for (offset, set) in [(0u16, ours), (24, theirs)] {
+        for sq in set {
+            if n < MAX_ACTIVE - 2 {
+                out[n] = offset + sq.index() as u16;
+                n += 1;
+            }
+        }
+    }
+    out[n] = 48 + u16::from(hand_ours.min(9));
+    out[n + 1] = 58 + u16::from(hand_theirs.min(9));
+    n + 2
+}
+
+impl Network {
+    /// Read a network file (see the module's description).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        if bytes.len() != 2 * VALUES {
+            return Err(NetworkError {
+                expected: 2 * VALUES,
+                found: bytes.len(),
+            });
+        }
+        let v: Vec<i16> = bytes
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        Ok(Network::from_values(&v))
+    }
+
+    /// The network of `v`, [`VALUES`] numbers in the order of the file.
+    fn from_values(v: &[i16]) -> Network {
+        let mut at = 0;
+        let mut take = |n: usize| {
+            let s = &v[at..at + n];
+            at += n;
+            s
+        };
+        let w1 = take(INPUTS * H1)
+            .chunks_exact(H1)
+            .map(|c| std::array::from_fn(|j| c[j]))
+            .collect();
+        let mut b1 = [0i16; H1];
+        b1.copy_from_slice(take(H1));
+        let mut w2 = [[0i16; H1]; H2];
+        for row in &mut w2 {
+            row.copy_from_slice(take(H1));
+        }
+        let b2 = std::array::from_fn(|_| i32::from(take(1)[0]));
+        let w3 = std::array::from_fn(|_| i32::from(take(1)[0]));
+        let b3 = i32::from(take(1)[0]);
+        Network {
+            w1,
+            b1,
+            w2,
+            b2,
+            w3,
+            b3,
+        }
+    }
+
+    /// The file of this network.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v: Vec<i16> = Vec::with_capacity(VALUES);
+        for row in &self.w1 {
+            v.extend_from_slice(row);
+        }
+        v.extend_from_slice(&self.b1);
+        for row in &self.w2 {
+            v.extend_from_slice(row);
+        }
+        let narrow = |x: i32| x.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+        v.extend(self.b2.iter().map(|&x| narrow(x)));
+        v.extend(self.w3.iter().map(|&x| narrow(x)));
+        v.push(narrow(self.b3));
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    /// The network whose weights are the floating-point `w1` (input by
+    /// input), `b1`, `w2` (unit by unit), `b2`, `w3`, `b3`, rounded to the
+    /// fixed point (and clipped to what `i16` holds).
+    pub fn quantize(
+        w1: &[f32],
+        b1: &[f32],
+        w2: &[f32],
+        b2: &[f32],
+        w3: &[f32],
+        b3: f32,
+    ) -> Network {
+        let q = |x: f32, scale: i32| {
+            (x * scale as f32)
+                .round()
+                .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16
+        };
+        let mut v: Vec<i16> = Vec::with_capacity(VALUES);
+        v.extend(w1.iter().map(|&x| q(x, ONE)));
+        v.extend(b1.iter().map(|&x| q(x, ONE)));
+        v.extend(w2.iter().map(|&x| q(x, W_ONE)));
+        v.extend(b2.iter().map(|&x| q(x, ONE * W_ONE)));
+        v.extend(w3.iter().map(|&x| q(x, W_ONE)));
+        v.push(q(b3, ONE * W_ONE));
+        assert_eq!(v.len(), VALUES, "the float network's shape");
+        Network::from_values(&v)
+    }
+
+    /// The output for the inputs `set`, in units of [`ONE`] × [`W_ONE`].
+    pub fn output(&self, set: &[u16]) -> i32 {
+        // Summed in i16: the fit keeps each first-layer weight within
+        // ±8, so 20 of them and the bias stay within i16.
+        let mut acc = self.b1;
+        for &i in set {
+            let col = &self.w1[usize::from(i)];
+            for j in 0..H1 {
+                acc[j] = acc[j].wrapping_add(col[j]);
+            }
+        }
+        let one = ONE as i16;
+        let h1: [i16; H1] = std::array::from_fn(|j| acc[j].clamp(0, one));
+        let mut out = self.b3;
+        for k in 0..H2 {
+            let dot: i32 = self.w2[k]
+                .iter()
+                .zip(&h1)
+                .map(|(&w, &h)| i32::from(w) * i32::from(h))
+                .sum();
+            let h2 = ((dot + self.b2[k]) / W_ONE).clamp(0, ONE);
+            out += self.w3[k] * h2;
+        }
+        out
+    }
+
+    /// The correction of the evaluation of `pos`, in hundredths of a stone
+    /// for the side to move (0 on a board with diagonal lines): at most
+    /// [`MAX_CORRECTION`] either way, so that no network can reach the
+    /// scores of won and lost games.
+    pub fn score(&self, pos: &Position) -> i32 {
+        let mut set = [0u16; MAX_ACTIVE];
+        match active(pos, &mut set) {
+            Some(n) => {
+                let out = i64::from(self.output(&set[..n]));
+                let bound = i64::from(MAX_CORRECTION);
+                (out * i64::from(SCALE) / i64::from(ONE * W_ONE)).clamp(-bound, bound) as i32
+            }
+            None => 0,
+        }
+    }
+}
+
+/// The network the evaluation adds, if any.
+static IN_USE: AtomicPtr<Network> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Make `net` the network [`crate::eval::evaluate`] adds (`None`: none).
+/// A network put out of use stays in memory: a search running in another
+/// thread may still read it.
+pub fn install(net: Option<Network>) {
+    let ptr = net.map_or(std::ptr::null_mut(), |n| Box::into_raw(Box::new(n)));
+    IN_USE.store(ptr, Ordering::Release);
+}
+
+/// The network in use, if any.
+pub fn in_use() -> Option<&'static Network> {
+    let ptr = IN_USE.load(Ordering::Acquire);
+    // SAFETY: the pointer is null or came from `Box::into_raw` in
+    // `install`, and is never freed.
+    unsafe { ptr.as_ref() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleSet;
+
+    /// The inputs are the side to move's stones, the opponent's (24
+    /// further on) and the two counts in hand; the other boards have none,
+    /// and a network corrects nothing there.
+    #[test]
+    fn the_inputs_are_the_stones_and_the_counts_in_hand() {
+        let pos: Position = ".../.BW/.W./WWBWB./B.B/BW./.BW w 2 2 0 8".parse().unwrap();
+        let mut set = [0u16; MAX_ACTIVE];
+        let n = active(&pos, &mut set).expect("nine men's morris");
+        let us = pos.turn();
+        let mut expected: Vec<u16> = pos
+            .stones(us)
+            .into_iter()
+            .map(|s| s.index() as u16)
+            .collect();
+        expected.extend(
+            pos.stones(us.other())
+                .into_iter()
+                .map(|s| 24 + s.index() as u16),
+        );
+        expected.extend([48 + 2, 58 + 2]);
+        assert_eq!(&set[..n], &expected[..]);
+
+        let values: Vec<u8> = (0..2 * VALUES).map(|i| (i * 7 % 251) as u8).collect();
+        let net = Network::from_bytes(&values).expect("the size of a network");
+        assert_ne!(net.score(&pos), 0);
+        for preset in ["twelve-mens-morris", "lasker-morris"] {
+            let other = Position::new(RuleSet::preset(preset).expect("a preset"));
+            assert_eq!(active(&other, &mut set), None, "{preset}");
+            assert_eq!(net.score(&other), 0, "{preset}");
+        }
+        assert_eq!(
+            Network::from_bytes(&values[1..]),
+            Err(NetworkError {
+                expected: 2 * VALUES,
+                found: 2 * VALUES - 1
+            })
+        );
+    }
+}
