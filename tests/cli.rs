@@ -1759,3 +1759,97 @@ fn a_mill_network_is_fitted_and_played_with() {
     );
     assert!(!ok && err.contains("a Mühle network file holds"), "{err}");
 }
+
+/// With the Dame databases, `brett tune --make-labels` labels each
+/// position they hold with its exact value, and the other positions of a
+/// game with the value of the first position of the game they hold (not
+/// the result the self-play reached); the options line says up to how
+/// many pieces. Without them (`--no-tablebase`) the same games are
+/// labelled by their results.
+#[test]
+fn dame_labels_take_the_databases_values() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let db = dir.path().join("db");
+    let db_arg = db.to_str().expect("utf-8");
+    let (ok, _, err) = brett(
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "dame",
+            "--pieces",
+            "3",
+            "--dir",
+            db_arg,
+            "--quiet",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let make = |file: &std::path::Path, databases: bool| {
+        let mut args = vec![];
+        if databases {
+            args.extend(["--tablebase-dir", db_arg]);
+        } else {
+            args.push("--no-tablebase");
+        }
+        args.extend([
+            "tune",
+            "--game",
+            "dame",
+            "--make-labels",
+            file.to_str().expect("utf-8"),
+            "--games",
+            "20",
+            "--depth",
+            "2",
+            "--opening-plies",
+            "4",
+            "--random-share",
+            "0.2",
+            "--max-plies",
+            "300",
+            "--threads",
+            "1",
+        ]);
+        let (ok, _, err) = brett(&args, "");
+        assert!(ok, "{err}");
+        std::fs::read_to_string(file).expect("labels")
+    };
+    let with = make(&dir.path().join("with.txt"), true);
+    let without = make(&dir.path().join("without.txt"), false);
+    let options = |t: &str| t.lines().nth(1).unwrap_or_default().to_string();
+    assert!(
+        options(&with).ends_with(" max-plies=300 databases=3"),
+        "{with}"
+    );
+    assert!(options(&without).ends_with(" max-plies=300"), "{without}");
+    let tb = tablebase::dame::DameTablebase::new(&db);
+    let lines = |t: &str| -> Vec<(String, String)> {
+        t.lines()
+            .filter_map(|l| l.split_once('\t'))
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    };
+    let (with, without) = (lines(&with), lines(&without));
+    // The same games: the self-play does not use the databases.
+    assert_eq!(with.len(), without.len());
+    let (mut held, mut changed) = (0, 0);
+    for ((fen, label), (fen_b, _)) in with.iter().zip(&without) {
+        assert_eq!(fen, fen_b);
+        let pos = dame::Position::from_fen(fen, dame::RuleSet::DAME).expect("a position");
+        if let Some(v) = engine::dame::databases::probe_in(&tb, &pos) {
+            held += 1;
+            let exact = match v {
+                search::Exact::Win(_) => "1",
+                search::Exact::Draw => "0.5",
+                search::Exact::Loss(_) => "0",
+            };
+            assert_eq!(label, exact, "{fen}");
+        }
+    }
+    for ((_, a), (_, b)) in with.iter().zip(&without) {
+        changed += usize::from(a != b);
+    }
+    assert!(held > 0 && changed > 0, "{held} held, {changed} changed");
+}

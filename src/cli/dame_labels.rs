@@ -9,8 +9,12 @@
 //! the rules (including repetition and the move limits) or after
 //! `--max-plies` plies (a draw). Every position after the opening in which
 //! the side to move has no capture (quiet: the evaluation is meant for
-//! those) is written with the game's result for the side to move. The file
-//! depends only on the options (and the weights in use).
+//! those) is written with the game's result for the side to move. With the
+//! Dame databases installed, a position they hold is written with its exact
+//! value instead, and the game's result is the value of the first position
+//! of the game they hold (the self-play does not use them). The file
+//! depends only on the options, the databases (their piece count is on the
+//! options line) and the weights in use.
 
 use std::io::{BufRead, BufWriter, Write};
 use std::path::Path;
@@ -33,8 +37,61 @@ pub struct MakeOptions {
     pub max_plies: usize,
 }
 
-/// The quiet positions of game `i` and White's result (1, ½, 0).
-fn one_game(rules: RuleSet, limits: &MakeOptions, i: usize) -> (Vec<Position>, f64) {
+/// A value for the side to move as a label: 1, ½ or 0.
+fn label_of(v: search::Exact) -> f64 {
+    match v {
+        search::Exact::Win(_) => 1.0,
+        search::Exact::Draw => 0.5,
+        search::Exact::Loss(_) => 0.0,
+    }
+}
+
+/// The most pieces up to which the installed databases hold every table of
+/// `rules` (none: 0).
+fn database_pieces(rules: RuleSet) -> u32 {
+    let Some(tb) = engine::dame::databases::installed() else {
+        return 0;
+    };
+    let max = engine::dame::databases::MAX_PIECES;
+    (2..=max)
+        .take_while(|&n| {
+            tablebase::dame::Material::all_up_to(n)
+                .into_iter()
+                .all(|m| tb.try_file(&rules, m).is_some())
+        })
+        .last()
+        .unwrap_or(0)
+}
+
+/// The quiet positions of game `i`, each with its exact value from the
+/// databases if they hold it (for the side to move), and White's result
+/// (1, ½, 0): the databases' value of the first position of the game they
+/// hold, else the game's result.
+fn one_game(rules: RuleSet, limits: &MakeOptions, i: usize) -> (Vec<(Position, Option<f64>)>, f64) {
+    let (positions, played, white) = play_one(rules, limits, i);
+    let probe = engine::dame::databases::probe;
+    let white = played
+        .iter()
+        .find_map(|pos| {
+            probe(pos).map(|v| match pos.turn() {
+                Color::White => label_of(v),
+                Color::Black => 1.0 - label_of(v),
+            })
+        })
+        .unwrap_or(white);
+    let labelled = positions
+        .into_iter()
+        .map(|pos| {
+            let v = probe(&pos).map(label_of);
+            (pos, v)
+        })
+        .collect();
+    (labelled, white)
+}
+
+/// Game `i`: its quiet positions after the opening, every position it
+/// went through, and White's result (1, ½, 0).
+fn play_one(rules: RuleSet, limits: &MakeOptions, i: usize) -> (Vec<Position>, Vec<Position>, f64) {
     let options = &limits.common;
     let mut rng = fastrand::Rng::with_seed(options.seed.wrapping_add(i as u64));
     let opening = rng.usize(0..=options.opening_plies);
@@ -86,16 +143,25 @@ fn one_game(rules: RuleSet, limits: &MakeOptions, i: usize) -> (Vec<Position>, f
         Some(Color::Black) => 0.0,
         None => 0.5,
     };
-    (out, white)
+    let played = (0..=game.ply())
+        .filter_map(|i| game.position_at(i).copied())
+        .collect();
+    (out, played, white)
 }
 
 /// The line after `# rules NAME` that names the options the games depend
 /// on (not `--games` nor `--threads`: a run may be extended to more games,
-/// and with any number of threads each game is the same).
-fn options_line(limits: &MakeOptions) -> String {
+/// and with any number of threads each game is the same), and with
+/// databases the pieces up to which they label (`databases=N`).
+fn options_line(limits: &MakeOptions, database_pieces: u32) -> String {
     let o = &limits.common;
+    let databases = if database_pieces > 0 {
+        format!(" databases={database_pieces}")
+    } else {
+        String::new()
+    };
     format!(
-        "# options seed={} depth={} opening-plies={} random-share={} max-plies={}",
+        "# options seed={} depth={} opening-plies={} random-share={} max-plies={}{databases}",
         o.seed, o.depth, o.opening_plies, o.random_share, limits.max_plies
     )
 }
@@ -159,7 +225,10 @@ fn resume(path: &Path, header: &str) -> Result<Resumed> {
 /// others (with more `--games`, it goes on to the new number).
 pub fn make(rules: RuleSet, rules_name: &str, path: &Path, limits: &MakeOptions) -> Result<()> {
     let options = &limits.common;
-    let header = format!("# rules {rules_name}\n{}\n", options_line(limits));
+    let header = format!(
+        "# rules {rules_name}\n{}\n",
+        options_line(limits, database_pieces(rules))
+    );
     let resumed = if path.exists() {
         Some(resume(path, &header)?)
     } else {
@@ -218,11 +287,11 @@ pub fn make(rules: RuleSet, rules_name: &str, path: &Path, limits: &MakeOptions)
         let (positions, white) = one_game(rules, limits, i);
         let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
         let mut text = String::new();
-        for pos in &positions {
-            let result = match pos.turn() {
+        for (pos, exact) in &positions {
+            let result = exact.unwrap_or(match pos.turn() {
                 Color::White => white,
                 Color::Black => 1.0 - white,
-            };
+            });
             text.push_str(&format!("{}\t{result}\n", pos.fen()));
         }
         text.push_str(&format!("# game {i}\n"));

@@ -60,7 +60,10 @@ pub struct Args {
     /// Needs the standard databases (`brett tablebase build`). Resumable:
     /// run again with the same options and finished chunks of 1000 games
     /// are kept.
-    /// Dame: every quiet position of the games with the game's result.
+    /// Dame: every quiet position of the games with the game's result;
+    /// with the Dame databases installed, a position they hold with its
+    /// exact value, and the others with the value of the game's first
+    /// position they hold.
     /// Resumable too: run again on the file with the same options (or more
     /// --games) and the games it finished are kept, the rest played.
     #[arg(long, value_name = "FILE")]
