@@ -9,7 +9,8 @@
 //! The evaluation is linear: [`features`] gives, for each weight, the
 //! side to move's count minus the opponent's, and the score is the sum of
 //! the weighted features. That makes fitting the weights to labelled
-//! positions a plain logistic regression (`brett tune --labels`).
+//! positions a plain logistic regression (`brett tune --labels`). A network
+//! ([`crate::network`]), when one is installed, adds its correction.
 
 use crate::pattern::{PATTERNS_IN_USE, PatternWeights};
 use crate::{Bitboard, Color, Phase, Position};
