@@ -251,6 +251,20 @@ pub fn read_positions(path: &Path) -> Result<Vec<(Position, f64)>> {
     Ok(out)
 }
 
+/// A label file's positions for a fit: refused when it holds fewer than
+/// 100.
+fn read_for_fit(path: &Path) -> Result<Vec<(Position, f64)>> {
+    let samples = read_positions(path)?;
+    if samples.len() < 100 {
+        bail!(
+            "{} holds {} positions; the fit needs at least 100",
+            path.display(),
+            samples.len()
+        );
+    }
+    Ok(samples)
+}
+
 /// The samples of a label file for the linear fit.
 pub fn read(path: &Path) -> Result<Vec<Sample>> {
     Ok(read_positions(path)?
@@ -276,14 +290,7 @@ pub fn fit_patterns_file(
     out: &Path,
 ) -> Result<()> {
     use engine::muehle::pattern_fit::{PatternOptions, PatternSample, fit_patterns, to_bytes};
-    let samples = read_positions(path)?;
-    if samples.len() < 100 {
-        bail!(
-            "{} holds {} positions; the fit needs at least 100",
-            path.display(),
-            samples.len()
-        );
-    }
+    let samples = read_for_fit(path)?;
     let start = Weights {
         patterns: None,
         ..Weights::TUNED
@@ -325,14 +332,7 @@ pub fn fit_patterns_file(
 /// Positions are held out in blocks, as for the patterns.
 pub fn fit_network_file(path: &Path, epochs: usize, out: &Path) -> Result<()> {
     use engine::muehle::network_fit::{NetOptions, NetSample, fit_network};
-    let samples = read_positions(path)?;
-    if samples.len() < 100 {
-        bail!(
-            "{} holds {} positions; the fit needs at least 100",
-            path.display(),
-            samples.len()
-        );
-    }
+    let samples = read_for_fit(path)?;
     let (train, test) = split_held_out(&samples, |(pos, target)| {
         NetSample::new(pos, *target as f32)
     });
