@@ -119,6 +119,9 @@ test('the board coordinates have 4.5:1 contrast in both schemes and are readable
     for (const [g, sel] of [[mill, 'svg.board .labels text'], [dame, '.dame-board .dame-labels text']]) {
       await openWithSeats(page, suite.server.url, g);
       await page.waitForSelector(sel);
+      // The labels are measured once the board is laid out (a board drawn
+      // before its container is shown measures 0 px for a moment).
+      await page.waitForFunction((s) => [...document.querySelectorAll(s)].every((e) => e.getBoundingClientRect().height > 0), sel);
       const labels = await page.$$eval(sel, (els) => {
         const rgb = (c) => {
           const m = /rgba?\(([^)]+)\)/.exec(c) || [];
