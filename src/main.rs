@@ -42,9 +42,14 @@ struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     book: Option<std::path::PathBuf>,
     /// Mühle's evaluation adds the correction of this network (made by
-    /// `brett tune --labels FILE --network OUT`).
+    /// `brett tune --labels FILE --network OUT`) instead of the one built
+    /// into brett.
     #[arg(long, global = true, value_name = "FILE")]
     mill_network: Option<std::path::PathBuf>,
+    /// Mühle's evaluation without the network's correction (the linear
+    /// terms and the patterns alone).
+    #[arg(long, global = true, conflicts_with = "mill_network")]
+    no_mill_network: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -105,6 +110,7 @@ fn main() -> Result<()> {
             )?));
         }
     }
+    muehle::network::set_enabled(!cli.no_mill_network);
     if let Some(path) = &cli.mill_network {
         let bytes = std::fs::read(path)
             .map_err(|e| anyhow::anyhow!("--mill-network {}: {e}", path.display()))?;

@@ -1684,9 +1684,11 @@ fn a_dame_book_is_made_and_resumed() {
 }
 
 /// `brett tune --labels FILE --network OUT` fits Mühle's network to a
-/// label file and writes it; `--mill-network OUT` plays with it (the
-/// search sees other scores: another node signature), and a file that is
-/// not a network is refused with its size.
+/// label file and writes it; `--mill-network OUT` plays with it in place of
+/// the built-in one and `--no-mill-network` without any (the search sees
+/// other scores each time: three node signatures), and a file that is not
+/// a network is refused with its size, as is a network with
+/// `--no-mill-network`.
 #[test]
 fn a_mill_network_is_fitted_and_played_with() {
     let dir = tempfile::tempdir().expect("tmp");
@@ -1742,12 +1744,18 @@ fn a_mill_network_is_fitted_and_played_with() {
             .map(str::to_string)
             .expect("a signature")
     };
-    let plain = nodes(&["--no-tablebase", "bench", "6"]);
+    let built_in = nodes(&["--no-tablebase", "bench", "6"]);
     let with = nodes(&["--no-tablebase", "--mill-network", net_arg, "bench", "6"]);
-    assert_ne!(
-        plain, with,
-        "the network changes the scores the search sees"
+    let without = nodes(&["--no-tablebase", "--no-mill-network", "bench", "6"]);
+    assert!(
+        built_in != with && built_in != without && with != without,
+        "each network changes the scores the search sees: {built_in} {with} {without}"
     );
+    let (ok, _, err) = brett(
+        &["--no-mill-network", "--mill-network", net_arg, "bench", "2"],
+        "",
+    );
+    assert!(!ok && err.contains("cannot be used with"), "{err}");
     let (ok, _, err) = brett(
         &[
             "--mill-network",

@@ -32,7 +32,10 @@ fn play(moves: &[&str]) -> Position {
 fn level_10_plays_the_books_move_and_not_when_switched_off() {
     let _state = common::one_at_a_time();
     let pos = play(&["d2", "d6"]);
+    // The search's own move, with the book switched off.
+    book::set_enabled(false);
     let own = level10(&pos);
+    book::set_enabled(true);
     let other = pos
         .legal_moves()
         .into_iter()

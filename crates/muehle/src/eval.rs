@@ -381,20 +381,26 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
 
 /// Evaluate `pos` for the side to move with the given weights: the linear
 /// terms, the patterns if the weights have them, and the correction of the
-/// network if one is in use ([`crate::network::install`]).
+/// network in use ([`crate::network::in_use`]).
 pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
+    let score = evaluate_terms(pos, w);
+    match crate::network::in_use() {
+        Some(net) => score + net.score(pos),
+        None => score,
+    }
+}
+
+/// The linear terms and the patterns of [`evaluate_with`], without the
+/// network: what a network is fitted to correct.
+pub fn evaluate_terms(pos: &Position, w: &Weights) -> i32 {
     let linear: i32 = features(pos)
         .iter()
         .zip(w.to_array())
         .map(|(f, w)| f * w)
         .sum();
-    let score = match w.patterns {
+    match w.patterns {
         Some(p) => linear + p.score(pos),
         None => linear,
-    };
-    match crate::network::in_use() {
-        Some(net) => score + net.score(pos),
-        None => score,
     }
 }
 
@@ -408,7 +414,7 @@ mod tests {
     use super::*;
 
     /// The evaluation is the dot product of features and weights plus the
-    /// patterns' values.
+    /// patterns' values, and the network's correction.
     #[test]
     fn evaluation_is_linear_in_the_features() {
         let pos: Position = "W.B/.WB/W.B/BW..WB/.W./B.W/... w 0 0 12 20"
@@ -418,7 +424,10 @@ mod tests {
         let w = Weights::TUNED.to_array();
         let dot: i32 = f.iter().zip(w).map(|(a, b)| a * b).sum();
         let patterns = PATTERNS_IN_USE.score(&pos);
-        assert_eq!(evaluate(&pos), dot + patterns);
+        assert_eq!(evaluate_terms(&pos, &Weights::TUNED), dot + patterns);
+        let net = crate::network::built_in().score(&pos);
+        assert_ne!(net, 0);
+        assert_eq!(evaluate(&pos), dot + patterns + net);
         assert_eq!(f[9], 1, "tempo");
         assert_eq!(
             Weights {

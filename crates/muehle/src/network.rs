@@ -25,8 +25,13 @@
 //!
 //! Only Nine Men's Morris has a network: a board with diagonal lines, or
 //! with more stones a side, has none.
+//!
+//! brett has one built in ([`built_in`], `crates/muehle/data/network.bin`,
+//! docs/ENGINE.md "Mühle: network"); [`install`] puts another in its place,
+//! [`set_enabled`] turns the correction off.
 
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
 use crate::{Bitboard, Position};
 
@@ -50,6 +55,12 @@ pub const SCALE: i32 = 160;
 /// The largest correction, in hundredths of a stone (eight units of the
 /// logit).
 pub const MAX_CORRECTION: i32 = 8 * SCALE;
+/// The correction applies to positions with at most this many stones in
+/// hand (both sides together): the end of placing and the moving phase,
+/// the positions the labels cover (`brett tune --make-labels
+/// --label-in-hand 6`). Earlier in placing a network has seen nothing to
+/// learn from, and the evaluation stands alone.
+pub const MAX_IN_HAND: u8 = 6;
 /// The `i16` values of a network file.
 pub const VALUES: usize = INPUTS * H1 + H1 + H2 * H1 + H2 + H2 + 1;
 
@@ -328,10 +339,14 @@ impl Network {
     }
 
     /// The correction of the evaluation of `pos`, in hundredths of a stone
-    /// for the side to move (0 on a board with diagonal lines): at most
+    /// for the side to move (0 on a board with diagonal lines, and with
+    /// more than [`MAX_IN_HAND`] stones in hand): at most
     /// [`MAX_CORRECTION`] either way, so that no network can reach the
     /// scores of won and lost games.
     pub fn score(&self, pos: &Position) -> i32 {
+        if pos.in_hand(crate::Color::White) + pos.in_hand(crate::Color::Black) > MAX_IN_HAND {
+            return 0;
+        }
         let mut set = [0u16; MAX_ACTIVE];
         match active(pos, &mut set) {
             Some(n) => {
@@ -344,29 +359,88 @@ impl Network {
     }
 }
 
-/// The network the evaluation adds, if any.
-static IN_USE: AtomicPtr<Network> = AtomicPtr::new(std::ptr::null_mut());
+/// The network file built into brett.
+const BUILT_IN: &[u8] = include_bytes!("../data/network.bin");
+const _: () = assert!(
+    BUILT_IN.len() == 2 * VALUES,
+    "the built-in network file has the size of a network"
+);
 
-/// Make `net` the network [`crate::eval::evaluate`] adds (`None`: none).
-/// A network put out of use stays in memory: a search running in another
-/// thread may still read it.
-pub fn install(net: Option<Network>) {
-    let ptr = net.map_or(std::ptr::null_mut(), |n| Box::into_raw(Box::new(n)));
-    IN_USE.store(ptr, Ordering::Release);
+/// The network built into brett, read at its first use.
+pub fn built_in() -> &'static Network {
+    static NET: OnceLock<Network> = OnceLock::new();
+    NET.get_or_init(|| {
+        Network::from_bytes(BUILT_IN).expect("its size is checked when brett is compiled")
+    })
 }
 
-/// The network in use, if any.
+/// A network installed in place of the built-in one, if any.
+static INSTALLED: AtomicPtr<Network> = AtomicPtr::new(std::ptr::null_mut());
+/// Whether the evaluation adds a network at all.
+static ENABLED: AtomicBool = AtomicBool::new(true);
+
+/// Make `net` the network [`crate::eval::evaluate`] adds in place of the
+/// built-in one (`None`: the built-in one again). A network put out of use
+/// stays in memory: a search running in another thread may still read it.
+pub fn install(net: Option<Network>) {
+    let ptr = net.map_or(std::ptr::null_mut(), |n| Box::into_raw(Box::new(n)));
+    INSTALLED.store(ptr, Ordering::Release);
+}
+
+/// Whether the evaluation adds the network's correction (on unless turned
+/// off: `brett --no-mill-network`).
+pub fn set_enabled(on: bool) {
+    ENABLED.store(on, Ordering::Release);
+}
+
+/// The network in use: the one installed, else the built-in one; `None`
+/// when turned off.
 pub fn in_use() -> Option<&'static Network> {
-    let ptr = IN_USE.load(Ordering::Acquire);
+    if !ENABLED.load(Ordering::Acquire) {
+        return None;
+    }
+    let ptr = INSTALLED.load(Ordering::Acquire);
     // SAFETY: the pointer is null or came from `Box::into_raw` in
     // `install`, and is never freed.
-    unsafe { ptr.as_ref() }
+    match unsafe { ptr.as_ref() } {
+        Some(net) => Some(net),
+        None => Some(built_in()),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::RuleSet;
+
+    /// The evaluation adds the built-in network unless told otherwise
+    /// (`install`, `set_enabled`: tested through the CLI, in processes of
+    /// their own, as they change what every search in the process sees),
+    /// and it corrects the evaluation of the positions at the end of
+    /// placing and in the moving phase, not those before.
+    #[test]
+    fn the_built_in_network_is_in_use() {
+        let net = built_in();
+        assert!(std::ptr::eq(in_use().expect("on"), net));
+        assert_eq!(net.to_bytes(), BUILT_IN);
+        let mut pos = Position::new(RuleSet::STANDARD);
+        let mut corrected = 0;
+        for i in 0..40 {
+            let in_hand = pos.in_hand(crate::Color::White) + pos.in_hand(crate::Color::Black);
+            if in_hand > MAX_IN_HAND {
+                assert_eq!(net.score(&pos), 0, "{in_hand} in hand");
+            } else if net.score(&pos) != 0 {
+                corrected += 1;
+            }
+            assert!(net.score(&pos).abs() <= MAX_CORRECTION);
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.is_game_over() {
+                break;
+            }
+            pos.play_unchecked(moves[i * 5 % moves.len()]);
+        }
+        assert!(corrected >= 20, "{corrected}");
+    }
 
     /// The inputs are the side to move's stones, the opponent's (24
     /// further on) and the two counts in hand; the other boards have none,

@@ -26,7 +26,7 @@ impl NetSample {
     /// `pos` with its value `target` (1, ½, 0 for the side to move).
     pub fn new(pos: &Position, target: f32) -> NetSample {
         let us = pos.turn();
-        let base = muehle::eval::evaluate_with(pos, &muehle::eval::Weights::TUNED);
+        let base = muehle::eval::evaluate_terms(pos, &muehle::eval::Weights::TUNED);
         NetSample {
             ours: pos.stones(us),
             theirs: pos.stones(us.other()),
