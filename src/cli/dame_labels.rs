@@ -395,13 +395,7 @@ fn read_for_fit(path: &Path, rules: RuleSet) -> Result<Vec<(Position, f32)>> {
         );
     }
     let samples = read(path, rules)?;
-    if samples.len() < 100 {
-        bail!(
-            "{} holds {} positions; the fit needs at least 100",
-            path.display(),
-            samples.len()
-        );
-    }
+    super::labels::enough_to_fit(path, samples.len())?;
     Ok(samples)
 }
 

@@ -251,17 +251,23 @@ pub fn read_positions(path: &Path) -> Result<Vec<(Position, f64)>> {
     Ok(out)
 }
 
+/// A label file of `n` positions is refused for a fit when it holds fewer
+/// than 100 (Mühle's and Dame's fits alike).
+pub(crate) fn enough_to_fit(path: &Path, n: usize) -> Result<()> {
+    if n < 100 {
+        bail!(
+            "{} holds {n} positions; the fit needs at least 100",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
 /// A label file's positions for a fit: refused when it holds fewer than
 /// 100.
 fn read_for_fit(path: &Path) -> Result<Vec<(Position, f64)>> {
     let samples = read_positions(path)?;
-    if samples.len() < 100 {
-        bail!(
-            "{} holds {} positions; the fit needs at least 100",
-            path.display(),
-            samples.len()
-        );
-    }
+    enough_to_fit(path, samples.len())?;
     Ok(samples)
 }
 
@@ -403,13 +409,7 @@ pub(crate) fn report_pattern_fit(
 /// Fit the weights to a label file and print them.
 pub fn fit_file(path: &Path, iterations: usize) -> Result<Weights> {
     let samples = read(path)?;
-    if samples.len() < 100 {
-        bail!(
-            "{} holds {} positions; the fit needs at least 100",
-            path.display(),
-            samples.len()
-        );
-    }
+    enough_to_fit(path, samples.len())?;
     // Every tenth position is held out to check the fit on unseen data.
     let (mut train, mut test) = (Vec::new(), Vec::new());
     for (i, s) in samples.into_iter().enumerate() {
