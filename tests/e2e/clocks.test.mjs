@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useServerAndBrowser, newPage, shot, api, getState, waitState, waitMoves, clickMove, logErrorsAfter,
-  fillNewGame, startGame, openWithSeats, sleep,
+  fillNewGame, startGame, openWithSeats, waitRemembered, sleep,
 } from './helpers.mjs';
 
 const suite = useServerAndBrowser('clocks');
@@ -223,7 +223,7 @@ test('premove, the tab title, the sound switch, give time; the "your turn" list'
     // first (an untimed game against the computer after them).
     const comp = await post('/api/games', { kind: 'computer', color: 'white', level: 1 });
     await openWithSeats(host, suite.server.url, { id: comp.id, tokens: comp.tokens });
-    await host.waitForSelector('#move-list');
+    await waitRemembered(host, comp.id);
     await host.goto(suite.server.url);
     await host.waitForFunction(() => document.querySelectorAll('#your-turn li').length >= 2);
     const ids = await host.$$eval('#your-turn li', (els) => els.map((e) => Number(e.dataset.id)));

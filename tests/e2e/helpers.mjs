@@ -249,6 +249,11 @@ export async function openWithSeats(page, base, game) {
   await page.goto(`${base}/game/${game.id}`);
 }
 
+/** Waits until the page has remembered game `id` among its games (the game page does so once its state has loaded). */
+export async function waitRemembered(page, id) {
+  await page.waitForFunction((gid) => JSON.parse(localStorage.getItem('brett.games') || '[]').some((g) => g.id === gid), id);
+}
+
 /** Creates a game through the API (`body` of POST /api/games) and opens it with its seats; returns the answer. */
 export async function openNewGame(page, base, body) {
   const { status, data } = await api(base, 'POST', '/api/games', body);
