@@ -3,7 +3,7 @@
 // record downloads as .pdn, a Mühle record as .txt.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, newPage, api, getState, waitMoves, shownMoves, logErrorsAfter, fillNewGame, startGame, shot, openWithSeats } from './helpers.mjs';
+import { useServerAndBrowser, newPage, api, getState, waitMoves, shownMoves, logErrorsAfter, fillNewGame, startGame, shot, openWithSeats, waitRemembered } from './helpers.mjs';
 
 const suite = useServerAndBrowser('controls');
 
@@ -111,7 +111,10 @@ test('the board is one tab stop: its focused point or square, where the arrow ke
     const { page, context } = await newPage(suite.browser, { locale: 'en-GB' });
     logErrorsAfter(t, page);
     await openWithSeats(page, suite.server.url, data);
-    await page.waitForSelector('svg.board .pt, svg.board .sq');
+    // The view begins with an empty Mühle board and replaces it by the
+    // game's own board when the state comes, before it remembers the game.
+    await waitRemembered(page, data.id);
+    await page.waitForSelector(game === 'dame' ? 'svg.board .sq' : 'svg.board .pt');
     await page.focus('#main');
     const focused = () => page.evaluate(() => {
       const a = document.activeElement;
