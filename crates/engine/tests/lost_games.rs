@@ -35,9 +35,9 @@ const DEPTH: u32 = 8;
 /// 63 positions of the 20 games lost before the network, the issue's four
 /// and bd05b7e's 16: bd05b7e solves 45, the patterns 46; with the 53 of the
 /// 18 games lost with the network: bd05b7e 76, the built-in network 85;
-/// with the 11 of the 7 games lost with a test network to 10 stones in
-/// hand: bd05b7e 85, the built-in network 94 — docs/RESULTS.md, "Mühle
-/// strength").
+/// with the 11 positions of the 7 games lost with a test network to 10
+/// stones in hand: bd05b7e 85, the built-in network 94 — docs/RESULTS.md,
+/// "Mühle strength").
 const MIN_SOLVED: usize = 94;
 
 /// The suite is the regression test of the games level 10 lost: it must
