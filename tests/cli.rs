@@ -1675,12 +1675,82 @@ fn a_dame_book_is_made_and_resumed() {
         (&["--game", "dame,huffing=on"][..], "presets"),
         (&["--game", "dame", "--candidates", "4"], "--candidates"),
         (&["--merge", "other.book"], "--merge is for the Dame book"),
+        (
+            &["--game", "dame", "--games", "g.pgn"],
+            "--games is for Mühle's book",
+        ),
     ] {
         let mut a = vec!["tablebase", "book", "--out", file];
         a.extend_from_slice(bad);
         let (ok, _, stderr) = brett(&a, "");
         assert!(!ok && stderr.contains(why), "{bad:?}: {stderr}");
     }
+}
+
+/// `brett tablebase book --games FILE`: Mühle's book takes the placing
+/// positions of played games past `--max-ply` (here without databases, so
+/// with the search's moves unproven), a second run adds nothing, and a
+/// record that does not read is refused with its number.
+#[test]
+fn a_muehle_book_takes_the_positions_of_played_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    std::fs::create_dir(&db).unwrap();
+    let out = dir.path().join("muehle.book");
+    let games = dir.path().join("games.pgn");
+    std::fs::write(
+        &games,
+        "[Event \"a\"]\n[White \"brett\"]\n[Black \"other\"]\n[Result \"*\"]\n\n\
+         1. e4 f4 2. d2 d6 3. b4 d1 4. f6 b2 5. d5 e3 6. a4 c4 7. g1 c3 8. d3 c5xf6 9. f6 a1 \
+         10. g1-g4 *\n\n\
+         [Event \"b\"]\n[White \"brett\"]\n[Black \"other\"]\n[Result \"*\"]\n\n1. e4 f4 2. d2 *\n",
+    )
+    .unwrap();
+    let args = [
+        "tablebase",
+        "book",
+        "--dir",
+        db.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--roots-ply",
+        "0",
+        "--max-ply",
+        "0",
+        "--depth",
+        "2",
+        "--table",
+        "10000",
+        "--games",
+        games.to_str().unwrap(),
+    ];
+    let (ok, stdout, stderr) = brett(&args, "");
+    assert!(ok, "{stderr}");
+    // The start, then the 17 placing positions after it of the first game
+    // (the second game's two are among them).
+    assert!(
+        stderr.contains("19 placing positions past ply 0"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("18 positions (0 proven not to lose), 18 new"),
+        "{stdout}"
+    );
+    let (ok, stdout, stderr) = brett(&args, "");
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("18 positions (0 proven not to lose), 0 new"),
+        "{stdout}"
+    );
+    let book = engine::muehle::book::Book::read(&out).unwrap();
+    let mut pos = muehle::Position::new(muehle::RuleSet::STANDARD);
+    for m in ["e4", "f4", "d2", "d6", "b4"] {
+        assert!(book.contains(&pos), "{}", pos.fen());
+        pos.play_unchecked(pos.parse_move(m).unwrap());
+    }
+    std::fs::write(&games, "[Event \"a\"]\n\n1. e4 e4 *\n").unwrap();
+    let (ok, _, stderr) = brett(&args, "");
+    assert!(!ok && stderr.contains("record 1"), "{stderr}");
 }
 
 /// `brett tune --labels FILE --network OUT` fits Mühle's network to a

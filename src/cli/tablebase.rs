@@ -154,6 +154,13 @@ pub enum Command {
         /// Earlier plies get the search's move without a proof.
         #[arg(long, default_value_t = 4)]
         prove_from_ply: u32,
+        /// Mühle: then also every placing position past --max-ply of the
+        /// game records in these files (a match file, or records one after
+        /// another), both sides': the move played there where the solver
+        /// proves it not to lose, else as above (the book along the lines
+        /// that were played).
+        #[arg(long = "games", value_name = "FILE")]
+        games: Vec<PathBuf>,
     },
     /// Re-encode files written by an earlier brett in the current, smaller
     /// encoding (the values are read back and compared before a file is
@@ -239,6 +246,7 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
             threads,
             prove_from_ply,
             merge,
+            games,
             ..
         } => {
             if !merge.is_empty() {
@@ -253,7 +261,7 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
                 threads,
                 prove_from_ply,
             };
-            book(&common, &out, &options, table, minutes)
+            book(&common, &out, &options, table, minutes, &games)
         }
     }
 }
@@ -265,8 +273,10 @@ fn book(
     options: &engine::muehle::book::BuildOptions,
     table: usize,
     minutes: Option<u64>,
+    games: &[PathBuf],
 ) -> Result<()> {
     let rules = common.rules()?;
+    let played = played_positions(games, &rules, options.max_ply)?;
     if DbVariant::of(&rules) != DbVariant::STANDARD {
         bail!("the opening book is for the standard removal and flying rules");
     }
@@ -312,6 +322,33 @@ fn book(
         },
     );
     result?;
+    if !played.is_empty() {
+        eprintln!(
+            "  {} placing positions past ply {} in {} game files",
+            played.len(),
+            options.max_ply,
+            games.len()
+        );
+        let mut result = Ok(());
+        engine::muehle::book::add_played(
+            &mut book,
+            &tb,
+            &table,
+            &played,
+            options,
+            &mut |b, step| {
+                proven += u64::from(step.proven);
+                progress.step(
+                    (step.ply, step.done, step.total, step.nodes),
+                    &format!(" ({proven} proven)"),
+                    "solver ",
+                    || b.write(out),
+                    &mut result,
+                )
+            },
+        );
+        result?;
+    }
     book.write(out)?;
     let proven_all = book
         .entries()
@@ -326,6 +363,64 @@ fn book(
         progress.start.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// The placing positions past `after_ply` (stones placed) of the game
+/// records in `files`, each with the move played there (records one after another, each starting with its
+/// `[Event` tag; a match file's options line is skipped), played under
+/// `rules`.
+fn played_positions(
+    files: &[PathBuf],
+    rules: &muehle::RuleSet,
+    after_ply: u32,
+) -> Result<Vec<(muehle::Position, muehle::Move)>> {
+    let mut out = Vec::new();
+    for file in files {
+        let text =
+            std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+        let mut blocks: Vec<&str> = Vec::new();
+        let mut at = None;
+        for (offset, line) in text.split_inclusive('\n').scan(0, |o, l| {
+            let start = *o;
+            *o += l.len();
+            Some((start, l))
+        }) {
+            if line.starts_with("[Event ") {
+                if let Some(from) = at {
+                    blocks.push(&text[from..offset]);
+                }
+                at = Some(offset);
+            }
+        }
+        if let Some(from) = at {
+            blocks.push(&text[from..]);
+        }
+        for (i, block) in blocks.iter().enumerate() {
+            let game = muehle::Game::from_record(block)
+                .with_context(|| format!("{}: record {}", file.display(), i + 1))?;
+            if game.start().rules() != rules {
+                bail!(
+                    "{}: record {} is not played under the book's rules",
+                    file.display(),
+                    i + 1
+                );
+            }
+            let mut pos = *game.start();
+            for &m in game.moves() {
+                let placed = 18
+                    - u32::from(pos.in_hand(muehle::Color::White))
+                    - u32::from(pos.in_hand(muehle::Color::Black));
+                if pos.in_hand(muehle::Color::White) + pos.in_hand(muehle::Color::Black) == 0 {
+                    break;
+                }
+                if placed > after_ply {
+                    out.push((pos, m));
+                }
+                pos.play_unchecked(m);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The Dame rule set `--game` names (`None`: Mühle).

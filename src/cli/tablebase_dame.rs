@@ -23,9 +23,13 @@ pub(super) fn run(command: Command, rules: RuleSet) -> Result<()> {
         minutes,
         threads,
         merge,
+        games,
         ..
     } = command
     {
+        if !games.is_empty() {
+            bail!("--games is for Mühle's book; the Dame book follows its own search (--margin)");
+        }
         let options = engine::dame::book::BuildOptions {
             roots_ply,
             max_ply,

@@ -166,3 +166,88 @@ fn extend_covers_proves_and_resumes() {
         .count();
     assert!(proven * 10 >= once.len() * 9, "{proven} of {}", once.len());
 }
+
+#[test]
+fn add_played_holds_the_placing_positions_of_played_lines_with_the_moves_played() {
+    let _state = common::one_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    tablebase::build_sectors(dir.path(), Variant::STANDARD, "4-4").unwrap();
+    engine::muehle::databases::install(Some(dir.path()));
+    let tb = Tablebase::new(dir.path(), Variant::STANDARD);
+    let table = PlacingTable::new(1_000_000);
+    let options = BuildOptions {
+        roots_ply: 0,
+        max_ply: 0,
+        depth: 3,
+        candidates: 2,
+        budget: 50_000_000,
+        threads: 2,
+        prove_from_ply: 0,
+    };
+    // Two played lines from the small start, to the first moves after
+    // placing; the second is the first's mirror image for five plies.
+    let line = |moves: &[&str]| {
+        let mut pos = small_start();
+        let mut out = Vec::new();
+        for m in moves {
+            let mv = pos.parse_move(m).expect(m);
+            out.push((pos, mv));
+            pos.play_unchecked(mv);
+        }
+        out
+    };
+    let first = line(&["a1", "g7", "a4", "a7", "d2", "d6", "f4", "b4", "d2-d1"]);
+    let second = line(&["a7", "g1", "a4", "a1", "d6"]);
+    // A position off both lines with a move that is not legal there (a
+    // stone on a taken point): the book takes a move of its own.
+    let mut off_pos = small_start();
+    for m in ["g7", "b6", "f2"] {
+        off_pos.play_unchecked(off_pos.parse_move(m).unwrap());
+    }
+    let taken = first[1].1;
+    assert!(!off_pos.is_legal(taken) && off_pos.in_hand(Color::Black) > 0);
+    let mut solver = PlacingSolver::new(&tb, &table, u64::MAX);
+    let keeps = |solver: &mut PlacingSolver, pos: &Position, m: muehle::Move| {
+        let mut after = *pos;
+        after.play_unchecked(m);
+        solver.solve(&after).unwrap() <= 0
+    };
+    let mut played = first.clone();
+    played.extend(&second);
+    played.push((off_pos, taken));
+    let mut book = Book::new();
+    let mut steps = 0;
+    book::add_played(&mut book, &tb, &table, &played, &options, &mut |_, _| {
+        steps += 1;
+        true
+    });
+    // Every placing position is held, the moving one (after the eighth
+    // stone) is not, and the mirrored positions were worked on once.
+    for (pos, _) in first.iter().chain(&second) {
+        let placing = pos.in_hand(Color::White) + pos.in_hand(Color::Black) > 0;
+        assert_eq!(book.contains(pos), placing, "{}", pos.fen());
+    }
+    assert_eq!(book.len(), 8 + 1);
+    assert_eq!(steps, book.len());
+    // The move played wherever it does not lose; each move proven so.
+    for (pos, played) in first.iter().take(8).chain(&second) {
+        let (m, flags) = book.get(pos).expect("held");
+        assert!(flags & PROVEN != 0, "{}", pos.fen());
+        assert!(keeps(&mut solver, pos, m), "{} {m}", pos.fen());
+        if keeps(&mut solver, pos, *played) {
+            // The same move up to the position's own symmetries.
+            let after = |mv| {
+                let mut a = *pos;
+                a.play_unchecked(mv);
+                book::key(&a).0
+            };
+            assert_eq!(after(m), after(*played), "{} {m} {played}", pos.fen());
+        }
+    }
+    let (m, flags) = book.get(&off_pos).expect("held");
+    assert!(flags & PROVEN != 0 && keeps(&mut solver, &off_pos, m));
+    // Held positions are not worked on again.
+    book::add_played(&mut book, &tb, &table, &played, &options, &mut |_, _| {
+        panic!("a held position was worked on again")
+    });
+}

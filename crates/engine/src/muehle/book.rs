@@ -218,17 +218,35 @@ pub struct BuildOptions {
     pub prove_from_ply: u32,
 }
 
-/// The book's move for `pos`: the first of the search's proposals the
-/// solver proves not to lose (else any move it proves so, else the first
-/// proposal unproven), with its flags and the solver nodes spent.
+/// The book's move for `pos`: `preferred` (the move played there in a
+/// game) if the solver proves it not to lose, else the first of the
+/// search's proposals the solver proves so (else any move it proves so,
+/// else the first proposal unproven), with its flags and the solver nodes
+/// spent.
 fn choose(
     engine: &search::Engine,
     tb: &tablebase::Tablebase,
     table: &crate::muehle::placing::PlacingTable,
     pos: &Position,
+    preferred: Option<Move>,
     options: &BuildOptions,
 ) -> (Move, u8, u64) {
     use crate::muehle::placing::PlacingSolver;
+    let ply = 18 - u32::from(pos.in_hand(Color::White)) - u32::from(pos.in_hand(Color::Black));
+    let mut nodes = 0;
+    let prove = |m: Move, nodes: &mut u64| {
+        let mut solver = PlacingSolver::new(tb, table, options.budget);
+        let r = solver.keeps(pos, m, 0);
+        *nodes += solver.nodes();
+        r
+    };
+    if let Some(m) = preferred
+        && ply >= options.prove_from_ply
+        && pos.is_legal(m)
+        && prove(m, &mut nodes) == Ok(true)
+    {
+        return (m, PROVEN, nodes);
+    }
     let stop = AtomicBool::new(false);
     let result = engine.search(
         &crate::MuehleState::new(*pos),
@@ -250,18 +268,10 @@ fn choose(
         candidates.push(pos.legal_moves()[0]);
     }
     candidates.truncate(options.candidates.max(1));
-    let ply = 18 - u32::from(pos.in_hand(Color::White)) - u32::from(pos.in_hand(Color::Black));
     if ply < options.prove_from_ply {
         return (candidates[0], 0, 0);
     }
-    let mut nodes = 0;
     let mut unproven = None;
-    let prove = |m: Move, nodes: &mut u64| {
-        let mut solver = PlacingSolver::new(tb, table, options.budget);
-        let r = solver.keeps(pos, m, 0);
-        *nodes += solver.nodes();
-        r
-    };
     for &m in &candidates {
         match prove(m, &mut nodes) {
             Ok(true) => return (m, PROVEN, nodes),
@@ -333,7 +343,7 @@ pub fn extend(
         let stopped = crate::book::work_on(
             &todo,
             options.threads,
-            |engine, pos| choose(engine, tb, table, pos, options),
+            |engine, pos| choose(engine, tb, table, pos, None, options),
             &mut |i, done, (mv, flags, nodes)| {
                 book.insert(&todo[i], mv, flags);
                 let step = Step {
@@ -401,4 +411,54 @@ pub fn extend(
             }
         }
     }
+}
+
+/// Give each position of `played` (a position and the move played there,
+/// from games) a move: the move played if the solver proves it not to
+/// lose (so the book follows the lines that were played), else as
+/// [`extend`] does. Positions the book holds and those out of the placing
+/// phase are skipped; the rest are done in the order of their ply.
+/// `after_each` is as for [`extend`].
+pub fn add_played(
+    book: &mut Book,
+    tb: &tablebase::Tablebase,
+    table: &crate::muehle::placing::PlacingTable,
+    played: &[(Position, Move)],
+    options: &BuildOptions,
+    after_each: &mut dyn FnMut(&Book, Step) -> bool,
+) {
+    let ply_of =
+        |p: &Position| 18 - u32::from(p.in_hand(Color::White)) - u32::from(p.in_hand(Color::Black));
+    let mut seen = std::collections::HashSet::new();
+    let mut todo: Vec<(Position, Move)> = played
+        .iter()
+        .filter(|(p, _)| {
+            !p.is_game_over()
+                && (p.in_hand(Color::White) > 0 || p.in_hand(Color::Black) > 0)
+                && Variant::for_rules(p.rules()) == Some(Variant::STANDARD)
+                && !book.contains(p)
+                && seen.insert(key(p).0)
+        })
+        .copied()
+        .collect();
+    todo.sort_by_key(|(p, _)| ply_of(p));
+    let total = todo.len();
+    let mut going = true;
+    crate::book::work_on(
+        &todo,
+        options.threads,
+        |engine, (pos, played)| choose(engine, tb, table, pos, Some(*played), options),
+        &mut |i, done, (mv, flags, nodes)| {
+            book.insert(&todo[i].0, mv, flags);
+            let step = Step {
+                ply: ply_of(&todo[i].0),
+                done,
+                total,
+                proven: flags & PROVEN != 0,
+                nodes,
+            };
+            going = going && after_each(book, step);
+            going
+        },
+    );
 }
