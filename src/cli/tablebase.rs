@@ -304,51 +304,31 @@ fn book(
     let table = engine::muehle::placing::PlacingTable::new(table);
     let mut progress = BookProgress::new(minutes);
     let (mut proven, mut result) = (0u64, Ok(()));
-    engine::muehle::book::extend(
-        &mut book,
-        &tb,
-        &table,
-        &muehle::Position::new(rules),
-        options,
-        &mut |b, step| {
-            proven += u64::from(step.proven);
-            progress.step(
-                (step.ply, step.done, step.total, step.nodes),
-                &format!(" ({proven} proven)"),
-                "solver ",
-                || b.write(out),
-                &mut result,
-            )
-        },
-    );
-    result?;
-    if !played.is_empty() {
+    let stopped = std::cell::Cell::new(false);
+    let mut report = |b: &engine::muehle::book::Book, step: engine::muehle::book::Step| {
+        proven += u64::from(step.proven);
+        let going = progress.step(
+            (step.ply, step.done, step.total, step.nodes),
+            &format!(" ({proven} proven)"),
+            "solver ",
+            || b.write(out),
+            &mut result,
+        );
+        stopped.set(stopped.get() || !going);
+        going
+    };
+    let start = muehle::Position::new(rules);
+    engine::muehle::book::extend(&mut book, &tb, &table, &start, options, &mut report);
+    if !stopped.get() && !played.is_empty() {
         eprintln!(
             "  {} placing positions past ply {} in {} game files",
             played.len(),
             options.max_ply,
             games.len()
         );
-        let mut result = Ok(());
-        engine::muehle::book::add_played(
-            &mut book,
-            &tb,
-            &table,
-            &played,
-            options,
-            &mut |b, step| {
-                proven += u64::from(step.proven);
-                progress.step(
-                    (step.ply, step.done, step.total, step.nodes),
-                    &format!(" ({proven} proven)"),
-                    "solver ",
-                    || b.write(out),
-                    &mut result,
-                )
-            },
-        );
-        result?;
+        engine::muehle::book::add_played(&mut book, &tb, &table, &played, options, &mut report);
     }
+    result?;
     book.write(out)?;
     let proven_all = book
         .entries()

@@ -88,14 +88,21 @@ fn small_start() -> Position {
     Position::from_setup(setup, RuleSet::STANDARD).unwrap()
 }
 
-#[test]
-fn extend_covers_proves_and_resumes() {
-    let _state = common::one_at_a_time();
+/// The databases of [`small_start`] (sector 4-4 and below, built in a
+/// folder that lives as long as the first value), installed, and a solver
+/// table.
+fn small_databases() -> (tempfile::TempDir, Tablebase, PlacingTable) {
     let dir = tempfile::tempdir().unwrap();
     tablebase::build_sectors(dir.path(), Variant::STANDARD, "4-4").unwrap();
     engine::muehle::databases::install(Some(dir.path()));
     let tb = Tablebase::new(dir.path(), Variant::STANDARD);
-    let table = PlacingTable::new(1_000_000);
+    (dir, tb, PlacingTable::new(1_000_000))
+}
+
+#[test]
+fn extend_covers_proves_and_resumes() {
+    let _state = common::one_at_a_time();
+    let (_dir, tb, table) = small_databases();
     let options = BuildOptions {
         roots_ply: 1,
         max_ply: 4,
@@ -170,11 +177,7 @@ fn extend_covers_proves_and_resumes() {
 #[test]
 fn add_played_holds_the_placing_positions_of_played_lines_with_the_moves_played() {
     let _state = common::one_at_a_time();
-    let dir = tempfile::tempdir().unwrap();
-    tablebase::build_sectors(dir.path(), Variant::STANDARD, "4-4").unwrap();
-    engine::muehle::databases::install(Some(dir.path()));
-    let tb = Tablebase::new(dir.path(), Variant::STANDARD);
-    let table = PlacingTable::new(1_000_000);
+    let (_dir, tb, table) = small_databases();
     let options = BuildOptions {
         roots_ply: 0,
         max_ply: 0,

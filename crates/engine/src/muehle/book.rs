@@ -338,24 +338,13 @@ pub fn extend(
             .filter(|p| placing(p) && !book.contains(p))
             .copied()
             .collect();
-        let total = todo.len();
-        let mut going = true;
-        let stopped = crate::book::work_on(
+        let stopped = hold(
+            book,
             &todo,
             options.threads,
             |engine, pos| choose(engine, tb, table, pos, None, options),
-            &mut |i, done, (mv, flags, nodes)| {
-                book.insert(&todo[i], mv, flags);
-                let step = Step {
-                    ply,
-                    done,
-                    total,
-                    proven: flags & PROVEN != 0,
-                    nodes,
-                };
-                going = going && after_each(book, step);
-                going
-            },
+            |pos| (pos, ply),
+            after_each,
         );
         if stopped {
             return;
@@ -442,23 +431,44 @@ pub fn add_played(
         .copied()
         .collect();
     todo.sort_by_key(|(p, _)| ply_of(p));
-    let total = todo.len();
-    let mut going = true;
-    crate::book::work_on(
+    hold(
+        book,
         &todo,
         options.threads,
         |engine, (pos, played)| choose(engine, tb, table, pos, Some(*played), options),
-        &mut |i, done, (mv, flags, nodes)| {
-            book.insert(&todo[i].0, mv, flags);
-            let step = Step {
-                ply: ply_of(&todo[i].0),
-                done,
-                total,
-                proven: flags & PROVEN != 0,
-                nodes,
-            };
-            going = going && after_each(book, step);
-            going
-        },
+        |(pos, _)| (pos, ply_of(pos)),
+        after_each,
     );
+}
+
+/// Work on `todo` (the positions, by `at`, with the ply to report) with
+/// `threads` threads, each finding its move with `work`, and hold each
+/// move in `book` as it comes; `after_each` sees the book after each and
+/// stops the work by returning false. Returns whether it was stopped.
+fn hold<T: Sync>(
+    book: &mut Book,
+    todo: &[T],
+    threads: usize,
+    work: impl Fn(&search::Engine, &T) -> (Move, u8, u64) + Sync,
+    at: impl Fn(&T) -> (&Position, u32),
+    after_each: &mut dyn FnMut(&Book, Step) -> bool,
+) -> bool {
+    let total = todo.len();
+    let mut going = true;
+    crate::book::work_on(todo, threads, work, &mut |i, done, (mv, flags, nodes)| {
+        let (pos, ply) = at(&todo[i]);
+        book.insert(pos, mv, flags);
+        going = going
+            && after_each(
+                book,
+                Step {
+                    ply,
+                    done,
+                    total,
+                    proven: flags & PROVEN != 0,
+                    nodes,
+                },
+            );
+        going
+    })
 }
