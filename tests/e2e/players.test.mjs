@@ -188,6 +188,59 @@ test('the archive shows finished games, filtered by state and game; accounts\' n
   await context.close();
 });
 
+test('an answer that comes after a newer one is dropped: the archive, a player\'s games', async (t) => {
+  const { page, context } = await newPage(suite.browser, { locale: 'en-GB' });
+  logErrorsAfter(t, page);
+  const mk = async (name, resign) => {
+    const { data } = await api(suite.server.url, 'POST', '/api/games', { kind: 'local', name });
+    await api(suite.server.url, 'POST', `/api/games/${data.id}/moves`, { move: 'd6', token: data.tokens.white, ply: 0 });
+    await api(suite.server.url, 'POST', `/api/games/${data.id}/resign`, { token: data.tokens[resign] });
+    return data.id;
+  };
+  const won = await mk('Wanda', 'black');
+  const lost = await mk('Lars', 'white');
+  await page.goto(`${suite.server.url}/archive`);
+  await page.waitForSelector(`tr[data-id="${won}"]`);
+  // The answer for "1-0" is held until the answer for "0-1", asked later, has been shown.
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route((url) => url.pathname === '/api/games' && url.searchParams.get('result') === '1-0', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const late = page.waitForResponse((r) => new URL(r.url()).searchParams.get('result') === '1-0');
+  await page.selectOption('#archive-result', '1-0');
+  await page.selectOption('#archive-result', '0-1');
+  await page.waitForSelector(`tr[data-id="${won}"]`, { state: 'detached' });
+  assert.ok(await page.isVisible(`tr[data-id="${lost}"]`));
+  release();
+  await late;
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+  assert.equal(await page.inputValue('#archive-result'), '0-1');
+  assert.ok(await page.isVisible(`tr[data-id="${lost}"]`), 'the newer answer stays');
+  assert.equal(await page.locator(`tr[data-id="${won}"]`).count(), 0, 'the older answer is not shown');
+  // The same on a player's page (Anna lost the first test's game).
+  await page.goto(`${suite.server.url}/players/Anna`);
+  await page.waitForSelector('.profile-games tr[data-outcome="lost"]');
+  let releaseLoss;
+  const heldLoss = new Promise((r) => { releaseLoss = r; });
+  await page.route((url) => url.pathname === '/api/players/Anna/games' && url.searchParams.get('result') === 'loss', async (route) => {
+    await heldLoss;
+    await route.continue();
+  });
+  const lateLoss = page.waitForResponse((r) => new URL(r.url()).searchParams.get('result') === 'loss');
+  await page.selectOption('#profile-filter-result', 'loss');
+  await page.selectOption('#profile-filter-result', 'win');
+  await page.waitForSelector('#profile-games-empty');
+  releaseLoss();
+  await lateLoss;
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+  assert.match(page.url(), /result=win/);
+  assert.ok(await page.isVisible('#profile-games-empty'), 'the newer answer stays');
+  assert.equal(await page.locator('.profile-games tr[data-outcome="lost"]').count(), 0, 'the older answer is not shown');
+  await context.close();
+});
+
 test('the archive searches by player, result and day', async (t) => {
   const { page, context } = await newPage(suite.browser, { locale: 'en-GB' });
   logErrorsAfter(t, page);

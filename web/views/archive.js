@@ -44,13 +44,19 @@ export class ArchiveView {
 
   relabel() { this.render(); }
 
+  /** Loads the page the filters ask for; an answer to an older request (the filters changed while it came) is dropped. */
   async load() {
+    const asked = (this.asked = (this.asked || 0) + 1);
+    let data = null;
+    let error = null;
     try {
-      this.data = await api.archive(PAGE, this.offset, this.query(false));
-      this.error = null;
+      data = await api.archive(PAGE, this.offset, this.query(false));
     } catch (e) {
-      this.error = e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message });
+      error = e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message });
     }
+    if (asked !== this.asked) return;
+    if (data) this.data = data;
+    this.error = error;
     this.render();
     this.refocus = null;
   }

@@ -110,11 +110,16 @@ export class ProfileView {
     const q = new URLSearchParams({ limit: PAGE, offset: this.offset });
     if (this.filterGame !== 'all') q.set('game', this.filterGame);
     if (this.filterResult !== 'all') q.set('result', this.filterResult);
+    // An answer to an older request (the filters changed while it came) is dropped.
+    const asked = (this.asked = (this.asked || 0) + 1);
+    let games;
     try {
-      this.games = await api.playerGames(this.name, q.toString());
+      games = await api.playerGames(this.name, q.toString());
     } catch (e) {
-      this.games = { games: [], total: 0, error: e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message }) };
+      games = { games: [], total: 0, error: e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message }) };
     }
+    if (asked !== this.asked) return;
+    this.games = games;
     const url = new URLSearchParams();
     if (this.filterGame !== 'all') url.set('game', this.filterGame);
     if (this.filterResult !== 'all') url.set('result', this.filterResult);
@@ -242,14 +247,19 @@ export class LeaderboardView {
   relabel() { this.render(); }
 
   async load() {
+    // An answer to an older request (another pool was chosen while it came) is dropped.
+    const asked = (this.asked = (this.asked || 0) + 1);
     if (!this.pools) this.pools = await api.ratingPools().then((r) => r.pools, () => null);
+    let data = null;
+    let error = null;
     try {
-      this.data = await api.leaderboard(this.pool);
-      this.error = null;
+      data = await api.leaderboard(this.pool);
     } catch (e) {
-      this.data = null;
-      this.error = e.code === 'not_found' ? t('leaderboard.noPool') : e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message });
+      error = e.code === 'not_found' ? t('leaderboard.noPool') : e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message });
     }
+    if (asked !== this.asked) return;
+    this.data = data;
+    this.error = error;
     this.render();
   }
 
