@@ -1836,6 +1836,34 @@ fn a_mill_network_is_fitted_and_played_with() {
         "",
     );
     assert!(!ok && err.contains("a Mühle network file holds"), "{err}");
+    // A wider first layer: its file is larger, and brett plays with it.
+    let wide = dir.path().join("wide.bin");
+    let wide_arg = wide.to_str().expect("utf-8");
+    let fit = |width: &str, out: &str| {
+        brett(
+            &[
+                "tune",
+                "--labels",
+                labels.to_str().expect("utf-8"),
+                "--network",
+                out,
+                "--epochs",
+                "1",
+                "--network-width",
+                width,
+            ],
+            "",
+        )
+    };
+    let (ok, out, err) = fit("128", wide_arg);
+    assert!(ok, "{err}");
+    assert!(out.contains("a first layer of 128 units"), "{out}");
+    let size = std::fs::metadata(&wide).expect("written").len();
+    assert_eq!(size as usize, 2 * muehle::network::values(128));
+    let wider = nodes(&["--no-tablebase", "--mill-network", wide_arg, "bench", "6"]);
+    assert!(wider != built_in && wider != without, "{wider}");
+    let (ok, _, err) = fit("100", wide_arg);
+    assert!(!ok && err.contains("--network-width"), "{err}");
 }
 
 /// With the Dame databases, `brett tune --make-labels` labels each

@@ -333,10 +333,11 @@ pub fn fit_patterns_file(
     Ok(())
 }
 
-/// Fit the network that corrects the evaluation to a label file
-/// (`epochs` passes), print the losses and write the network to `out`.
-/// Positions are held out in blocks, as for the patterns.
-pub fn fit_network_file(path: &Path, epochs: usize, out: &Path) -> Result<()> {
+/// Fit the network that corrects the evaluation, its first layer `width`
+/// units wide, to a label file (`epochs` passes), print the losses and
+/// write the network to `out`. Positions are held out in blocks, as for
+/// the patterns.
+pub fn fit_network_file(path: &Path, epochs: usize, width: usize, out: &Path) -> Result<()> {
     use engine::muehle::network_fit::{NetOptions, NetSample, fit_network};
     let samples = read_for_fit(path)?;
     let (train, test) = split_held_out(&samples, |(pos, target)| {
@@ -344,13 +345,14 @@ pub fn fit_network_file(path: &Path, epochs: usize, out: &Path) -> Result<()> {
     });
     drop(samples);
     println!(
-        "{} positions fitted, {} held out, {epochs} passes",
+        "{} positions fitted, {} held out, {epochs} passes, a first layer of {width} units",
         train.len(),
         test.len()
     );
     let started = std::time::Instant::now();
     let options = NetOptions {
         epochs,
+        width,
         ..NetOptions::default()
     };
     let fit = fit_network(&train, &test, &options, |epoch, held| {

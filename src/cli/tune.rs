@@ -6,6 +6,7 @@
 //! better is adopted. Fixed-depth games are reproducible and do not depend
 //! on the machine's speed (nor on `--threads`: every game has its own engine).
 
+use clap::builder::TypedValueParser as _;
 use std::sync::Mutex;
 
 use anyhow::Result;
@@ -121,6 +122,13 @@ pub struct Args {
     /// Passes over the positions of the --network fit.
     #[arg(long, default_value_t = 12, requires = "network")]
     epochs: usize,
+    /// Units of the first hidden layer of the --network fit: 64, 128 or
+    /// 256 (the built-in network's; a wider network learns more and costs
+    /// the search more time a position).
+    #[arg(long, default_value_t = 256, requires = "network",
+          value_parser = clap::builder::PossibleValuesParser::new(["64", "128", "256"])
+              .map(|s| s.parse::<usize>().expect("one of the values")))]
+    network_width: usize,
     /// Tune nothing: play the weights in use against the hand-set ones
     /// (Dame: `TUNED` against `DEFAULT`) over --games games and report
     /// wins, draws and losses.
@@ -486,7 +494,7 @@ impl games::PerGame for Tune<'_> {
         }
         if let Some(path) = &args.labels {
             if let Some(out) = &args.network {
-                return super::labels::fit_network_file(path, args.epochs, out);
+                return super::labels::fit_network_file(path, args.epochs, args.network_width, out);
             }
             if let Some(out) = &args.patterns {
                 if args.patterns_from.is_some() {

@@ -5,7 +5,7 @@
 //! random one of the board's 16 symmetries in each pass, as the values do
 //! not change under them.
 
-use muehle::network::{self, H1, H2, INPUTS, MAX_ACTIVE, Network};
+use muehle::network::{self, H2, INPUTS, MAX_ACTIVE, MAX_H1, Network};
 use muehle::{Bitboard, Position, Symmetry};
 
 /// A labelled position for the network fit.
@@ -59,6 +59,8 @@ pub struct NetOptions {
     pub rate: f32,
     /// Seed of the start weights, the order and the symmetries.
     pub seed: u64,
+    /// Units of the first hidden layer (one of [`network::WIDTHS`]).
+    pub width: usize,
 }
 
 impl Default for NetOptions {
@@ -68,6 +70,7 @@ impl Default for NetOptions {
             batch: 512,
             rate: 0.002,
             seed: 1,
+            width: network::H1,
         }
     }
 }
@@ -75,21 +78,51 @@ impl Default for NetOptions {
 /// The weights in floating point, in the order of the network file.
 #[derive(Clone, Debug)]
 struct Float {
+    /// Units of the first hidden layer.
+    h1: usize,
     w: Vec<f32>,
+    /// Where each part starts in `w`.
+    at: Offsets,
 }
 
-const W1: usize = 0;
-const B1: usize = W1 + INPUTS * H1;
-const W2: usize = B1 + H1;
-const B2: usize = W2 + H2 * H1;
-const W3: usize = B2 + H2;
-const B3: usize = W3 + H2;
-const PARAMS: usize = B3 + 1;
+/// Where the parts of a network's weights start, in the order of the
+/// network file, for a first layer of some width.
+#[derive(Clone, Copy, Debug)]
+struct Offsets {
+    w1: usize,
+    b1: usize,
+    w2: usize,
+    b2: usize,
+    w3: usize,
+    b3: usize,
+    params: usize,
+}
 
-/// What one forward pass keeps for the backward pass.
+impl Offsets {
+    fn new(h1: usize) -> Offsets {
+        let w1 = 0;
+        let b1 = w1 + INPUTS * h1;
+        let w2 = b1 + h1;
+        let b2 = w2 + H2 * h1;
+        let w3 = b2 + H2;
+        let b3 = w3 + H2;
+        Offsets {
+            w1,
+            b1,
+            w2,
+            b2,
+            w3,
+            b3,
+            params: b3 + 1,
+        }
+    }
+}
+
+/// What one forward pass keeps for the backward pass (the first layer's
+/// units in the first `h1` places).
 struct Pass {
-    a1: [f32; H1],
-    h1: [f32; H1],
+    a1: [f32; MAX_H1],
+    h1: [f32; MAX_H1],
     a2: [f32; H2],
     h2: [f32; H2],
     /// The logit: the evaluation's and the network's.
@@ -97,82 +130,93 @@ struct Pass {
 }
 
 impl Float {
-    fn new(seed: u64) -> Float {
+    fn new(seed: u64, h1: usize) -> Float {
+        assert!(network::WIDTHS.contains(&h1), "a first layer of {h1} units");
+        let at = Offsets::new(h1);
         let mut rng = fastrand::Rng::with_seed(seed);
-        let mut w = vec![0.0f32; PARAMS];
+        let mut w = vec![0.0f32; at.params];
         let mut uniform = |a: f32| (rng.f32() * 2.0 - 1.0) * a;
-        for x in &mut w[W1..B1] {
+        // The start weights of the second layer shrink with the width, so
+        // that its units start in the same range as with 64 units.
+        let fan = (64.0 / h1 as f32).sqrt();
+        for x in &mut w[at.w1..at.b1] {
             *x = uniform(0.2);
         }
-        for x in &mut w[B1..W2] {
+        for x in &mut w[at.b1..at.w2] {
             *x = 0.3 + uniform(0.1);
         }
-        for x in &mut w[W2..B2] {
-            *x = uniform(0.15);
+        for x in &mut w[at.w2..at.b2] {
+            *x = uniform(0.15 * fan);
         }
-        for x in &mut w[B2..W3] {
+        for x in &mut w[at.b2..at.w3] {
             *x = 0.3 + uniform(0.1);
         }
-        for x in &mut w[W3..B3] {
+        for x in &mut w[at.w3..at.b3] {
             *x = uniform(0.05);
         }
-        Float { w }
+        Float { h1, w, at }
     }
 
     fn forward(&self, set: &[u16], base: f32) -> Pass {
-        let w = &self.w;
-        let mut a1 = [0.0f32; H1];
-        a1.copy_from_slice(&w[B1..W2]);
+        let (w, at, n) = (&self.w, self.at, self.h1);
+        let mut a1 = [0.0f32; MAX_H1];
+        a1[..n].copy_from_slice(&w[at.b1..at.w2]);
         for &i in set {
-            let col = &w[W1 + usize::from(i) * H1..W1 + (usize::from(i) + 1) * H1];
-            for j in 0..H1 {
-                a1[j] += col[j];
+            let col = &w[at.w1 + usize::from(i) * n..at.w1 + (usize::from(i) + 1) * n];
+            for (a, c) in a1[..n].iter_mut().zip(col) {
+                *a += c;
             }
         }
         let h1 = a1.map(|a| a.clamp(0.0, 1.0));
         let mut a2 = [0.0f32; H2];
         for (k, a) in a2.iter_mut().enumerate() {
-            let row = &w[W2 + k * H1..W2 + (k + 1) * H1];
-            *a = w[B2 + k] + row.iter().zip(&h1).map(|(x, h)| x * h).sum::<f32>();
+            let row = &w[at.w2 + k * n..at.w2 + (k + 1) * n];
+            *a = w[at.b2 + k] + row.iter().zip(&h1[..n]).map(|(x, h)| x * h).sum::<f32>();
         }
         let h2 = a2.map(|a| a.clamp(0.0, 1.0));
-        let z = base + w[B3] + w[W3..B3].iter().zip(&h2).map(|(x, h)| x * h).sum::<f32>();
+        let z = base
+            + w[at.b3]
+            + w[at.w3..at.b3]
+                .iter()
+                .zip(&h2)
+                .map(|(x, h)| x * h)
+                .sum::<f32>();
         Pass { a1, h1, a2, h2, z }
     }
 
     /// Add the gradient of the cross-entropy at one position to `g`.
     fn backward(&self, set: &[u16], pass: &Pass, target: f32, g: &mut [f32]) {
-        let w = &self.w;
+        let (w, at, n) = (&self.w, self.at, self.h1);
         let dz = sigmoid(pass.z) - target;
-        g[B3] += dz;
+        g[at.b3] += dz;
         let mut d2 = [0.0f32; H2];
         for k in 0..H2 {
-            g[W3 + k] += dz * pass.h2[k];
+            g[at.w3 + k] += dz * pass.h2[k];
             if pass.a2[k] > 0.0 && pass.a2[k] < 1.0 {
-                d2[k] = dz * w[W3 + k];
+                d2[k] = dz * w[at.w3 + k];
             }
         }
-        let mut d1 = [0.0f32; H1];
+        let mut d1 = [0.0f32; MAX_H1];
         for (k, &d) in d2.iter().enumerate() {
             if d == 0.0 {
                 continue;
             }
-            g[B2 + k] += d;
-            let row = W2 + k * H1;
-            for j in 0..H1 {
+            g[at.b2 + k] += d;
+            let row = at.w2 + k * n;
+            for j in 0..n {
                 g[row + j] += d * pass.h1[j];
                 d1[j] += d * w[row + j];
             }
         }
-        for j in 0..H1 {
+        for j in 0..n {
             if !(pass.a1[j] > 0.0 && pass.a1[j] < 1.0) {
                 d1[j] = 0.0;
             }
-            g[B1 + j] += d1[j];
+            g[at.b1 + j] += d1[j];
         }
         for &i in set {
-            let col = W1 + usize::from(i) * H1;
-            for j in 0..H1 {
+            let col = at.w1 + usize::from(i) * n;
+            for j in 0..n {
                 g[col + j] += d1[j];
             }
         }
@@ -182,30 +226,31 @@ impl Float {
     /// layer within ±8 (20 inputs and the bias then add up within `i16`),
     /// the biases of the later layers within ±4.
     fn clip(&mut self) {
-        for x in &mut self.w[W1..W2] {
+        let at = self.at;
+        for x in &mut self.w[at.w1..at.w2] {
             *x = x.clamp(-8.0, 8.0);
         }
-        for x in &mut self.w[B2..W3] {
+        for x in &mut self.w[at.b2..at.w3] {
             *x = x.clamp(-4.0, 4.0);
         }
-        self.w[B3] = self.w[B3].clamp(-4.0, 4.0);
-        for x in &mut self.w[W2..B2] {
+        self.w[at.b3] = self.w[at.b3].clamp(-4.0, 4.0);
+        for x in &mut self.w[at.w2..at.b2] {
             *x = x.clamp(-60.0, 60.0);
         }
-        for x in &mut self.w[W3..B3] {
+        for x in &mut self.w[at.w3..at.b3] {
             *x = x.clamp(-60.0, 60.0);
         }
     }
 
     fn quantize(&self) -> Network {
-        let w = &self.w;
+        let (w, at) = (&self.w, self.at);
         Network::quantize(
-            &w[W1..B1],
-            &w[B1..W2],
-            &w[W2..B2],
-            &w[B2..W3],
-            &w[W3..B3],
-            w[B3],
+            &w[at.w1..at.b1],
+            &w[at.b1..at.w2],
+            &w[at.w2..at.b2],
+            &w[at.b2..at.w3],
+            &w[at.w3..at.b3],
+            w[at.b3],
         )
     }
 }
@@ -265,14 +310,15 @@ pub fn fit_network(
     options: &NetOptions,
     mut progress: impl FnMut(usize, f64),
 ) -> NetFit {
-    let mut net = Float::new(options.seed);
+    let mut net = Float::new(options.seed, options.width);
+    let params = net.at.params;
     let mut rng = fastrand::Rng::with_seed(options.seed ^ 0x9e37_79b9);
-    let (mut m, mut v) = (vec![0.0f32; PARAMS], vec![0.0f32; PARAMS]);
+    let (mut m, mut v) = (vec![0.0f32; params], vec![0.0f32; params]);
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut step = 0i32;
     let mut order: Vec<usize> = (0..train.len()).collect();
     let batch = options.batch.max(1);
-    let mut g = vec![0.0f32; PARAMS];
+    let mut g = vec![0.0f32; params];
     let mut set = [0u16; MAX_ACTIVE];
     for epoch in 0..options.epochs {
         rng.shuffle(&mut order);
@@ -290,7 +336,7 @@ pub fn fit_network(
             step += 1;
             let scale = 1.0 / chunk.len() as f32;
             let (c1, c2) = (1.0 - beta1.powi(step), 1.0 - beta2.powi(step));
-            for p in 0..PARAMS {
+            for p in 0..params {
                 let gp = g[p] * scale;
                 m[p] = beta1 * m[p] + (1.0 - beta1) * gp;
                 v[p] = beta2 * v[p] + (1.0 - beta2) * gp * gp;
@@ -316,56 +362,69 @@ mod tests {
 
     /// The gradient of the backward pass is the slope of the loss: each
     /// weight moved a little changes the loss by the gradient times the
-    /// move.
+    /// move, for each width of the first layer.
     #[test]
     fn the_gradient_is_the_slope_of_the_loss() {
         let pos: Position = ".../.BW/.W./WWBWB./B.B/BW./.BW w 2 2 0 8".parse().unwrap();
         let s = NetSample::new(&pos, 1.0);
-        let net = Float::new(7);
-        let mut set = [0u16; MAX_ACTIVE];
-        let n = s.active(Symmetry::IDENTITY, &mut set);
-        let set = &set[..n];
-        let loss = |f: &Float| {
-            let p = f.forward(set, s.base);
-            cross_entropy(f64::from(sigmoid(p.z)), f64::from(s.target))
-        };
-        let mut g = vec![0.0f32; PARAMS];
-        net.backward(set, &net.forward(set, s.base), s.target, &mut g);
-        let checked = [
-            W1 + usize::from(set[0]) * H1 + 3,
-            B1 + 5,
-            W2 + 17,
-            B2 + 2,
-            W3 + 1,
-            B3,
-        ];
-        for p in checked {
-            let h = 1e-3f32;
-            let (mut up, mut down) = (net.clone(), net.clone());
-            up.w[p] += h;
-            down.w[p] -= h;
-            let slope = (loss(&up) - loss(&down)) / (2.0 * f64::from(h));
-            assert!(
-                (slope - f64::from(g[p])).abs() < 2e-3,
-                "weight {p}: slope {slope}, gradient {}",
-                g[p]
-            );
+        for width in network::WIDTHS {
+            let net = Float::new(7, width);
+            let at = net.at;
+            let mut set = [0u16; MAX_ACTIVE];
+            let n = s.active(Symmetry::IDENTITY, &mut set);
+            let set = &set[..n];
+            let loss = |f: &Float| {
+                let p = f.forward(set, s.base);
+                cross_entropy(f64::from(sigmoid(p.z)), f64::from(s.target))
+            };
+            let mut g = vec![0.0f32; at.params];
+            net.backward(set, &net.forward(set, s.base), s.target, &mut g);
+            let checked = [
+                at.w1 + usize::from(set[0]) * width + 3,
+                at.w1 + usize::from(set[1]) * width + width - 1,
+                at.b1 + 5,
+                at.w2 + 17,
+                at.w2 + H2 * width - 2,
+                at.b2 + 2,
+                at.w3 + 1,
+                at.b3,
+            ];
+            for p in checked {
+                let h = 1e-3f32;
+                let (mut up, mut down) = (net.clone(), net.clone());
+                up.w[p] += h;
+                down.w[p] -= h;
+                let slope = (loss(&up) - loss(&down)) / (2.0 * f64::from(h));
+                assert!(
+                    (slope - f64::from(g[p])).abs() < 2e-3,
+                    "width {width}, weight {p}: slope {slope}, gradient {}",
+                    g[p]
+                );
+            }
         }
     }
 
     /// The fixed-point network gives the floating-point one's output to
-    /// within the rounding, and its file reads back to the same network.
+    /// within the rounding, and its file reads back to the same network
+    /// of the same width.
     #[test]
     fn the_fixed_point_network_follows_the_float_one() {
-        let net = Float::new(3);
-        let q = net.quantize();
-        assert_eq!(Network::from_bytes(&q.to_bytes()), Ok(q.clone()));
-        let pos: Position = ".../.BW/.W./WWBWB./B.B/BW./.BW w 2 2 0 8".parse().unwrap();
-        let mut set = [0u16; MAX_ACTIVE];
-        let n = network::active(&pos, &mut set).expect("the standard board");
-        let float = net.forward(&set[..n], 0.0).z;
-        let fixed = q.output(&set[..n]) as f32 / (network::ONE * network::W_ONE) as f32;
-        assert!((float - fixed).abs() < 0.05, "float {float}, fixed {fixed}");
+        for width in network::WIDTHS {
+            let net = Float::new(3, width);
+            let q = net.quantize();
+            assert_eq!(q.width(), width);
+            assert_eq!(q.to_bytes().len(), 2 * network::values(width));
+            assert_eq!(Network::from_bytes(&q.to_bytes()), Ok(q.clone()));
+            let pos: Position = ".../.BW/.W./WWBWB./B.B/BW./.BW w 2 2 0 8".parse().unwrap();
+            let mut set = [0u16; MAX_ACTIVE];
+            let n = network::active(&pos, &mut set).expect("the standard board");
+            let float = net.forward(&set[..n], 0.0).z;
+            let fixed = q.output(&set[..n]) as f32 / (network::ONE * network::W_ONE) as f32;
+            assert!(
+                (float - fixed).abs() < 0.05,
+                "width {width}: float {float}, fixed {fixed}"
+            );
+        }
     }
 
     /// On positions whose value the evaluation cannot tell (a value set by
