@@ -23,6 +23,14 @@ async function member(name, locale, size = {}) {
   return { page, context };
 }
 
+/** A finished local game named `name`: one placement, then `resign` ('white' or 'black') resigns; its id. */
+async function resigned(name, resign) {
+  const { data } = await api(suite.server.url, 'POST', '/api/games', { kind: 'local', name });
+  await api(suite.server.url, 'POST', `/api/games/${data.id}/moves`, { move: 'd6', token: data.tokens.white, ply: 0 });
+  await api(suite.server.url, 'POST', `/api/games/${data.id}/resign`, { token: data.tokens[resign] });
+  return data.id;
+}
+
 /** POST from the page (with its login cookie): {status, data}. */
 const post = (page, path, body) => page.evaluate(async ([p, b]) => {
   const res = await fetch(p, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b) });
@@ -191,14 +199,8 @@ test('the archive shows finished games, filtered by state and game; accounts\' n
 test('an answer that comes after a newer one is dropped: the archive, a player\'s games', async (t) => {
   const { page, context } = await newPage(suite.browser, { locale: 'en-GB' });
   logErrorsAfter(t, page);
-  const mk = async (name, resign) => {
-    const { data } = await api(suite.server.url, 'POST', '/api/games', { kind: 'local', name });
-    await api(suite.server.url, 'POST', `/api/games/${data.id}/moves`, { move: 'd6', token: data.tokens.white, ply: 0 });
-    await api(suite.server.url, 'POST', `/api/games/${data.id}/resign`, { token: data.tokens[resign] });
-    return data.id;
-  };
-  const won = await mk('Wanda', 'black');
-  const lost = await mk('Lars', 'white');
+  const won = await resigned('Wanda', 'black');
+  const lost = await resigned('Lars', 'white');
   await page.goto(`${suite.server.url}/archive`);
   await page.waitForSelector(`tr[data-id="${won}"]`);
   // The answer for "1-0" is held until the answer for "0-1", asked later, has been shown.
@@ -244,14 +246,8 @@ test('an answer that comes after a newer one is dropped: the archive, a player\'
 test('the archive searches by player, result and day', async (t) => {
   const { page, context } = await newPage(suite.browser, { locale: 'en-GB' });
   logErrorsAfter(t, page);
-  const mk = async (name, resign) => {
-    const { data } = await api(suite.server.url, 'POST', '/api/games', { kind: 'local', name });
-    await api(suite.server.url, 'POST', `/api/games/${data.id}/moves`, { move: 'd6', token: data.tokens.white, ply: 0 });
-    await api(suite.server.url, 'POST', `/api/games/${data.id}/resign`, { token: data.tokens[resign] });
-    return data.id;
-  };
-  const zoe = await mk('Zoe', 'black');
-  const yuri = await mk('Yuri', 'white');
+  const zoe = await resigned('Zoe', 'black');
+  const yuri = await resigned('Yuri', 'white');
   await page.goto(`${suite.server.url}/archive`);
   await page.waitForSelector(`tr[data-id="${zoe}"]`);
   await page.fill('#archive-player', 'zoe');
