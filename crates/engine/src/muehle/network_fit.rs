@@ -7,6 +7,13 @@
 
 use muehle::network::{self, H2, INPUTS, MAX_ACTIVE, MAX_H1, Network};
 use muehle::{Bitboard, Position, Symmetry};
+use rayon::prelude::*;
+
+/// Positions a thread sums the gradient of at a time (a batch is cut into
+/// parts of this size).
+const GRADIENT_PART: usize = 128;
+/// Positions a thread sums the loss of at a time.
+const LOSS_PART: usize = 4096;
 
 /// A labelled position for the network fit.
 #[derive(Clone, Copy, Debug)]
@@ -266,15 +273,21 @@ fn cross_entropy(p: f64, target: f64) -> f64 {
 }
 
 /// The mean cross-entropy of `samples` under `logit` (each sample's logit).
-fn mean_loss(samples: &[NetSample], logit: impl Fn(&NetSample) -> f64) -> f64 {
+/// It is summed in parts of a fixed size on the threads there are, and the
+/// parts in order, so it does not depend on the number of cores.
+fn mean_loss(samples: &[NetSample], logit: impl Fn(&NetSample) -> f64 + Sync) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
-    let sum: f64 = samples
-        .iter()
-        .map(|s| cross_entropy(1.0 / (1.0 + (-logit(s)).exp()), f64::from(s.target)))
-        .sum();
-    sum / samples.len() as f64
+    let parts: Vec<f64> = samples
+        .par_chunks(LOSS_PART)
+        .map(|part| {
+            part.iter()
+                .map(|s| cross_entropy(1.0 / (1.0 + (-logit(s)).exp()), f64::from(s.target)))
+                .sum()
+        })
+        .collect();
+    parts.iter().sum::<f64>() / samples.len() as f64
 }
 
 /// The mean cross-entropy of the evaluation alone, and with `net` (the
@@ -308,8 +321,23 @@ pub fn fit_network(
     train: &[NetSample],
     test: &[NetSample],
     options: &NetOptions,
-    mut progress: impl FnMut(usize, f64),
+    progress: impl FnMut(usize, f64),
 ) -> NetFit {
+    let network = fit_float(train, test, options, progress).quantize();
+    NetFit {
+        train: losses(train, &network),
+        held_out: losses(test, &network),
+        network,
+    }
+}
+
+/// The fit in floating point.
+fn fit_float(
+    train: &[NetSample],
+    test: &[NetSample],
+    options: &NetOptions,
+    mut progress: impl FnMut(usize, f64),
+) -> Float {
     let mut net = Float::new(options.seed, options.width);
     let params = net.at.params;
     let mut rng = fastrand::Rng::with_seed(options.seed ^ 0x9e37_79b9);
@@ -319,19 +347,38 @@ pub fn fit_network(
     let mut order: Vec<usize> = (0..train.len()).collect();
     let batch = options.batch.max(1);
     let mut g = vec![0.0f32; params];
-    let mut set = [0u16; MAX_ACTIVE];
+    let mut syms = Vec::with_capacity(batch);
     for epoch in 0..options.epochs {
         rng.shuffle(&mut order);
         let done = epoch as f32 / options.epochs.max(1) as f32;
         let rate = options.rate * (1.0 - 0.9 * done);
         for chunk in order.chunks(batch) {
+            // The symmetries are drawn in order, then the batch's gradient
+            // is summed in parts of a fixed size on the threads there are,
+            // and the parts are added in order: the fit is the same on any
+            // number of cores.
+            syms.clear();
+            syms.extend(chunk.iter().map(|_| Symmetry::ALL[rng.usize(0..16)]));
+            let parts: Vec<Vec<f32>> = chunk
+                .par_chunks(GRADIENT_PART)
+                .zip(syms.par_chunks(GRADIENT_PART))
+                .map(|(indices, syms)| {
+                    let mut part = vec![0.0f32; params];
+                    let mut set = [0u16; MAX_ACTIVE];
+                    for (&i, &sym) in indices.iter().zip(syms) {
+                        let s = &train[i];
+                        let n = s.active(sym, &mut set);
+                        let pass = net.forward(&set[..n], s.base);
+                        net.backward(&set[..n], &pass, s.target, &mut part);
+                    }
+                    part
+                })
+                .collect();
             g.iter_mut().for_each(|x| *x = 0.0);
-            for &i in chunk {
-                let s = &train[i];
-                let sym = Symmetry::ALL[rng.usize(0..16)];
-                let n = s.active(sym, &mut set);
-                let pass = net.forward(&set[..n], s.base);
-                net.backward(&set[..n], &pass, s.target, &mut g);
+            for part in &parts {
+                for (x, p) in g.iter_mut().zip(part) {
+                    *x += p;
+                }
             }
             step += 1;
             let scale = 1.0 / chunk.len() as f32;
@@ -347,12 +394,7 @@ pub fn fit_network(
         let (_, held) = losses(test, &net.quantize());
         progress(epoch + 1, held);
     }
-    let network = net.quantize();
-    NetFit {
-        train: losses(train, &network),
-        held_out: losses(test, &network),
-        network,
-    }
+    net
 }
 
 #[cfg(test)]
@@ -425,6 +467,59 @@ mod tests {
                 "width {width}: float {float}, fixed {fixed}"
             );
         }
+    }
+
+    /// The fit sums its gradients and losses on the threads there are,
+    /// and gives the same weights, to the last bit, on one thread as on
+    /// three.
+    #[test]
+    fn the_fit_is_the_same_on_any_number_of_threads() {
+        let mut rng = fastrand::Rng::with_seed(9);
+        let mut samples = Vec::new();
+        while samples.len() < 1500 {
+            let mut pos = Position::new(RuleSet::STANDARD);
+            for _ in 0..rng.usize(8..30) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.is_game_over() {
+                    break;
+                }
+                pos = pos.play(moves[rng.usize(0..moves.len())]).unwrap();
+            }
+            samples.push(NetSample::new(&pos, [0.0, 0.5, 1.0][rng.usize(0..3)]));
+        }
+        let (train, test) = samples.split_at(1200);
+        let options = NetOptions {
+            epochs: 2,
+            batch: 400,
+            width: 64,
+            ..NetOptions::default()
+        };
+        let fit_on_start = || -> Vec<u32> {
+            Float::new(options.seed, options.width)
+                .w
+                .iter()
+                .map(|w| w.to_bits())
+                .collect()
+        };
+        let fit_on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let mut held = Vec::new();
+                let net = fit_float(train, test, &options, |_, loss| held.push(loss));
+                let bits: Vec<u32> = net.w.iter().map(|w| w.to_bits()).collect();
+                (bits, held)
+            })
+        };
+        let (one, held_one) = fit_on(1);
+        assert_eq!(held_one.len(), 2);
+        assert_ne!(one, fit_on_start(), "the fit moved the weights");
+        let (three, held_three) = fit_on(3);
+        let differ = one.iter().zip(&three).position(|(a, b)| a != b);
+        assert_eq!(differ, None, "the first weight that differs");
+        assert_eq!(held_one, held_three);
     }
 
     /// On positions whose value the evaluation cannot tell (a value set by
