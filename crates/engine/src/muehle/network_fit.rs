@@ -469,6 +469,20 @@ mod tests {
         }
     }
 
+    /// A position of the standard rules after a number of random plies
+    /// in `plies` (fewer if the game ends).
+    fn random_position(rng: &mut fastrand::Rng, plies: std::ops::Range<usize>) -> Position {
+        let mut pos = Position::new(RuleSet::STANDARD);
+        for _ in 0..rng.usize(plies) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.is_game_over() {
+                break;
+            }
+            pos = pos.play(moves[rng.usize(0..moves.len())]).unwrap();
+        }
+        pos
+    }
+
     /// The fit sums its gradients and losses on the threads there are,
     /// and gives the same weights, to the last bit, on one thread as on
     /// three.
@@ -477,14 +491,7 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(9);
         let mut samples = Vec::new();
         while samples.len() < 1500 {
-            let mut pos = Position::new(RuleSet::STANDARD);
-            for _ in 0..rng.usize(8..30) {
-                let moves = pos.legal_moves();
-                if moves.is_empty() || pos.is_game_over() {
-                    break;
-                }
-                pos = pos.play(moves[rng.usize(0..moves.len())]).unwrap();
-            }
+            let pos = random_position(&mut rng, 8..30);
             samples.push(NetSample::new(&pos, [0.0, 0.5, 1.0][rng.usize(0..3)]));
         }
         let (train, test) = samples.split_at(1200);
@@ -534,14 +541,7 @@ mod tests {
             .map(|p| p.parse::<muehle::Square>().unwrap())
             .collect();
         while samples.len() < 6000 {
-            let mut pos = Position::new(RuleSet::STANDARD);
-            for _ in 0..rng.usize(2..10) {
-                let moves = pos.legal_moves();
-                if moves.is_empty() || pos.is_game_over() {
-                    break;
-                }
-                pos = pos.play(moves[rng.usize(0..moves.len())]).unwrap();
-            }
+            let pos = random_position(&mut rng, 2..10);
             // A made-up value: won if the side to move has a stone on a
             // corner of the middle ring.
             let ours = pos.stones(pos.turn());
