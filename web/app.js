@@ -43,13 +43,17 @@ function route(path) {
 
 function show() {
   if (current) current.destroy?.();
-  main.replaceChildren();
+  // Each page draws into a box of its own: an answer that an earlier page
+  // awaited, coming after that page was left, draws into a box no longer
+  // shown instead of over this page.
+  const root = h('div', { class: 'view' });
+  main.replaceChildren(root);
   const { View, params, nav } = route(location.pathname);
   for (const a of document.querySelectorAll('#nav a, #account-nav a')) {
     if (a.dataset.nav === nav) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
-  current = new View(main, params);
+  current = new View(root, params);
   accountNav();
 }
 

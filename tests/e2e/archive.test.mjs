@@ -137,3 +137,25 @@ test('a record is imported from a file', async (t) => {
   assert.equal(await page.inputValue('#import-text'), '1. d6 d6 *');
   await context.close();
 });
+
+test('an answer that comes after its page was left does not replace the next page', async (t) => {
+  const { page } = await newPage(suite.browser, { locale: 'en-GB' });
+  logErrorsAfter(t, page);
+  // The archive's list is held until the imported game's page is shown.
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route((url) => url.pathname === '/api/games' && url.searchParams.has('limit'), async (route) => {
+    await held;
+    await route.continue();
+  });
+  const late = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/games' && r.request().method() === 'GET');
+  await page.goto(`${suite.server.url}/archive`);
+  await importRecord(page, '[Rules "standard"]\n\n1. d6 f4 2. d2 b4 *\n');
+  await waitMoves(page, 4);
+  release();
+  await late;
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+  assert.equal(await page.locator('.archive').count(), 0, 'the archive is not drawn over the game');
+  assert.equal(await page.locator('#move-list button.move').count(), 4);
+  assert.deepEqual(page.errors, []);
+});
