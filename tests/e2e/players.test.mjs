@@ -134,7 +134,23 @@ test('a correspondence game ends by time when the server\'s clock passes its day
   assert.equal(await dora.page.textContent('#status'), 'Tu as gagné au temps – Cara a dépassé son temps');
   await cara.page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
   await cara.page.waitForFunction(() => !/^\(\d+\)/.test(document.title));
+  // Her page learns that she is logged in (her seat) after it has the game's
+  // state: until then it names no end in a spectator's words.
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await cara.page.route('**/api/account', async (route) => {
+    await held;
+    await route.continue();
+  });
   await cara.page.goto(`${suite.server.url}/game/${created.id}`);
+  await cara.page.waitForSelector('#clock-white');
+  await cara.page.waitForFunction(() => document.querySelector('#move-list button.move'));
+  assert.equal(await cara.page.textContent('#status'), 'Loading the game …');
+  assert.equal(await cara.page.locator('.status-line.over').count(), 0);
+  assert.ok(await cara.page.isHidden('.end-banner'), 'no end banner yet');
+  const answered = cara.page.waitForResponse((r) => r.url().endsWith('/api/account'));
+  release();
+  await answered;
   await cara.page.waitForSelector('.status-line.over');
   assert.equal(await cara.page.textContent('#status'), 'You lost on time – Dora wins');
   // A spectator reads the names.

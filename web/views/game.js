@@ -4,7 +4,7 @@
 import { h, s, mount, toast, confirmDialog, copyText } from '../dom.js';
 import { t, colorName, errorText, fmtDate } from '../i18n.js';
 import { api, GameSocket, ACCOUNT_SEAT } from '../api.js';
-import { account, onAccountChange } from '../account.js';
+import { account, accountKnown, onAccountChange } from '../account.js';
 import { ChatPanel } from '../chat.js';
 import { other } from '../muehle.js';
 import { gameAdapter } from '../games/index.js';
@@ -295,7 +295,10 @@ export class GameView {
    * to take the seat over (the same player on another device).
    */
   async confirmSeats() {
-    if (this.confirming || !this.state) return;
+    // Whether an account is logged in (its seats need no token) is asked at
+    // start: until the answer, no seat is known for sure either way; the
+    // answer calls this again (onAccountChange).
+    if (this.confirming || !this.state || !accountKnown()) return;
     this.confirming = true;
     try {
       const stored = store.seats(this.id);
@@ -1016,11 +1019,13 @@ export class GameView {
     const e = this.els;
     // Status
     const over = st.status === 'over';
+    // Until the server has confirmed this browser's seats, whose page this
+    // is is not known yet: no guess that would flash a wrong status (whose
+    // move it is "for you", or a player's own end in a spectator's words).
+    const ended = over && this.seatsConfirmed;
     let status;
-    if (over) status = endTextFor(st, this.myColor());
-    // Until the server has confirmed this browser's seats, whose turn it is
-    // "for you" is not known yet: no guess that would flash a wrong status.
-    else if (!this.seatsConfirmed) status = t('game.loading');
+    if (!this.seatsConfirmed) status = t('game.loading');
+    else if (over) status = endTextFor(st, this.myColor());
     else if (st.kind === 'online' && Object.values(st.players).some((p) => !p.joined) && this.hasSeat() && !this.needsJoin()) status = t('game.waitingJoin');
     // Nobody's move before the invited player is there.
     else if (st.kind === 'online' && Object.values(st.players).some((p) => !p.joined)) status = this.needsJoin() ? t('game.join.title') : t('game.waitingPlayer');
@@ -1028,14 +1033,14 @@ export class GameView {
     else if (this.seats[st.turn]) status = t('game.yourMove');
     else status = t('game.theirMove', { name: this.playerName(st.turn) });
     e.status.textContent = status;
-    e.status.classList.toggle('over', over);
+    e.status.classList.toggle('over', ended);
     const input = this.game.hint(canMove, legal);
     e.mobileStatus.textContent = this.game.mobileStatus(status, canMove, legal);
-    e.mobileStatus.classList.toggle('over', over);
+    e.mobileStatus.classList.toggle('over', ended);
     e.mobileStatus.classList.toggle('mill', !!input?.mill);
     e.thinking.hidden = !st.thinking || over;
-    e.banner.hidden = !over;
-    if (over) {
+    e.banner.hidden = !ended;
+    if (ended) {
       // A rated game: the rating change, the player's own first.
       const mine = this.myColor();
       const sides = mine ? [mine, other(mine)] : ['white', 'black'];
