@@ -83,7 +83,7 @@ fn level_10_plays_the_books_move_and_only_level_10_in_play() {
 fn the_built_in_book_holds_the_starts_and_its_moves_are_legal() {
     let _state = common::one_at_a_time();
     let built_in = book::built_in();
-    for name in ["international", "dame"] {
+    for name in ["international", "dame", "dame-fr", "dame-100"] {
         let start = Position::new(RuleSet::preset(name).unwrap());
         assert!(built_in.contains(&start), "{name}");
         // Every position after White's first move is held too.
