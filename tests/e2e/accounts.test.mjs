@@ -158,6 +158,41 @@ test('change the password, log in with the new one, delete the account', async (
   await b.context.close();
 });
 
+test('the account page keeps what is typed in its forms while its lists arrive', async (t) => {
+  const { context, page } = await newPage(suite.browser, { locale: 'en-GB' });
+  logErrorsAfter(t, page);
+  await register(page, 'Fenja');
+  // The account's games (and its blocked players) arrive after the page is
+  // drawn; a player may already be typing in a form below them.
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route((url) => url.pathname === '/api/account/games' || url.pathname === '/api/account', async (route) => {
+    await held;
+    await route.continue();
+  });
+  // Within the app (no reload): the page knows the account and draws its forms at once.
+  await page.click('#account-menu > summary');
+  await page.click('#account-link');
+  await page.waitForSelector('#delete-password');
+  assert.equal(await page.textContent('#account-games p'), '…');
+  await page.focus('#delete-password');
+  await page.keyboard.type('half typ');
+  await page.evaluate(() => { document.querySelector('#delete-submit').dataset.mark = 'before'; });
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/account/games');
+  release();
+  await answered;
+  await page.waitForSelector('#account-games-empty');
+  await page.waitForSelector('#account-blocked .muted');
+  await page.keyboard.type('ed');
+  assert.equal(await page.inputValue('#delete-password'), 'half typed');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'delete-password');
+  assert.equal(await page.getAttribute('#delete-submit', 'data-mark'), 'before', 'the form was not drawn anew');
+  await page.click('#delete-submit');
+  await page.click('dialog .btn');
+  assert.deepEqual(unexpected(page), []);
+  await context.close();
+});
+
 test('names are shown as text: an opponent named with <b>, " and &; filters by result', async (t) => {
   const { context, page } = await newPage(suite.browser, { locale: 'en-GB' });
   logErrorsAfter(t, page);

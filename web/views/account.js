@@ -137,10 +137,12 @@ export class AccountView {
   relabel() { this.render(); }
 
   async start() {
-    this.render();
-    if (!account() && !(await loadAccount())) {
-      navigate('/login', { replace: true });
-      return;
+    if (!account()) {
+      this.render();
+      if (!(await loadAccount())) {
+        navigate('/login', { replace: true });
+        return;
+      }
     }
     this.render();
     this.loadBlocked();
@@ -153,7 +155,7 @@ export class AccountView {
       if (e.code === 'not_logged_in') { setAccount(null); return; }
       this.error = e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message });
     }
-    this.render();
+    this.drawGames();
   }
 
   /** The players this account blocked (GET /api/account). */
@@ -164,7 +166,7 @@ export class AccountView {
     } catch {
       this.blocked = null;
     }
-    this.render();
+    this.drawBlocked();
   }
 
   async unblock(name) {
@@ -176,7 +178,22 @@ export class AccountView {
       if (e.code === 'not_logged_in') { setAccount(null); return; }
       toast(e.code === 'network' ? t('error.network') : t('error.generic', { message: e.message }), 'error');
     }
-    this.render();
+    this.drawBlocked();
+  }
+
+  /**
+   * Redraws only the list of blocked players: the forms beside it keep what is
+   * typed in them, their focus and their place under the pointer.
+   */
+  drawBlocked() {
+    const box = this.root.querySelector('#account-blocked');
+    if (box) box.replaceWith(this.blockedSection());
+  }
+
+  /** Redraws only the account's games and their filters (see drawBlocked). */
+  drawGames() {
+    const box = this.root.querySelector('#account-games');
+    if (box) box.replaceWith(this.gamesSection());
   }
 
   blockedSection() {
@@ -219,21 +236,29 @@ export class AccountView {
       })));
   }
 
-  render() {
-    const a = account();
-    document.title = `${t('account.title')} – brett`;
-    if (!a) { mount(this.root, h('div', { class: 'card' }, h('p', { class: 'muted', text: '…' }))); return; }
+  /** The account's games with their filters. */
+  gamesSection() {
     const games = ['all', ...gameNames()];
     const filters = h('div', { class: 'filters' },
       h('div', { class: 'field' },
         h('label', { for: 'filter-game', text: t('account.filter.game') }),
-        h('select', { id: 'filter-game', onchange: (e) => { this.filterGame = e.target.value; this.render(); this.root.querySelector('#filter-game').focus(); } },
+        h('select', { id: 'filter-game', onchange: (e) => { this.filterGame = e.target.value; this.drawGames(); this.root.querySelector('#filter-game')?.focus(); } },
           ...games.map((g) => h('option', { value: g, selected: g === this.filterGame, text: g === 'all' ? t('account.filter.all') : gameName(g) })))),
       h('div', { class: 'field' },
         h('label', { for: 'filter-result', text: t('account.filter.result') }),
-        h('select', { id: 'filter-result', onchange: (e) => { this.filterResult = e.target.value; this.render(); this.root.querySelector('#filter-result').focus(); } },
+        h('select', { id: 'filter-result', onchange: (e) => { this.filterResult = e.target.value; this.drawGames(); this.root.querySelector('#filter-result')?.focus(); } },
           ...RESULTS.map((r) => h('option', { value: r, selected: r === this.filterResult, text: t(r === 'all' ? 'account.filter.all' : `account.outcome.${r}`) })))));
 
+    return h('section', { class: 'card', id: 'account-games', 'aria-labelledby': 'account-games-h' },
+      h('h2', { id: 'account-games-h', text: t('account.games') }),
+      this.games && this.games.length ? filters : null,
+      this.gamesTable());
+  }
+
+  render() {
+    const a = account();
+    document.title = `${t('account.title')} – brett`;
+    if (!a) { mount(this.root, h('div', { class: 'card' }, h('p', { class: 'muted', text: '…' }))); return; }
     const pwForm = h('form', { class: 'card account-form', id: 'password-form', onsubmit: (e) => { e.preventDefault(); this.changePassword(); } },
       h('h2', { text: t('account.changePassword') }),
       h('input', { type: 'text', hidden: true, autocomplete: 'username', value: a.name, 'aria-hidden': 'true', tabindex: '-1' }),
@@ -261,10 +286,7 @@ export class AccountView {
             h('option', { value: '', selected: !a.language, text: t('account.language.browser') }),
             ...LANGUAGES.map(({ code, name }) => h('option', { value: code, lang: code, selected: a.language === code, text: name })))),
         h('div', { class: 'row' }, h('button', { class: 'btn', type: 'button', id: 'logout-button', onclick: () => logout(), text: t('account.logout') }))),
-      h('section', { class: 'card', id: 'account-games', 'aria-labelledby': 'account-games-h' },
-        h('h2', { id: 'account-games-h', text: t('account.games') }),
-        this.games && this.games.length ? filters : null,
-        this.gamesTable()),
+      this.gamesSection(),
       this.blockedSection(),
       pwForm, delForm));
   }
