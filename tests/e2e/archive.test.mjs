@@ -159,3 +159,38 @@ test('an answer that comes after its page was left does not replace the next pag
   assert.equal(await page.locator('#move-list button.move').count(), 4);
   assert.deepEqual(page.errors, []);
 });
+
+test('a record typed while the list arrives stays, with the focus, and a filter keeps its focus', async (t) => {
+  const { page } = await newPage(suite.browser, { locale: 'en-GB' });
+  logErrorsAfter(t, page);
+  let release;
+  let held = new Promise((r) => { release = r; });
+  await page.route((url) => url.pathname === '/api/games' && url.searchParams.has('limit'), async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${suite.server.url}/archive`);
+  await page.waitForSelector('#import-text');
+  await page.focus('#import-text');
+  await page.keyboard.type('[Rules "standard"]\n\n1. d6 ');
+  await page.evaluate(() => { document.querySelector('#import-text').dataset.mark = 'before'; });
+  let answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/games' && r.request().method() === 'GET');
+  release();
+  await answered;
+  await page.waitForSelector('.archive :is(.archive-table, #archive-empty)');
+  await page.keyboard.type('f4 *');
+  assert.equal(await page.inputValue('#import-text'), '[Rules "standard"]\n\n1. d6 f4 *');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'import-text');
+  assert.equal(await page.getAttribute('#import-text', 'data-mark'), 'before', 'the import form was not drawn anew');
+  // A filter chosen from the keyboard: the list follows, the focus stays on the filter.
+  held = new Promise((r) => { release = r; });
+  answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/games' && new URL(r.url()).searchParams.get('status') === 'all');
+  await page.focus('#archive-status');
+  await page.selectOption('#archive-status', 'all');
+  release();
+  await answered;
+  await page.waitForURL(/status=all/);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'archive-status');
+  assert.equal(await page.inputValue('#import-text'), '[Rules "standard"]\n\n1. d6 f4 *');
+  assert.deepEqual(page.errors, []);
+});

@@ -112,3 +112,30 @@ test('a direct challenge accepted, an invitation cancelled', async (t) => {
   assert.equal(over.reason, 'aborted');
   assert.equal(over.ply, 0);
 });
+
+test('a seek arriving while a name is typed keeps the form as it is', async (t) => {
+  const emma = await member('Emma', 'en-GB');
+  const finn = await member('Finn', 'en-GB');
+  logErrorsAfter(t, { emma, finn });
+  await emma.selectOption('#seek-tc', '10+5');
+  await emma.focus('#challenge-name');
+  await emma.keyboard.type('Fi');
+  await emma.evaluate(() => { document.querySelector('#challenge-name').dataset.mark = 'before'; });
+  // Finn posts a seek: Emma's list of seeks gets it live.
+  const posted = await finn.evaluate(async () => (await fetch('/api/lobby/seeks', {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ game: 'muehle', rules: 'standard', time_control: '3+2', rated: false, color: 'random' }),
+  })).status);
+  assert.equal(posted, 201);
+  await emma.locator('li.seek', { hasText: 'Finn' }).waitFor();
+  await emma.keyboard.type('nn');
+  assert.equal(await emma.inputValue('#challenge-name'), 'Finn');
+  assert.equal(await emma.evaluate(() => document.activeElement?.id), 'challenge-name');
+  assert.equal(await emma.getAttribute('#challenge-name', 'data-mark'), 'before', 'the form was not drawn anew');
+  assert.equal(await emma.inputValue('#seek-tc'), '10+5');
+  await emma.click('#challenge-submit');
+  await emma.locator('#challenges-out li.challenge', { hasText: 'Finn' }).waitFor();
+  // Finn's incoming challenge arrives while his seek stays listed.
+  await finn.locator('#challenges-in li.challenge', { hasText: 'Emma' }).waitFor();
+  await finn.locator('li.seek .cancel-seek').waitFor();
+});

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useServerAndBrowser, newPage, shot, getState, waitState, clickMove, waitMoves, shownMoves, fillNewGame, startGame,
-  openNewGame, api, sleep,
+  openNewGame, api, sleep, waitRemembered,
 } from './helpers.mjs';
 
 const suite = useServerAndBrowser('reload');
@@ -120,4 +120,30 @@ test('a state answer older than the socket\'s news does not turn the page back',
   assert.equal((await shownMoves(page)).length, 2);
   await page.waitForSelector('svg.board.interactive');
   assert.deepEqual(page.errors, []);
+});
+
+test('the home page keeps what is typed in its form while its games\' states arrive', async () => {
+  const { page, context } = await newPage(suite.browser, { locale: 'en-GB' });
+  const game = await openNewGame(page, suite.server.url, { kind: 'local' });
+  await waitRemembered(page, game.id);
+  // The state of each remembered game comes after the page is drawn.
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route((url) => url.pathname === `/api/games/${game.id}`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(suite.server.url);
+  await page.waitForSelector(`.my-games a[href="/game/${game.id}"]`);
+  assert.equal(await page.locator('.my-games .badge').count(), 0);
+  await page.focus('#name');
+  await page.keyboard.type('Gre');
+  await page.evaluate(() => { document.querySelector('#name').dataset.mark = 'before'; });
+  release();
+  await page.waitForSelector('.my-games .badge');
+  await page.keyboard.type('ta');
+  assert.equal(await page.inputValue('#name'), 'Greta');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'name');
+  assert.equal(await page.getAttribute('#name', 'data-mark'), 'before', 'the form was not drawn anew');
+  await context.close();
 });

@@ -57,8 +57,16 @@ export class ArchiveView {
     if (asked !== this.asked) return;
     if (data) this.data = data;
     this.error = error;
-    this.render();
-    this.refocus = null;
+    this.drawList();
+  }
+
+  /**
+   * Redraws only the list of games and its pager: the filters and the import
+   * form keep what is typed in them and their focus while the list arrives.
+   */
+  drawList() {
+    const box = this.root.querySelector('#archive-list');
+    if (box) box.replaceWith(this.list());
   }
 
   /** The filters as query parameters (`&status=…&game=…`); for the page's address, with the offset and without the defaults. */
@@ -85,7 +93,6 @@ export class ArchiveView {
   filter(which, value) {
     this[which] = value;
     this.page(0);
-    this.refocus = `#archive-${which === 'outcome' ? 'result' : which}`;
   }
 
   filters() {
@@ -145,8 +152,8 @@ export class ArchiveView {
       h('span', { class: 'pb' }, h('span', { class: 'swatch black', 'aria-hidden': 'true' }), side('black'))];
   }
 
-  render() {
-    document.title = `${t('archive.title')} – brett`;
+  /** The games the filters ask for (a page of them) and the pager. */
+  list() {
     let body;
     if (this.error) body = h('p', { class: 'error', text: this.error });
     else if (!this.data) body = h('p', { class: 'muted', text: '…' });
@@ -182,6 +189,11 @@ export class ArchiveView {
       h('span', { class: 'muted', text: t('archive.range', { from: this.offset + 1, to: Math.min(total, this.offset + PAGE), total }) }),
       h('button', { class: 'btn', type: 'button', disabled: this.offset + PAGE >= total, onclick: () => this.page(this.offset + PAGE), text: `${t('archive.next')} →` })) : null;
 
+    return h('div', { id: 'archive-list' }, body, pager);
+  }
+
+  render() {
+    document.title = `${t('archive.title')} – brett`;
     const ta = h('textarea', {
       id: 'import-text', rows: 8, spellcheck: 'false',
       placeholder: '[White "Anna"]\n[Black "Ben"]\n[Rules "standard"]\n\n1. d6 f4 2. d2 b4 …\n\n(PDN: [GameType "20"] 1. 32-28 19-23 …)',
@@ -205,9 +217,8 @@ export class ArchiveView {
       h('div', { class: 'card' },
         h('div', { class: 'row spread' }, h('h1', { text: t('archive.title') }),
           h('a', { href: '/leaderboard', 'data-link': true, id: 'archive-leaderboard', text: t('nav.leaderboard') })),
-        this.filters(), body, pager),
+        this.filters(), this.list()),
       importForm));
-    if (this.refocus) this.root.querySelector(this.refocus)?.focus();
   }
 
   /** The import's failure in words: the server's error (a bad record: which move, tag or line, and why) in the player's language. */

@@ -40,7 +40,8 @@ export class HomeView {
     this.accountGames = [];
     this.render();
     this.loadStates();
-    this.offAccount = onAccountChange(() => this.loadAccountGames());
+    // The form names the account (or asks for a name): drawn anew when it changes.
+    this.offAccount = onAccountChange(() => { if (!this.dead) this.render(); this.loadAccountGames(); });
     if (accountKnown()) this.loadAccountGames();
   }
 
@@ -52,7 +53,7 @@ export class HomeView {
   async loadAccountGames() {
     if (!account()) {
       this.accountGames = [];
-      if (!this.dead) this.render();
+      this.drawSide();
       return;
     }
     try {
@@ -65,7 +66,7 @@ export class HomeView {
       this.accountGames = [];
     }
     if (this.dead) return;
-    this.render();
+    this.drawSide();
     this.loadStates(this.accountGames.filter((g) => !(g.id in this.states)));
   }
 
@@ -96,7 +97,17 @@ export class HomeView {
         if (e.code === 'not_found') this.states[g.id] = null;
       }
     }));
-    if (!this.dead) this.render();
+    this.drawSide();
+  }
+
+  /**
+   * Redraws only the side of the page (the games waiting for a move, this
+   * browser's games): the form beside it keeps its focus, an open list of
+   * choices and its place under the pointer while those answers come in.
+   */
+  drawSide() {
+    if (this.dead) return;
+    this.root.querySelector('.home-side')?.replaceWith(this.side());
   }
 
   relabel() { this.render(); }
@@ -261,6 +272,11 @@ export class HomeView {
         rules),
       start);
 
+    mount(this.root, h('div', { class: 'home' }, form, this.side()));
+  }
+
+  /** The side of the page: the games waiting for a move, this browser's games, more. */
+  side() {
     const games = this.myGames().slice(0, 8);
     const mine = h('section', { class: 'card my-games', 'aria-labelledby': 'my-games-h' },
       h('h2', { id: 'my-games-h', text: t('home.yourGames') }),
@@ -278,7 +294,7 @@ export class HomeView {
       h('a', { class: 'more-link', href: '/analysis', 'data-link': true },
         h('strong', { text: t('nav.analysis') }), h('span', { class: 'muted', text: t('home.analysis.text') })));
 
-    mount(this.root, h('div', { class: 'home' }, form, h('div', { class: 'home-side' }, this.yourTurnCard(), mine, more)));
+    return h('div', { class: 'home-side' }, this.yourTurnCard(), mine, more);
   }
 
   /**

@@ -72,7 +72,7 @@ export class LobbyView {
     try {
       const v = await api.lobby();
       this.games = v.games || [];
-      this.render();
+      this.drawLists();
     } catch { /* the list stays as it was */ }
   }
 
@@ -109,7 +109,21 @@ export class LobbyView {
       default:
         return;
     }
-    this.render();
+    this.drawLists();
+  }
+
+  /**
+   * Redraws only the seeks, the challenges and the games being played: the
+   * forms keep what is typed or chosen in them, their focus, an open list of
+   * choices and their place under the pointer.
+   */
+  drawLists() {
+    if (this.gone) return;
+    for (const [id, make] of [['lobby-seeks', () => this.seeksSection()], ['challenges', () => this.challengesSection()], ['lobby-games', () => this.gamesSection()]]) {
+      const box = this.root.querySelector(`#${id}`);
+      const next = make();
+      if (box && next) box.replaceWith(next);
+    }
   }
 
   /** Runs `fn` (a request) once at a time; its error goes to a toast. */
@@ -173,6 +187,35 @@ export class LobbyView {
       ...buttons);
   }
 
+  seeksSection() {
+    return h('section', { class: 'card', id: 'lobby-seeks' },
+      h('h2', { text: t('lobby.seeks') }),
+      this.seeks.length
+        ? h('ul', { class: 'seek-list', id: 'seeks' }, ...this.seeks.map((s) => this.seekRow(s)))
+        : h('p', { class: 'muted', id: 'seeks', text: t('lobby.noSeeks') }));
+  }
+
+  challengesSection() {
+    return account() ? h('section', { class: 'card', id: 'challenges' },
+      h('h2', { text: t('lobby.challenges') }),
+      h('h3', { text: t('lobby.incoming') }),
+      h('ul', { class: 'challenge-list', id: 'challenges-in' }, ...this.challenges.in.map((c) => this.challengeRow(c, true))),
+      h('h3', { text: t('lobby.outgoing') }),
+      h('ul', { class: 'challenge-list', id: 'challenges-out' }, ...this.challenges.out.map((c) => this.challengeRow(c, false)))) : null;
+  }
+
+  gamesSection() {
+    const rating = (r) => (r ? ` (${r.rating}${r.provisional ? '?' : ''})` : '');
+    return h('section', { class: 'card', id: 'lobby-games' },
+      h('h2', { text: t('lobby.playing') }),
+      this.games.length
+        ? h('ul', { class: 'live-games', id: 'live-games' }, ...this.games.map((g) => h('li', {},
+          h('a', { href: `/game/${g.id}`, 'data-link': true },
+            h('span', { text: `${g.white || colorName('white')}${rating(g.white_rating)} – ${g.black || colorName('black')}${rating(g.black_rating)}` }),
+            h('span', { class: 'muted', text: ` · ${rulesLabelOf(g.game, g.rules)}${g.time_control ? ` · ${tcText(g.time_control)}` : ''} · ${t('lobby.ply', { n: g.ply })}` })))))
+        : h('p', { class: 'muted', id: 'live-games', text: t('lobby.noGames') }));
+  }
+
   render() {
     // A request that ends after the page was left draws nothing.
     if (this.gone) return;
@@ -217,28 +260,9 @@ export class LobbyView {
           text: t('lobby.challengeSend'),
         })));
 
-    const seeks = h('section', { class: 'card' },
-      h('h2', { text: t('lobby.seeks') }),
-      this.seeks.length
-        ? h('ul', { class: 'seek-list', id: 'seeks' }, ...this.seeks.map((s) => this.seekRow(s)))
-        : h('p', { class: 'muted', id: 'seeks', text: t('lobby.noSeeks') }));
-
-    const challenges = me ? h('section', { class: 'card', id: 'challenges' },
-      h('h2', { text: t('lobby.challenges') }),
-      h('h3', { text: t('lobby.incoming') }),
-      h('ul', { class: 'challenge-list', id: 'challenges-in' }, ...this.challenges.in.map((c) => this.challengeRow(c, true))),
-      h('h3', { text: t('lobby.outgoing') }),
-      h('ul', { class: 'challenge-list', id: 'challenges-out' }, ...this.challenges.out.map((c) => this.challengeRow(c, false)))) : null;
-
-    const rating = (r) => (r ? ` (${r.rating}${r.provisional ? '?' : ''})` : '');
-    const games = h('section', { class: 'card' },
-      h('h2', { text: t('lobby.playing') }),
-      this.games.length
-        ? h('ul', { class: 'live-games', id: 'live-games' }, ...this.games.map((g) => h('li', {},
-          h('a', { href: `/game/${g.id}`, 'data-link': true },
-            h('span', { text: `${g.white || colorName('white')}${rating(g.white_rating)} – ${g.black || colorName('black')}${rating(g.black_rating)}` }),
-            h('span', { class: 'muted', text: ` · ${rulesLabelOf(g.game, g.rules)}${g.time_control ? ` · ${tcText(g.time_control)}` : ''} · ${t('lobby.ply', { n: g.ply })}` })))))
-        : h('p', { class: 'muted', id: 'live-games', text: t('lobby.noGames') }));
+    const seeks = this.seeksSection();
+    const challenges = this.challengesSection();
+    const games = this.gamesSection();
 
     const focused = document.activeElement && this.root.contains(document.activeElement) ? document.activeElement.id : null;
     mount(this.root, h('div', { class: 'lobby-page' },
