@@ -272,7 +272,10 @@ export class HomeView {
         rules),
       start);
 
+    // Drawn anew (the account known, the language changed): the focus stays where it was.
+    const focused = document.activeElement && this.root.contains(document.activeElement) ? document.activeElement.id : null;
     mount(this.root, h('div', { class: 'home' }, form, this.side()));
+    if (focused) this.root.querySelector(`#${CSS.escape(focused)}`)?.focus();
   }
 
   /** The side of the page: the games waiting for a move, this browser's games, more. */
