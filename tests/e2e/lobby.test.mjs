@@ -117,6 +117,8 @@ test('a seek arriving while a name is typed keeps the form as it is', async (t) 
   const emma = await member('Emma', 'en-GB');
   const finn = await member('Finn', 'en-GB');
   logErrorsAfter(t, { emma, finn });
+  assert.equal(await finn.textContent('#challenges-in-none'), 'None.');
+  assert.equal(await emma.textContent('#challenges-out-none'), 'None.');
   await emma.selectOption('#seek-tc', '10+5');
   await emma.focus('#challenge-name');
   await emma.keyboard.type('Fi');
@@ -137,5 +139,28 @@ test('a seek arriving while a name is typed keeps the form as it is', async (t) 
   await emma.locator('#challenges-out li.challenge', { hasText: 'Finn' }).waitFor();
   // Finn's incoming challenge arrives while his seek stays listed.
   await finn.locator('#challenges-in li.challenge', { hasText: 'Emma' }).waitFor();
+  assert.equal(await finn.locator('#challenges-in-none').count(), 0);
+  assert.equal(await emma.locator('#challenges-out-none').count(), 0);
   await finn.locator('li.seek .cancel-seek').waitFor();
+});
+
+test('quick pairing: two players choose the same game and control and meet in a game on that clock', async (t) => {
+  const gina = await member('Gina', 'it-IT');
+  const hugo = await member('Hugo', 'en-GB');
+  logErrorsAfter(t, { gina, hugo });
+  // Each game of the catalogue has its row of controls.
+  assert.equal(await hugo.locator('.quick-row').count(), 5);
+  const button = (page) => page.locator('.quick-btn[data-game="dame-100"][data-tc="10+5"]');
+  assert.equal(await button(hugo).textContent(), '10+5');
+  await shot(hugo, 'lobby-quick');
+  await button(gina).click();
+  // Gina's quick pairing is a seek of hers until someone takes it: listed in both lobbies.
+  await gina.locator('li.seek .cancel-seek').waitFor();
+  await hugo.locator('li.seek', { hasText: 'Gina' }).waitFor();
+  await button(hugo).click();
+  const id = await sameGame(gina, hugo);
+  const st = await waitState(suite.server.url, id, () => true);
+  assert.equal(st.game, 'dame-100');
+  assert.equal(st.clock.control, '10+5');
+  assert.deepEqual([await seatOf(gina, id), await seatOf(hugo, id)].sort(), ['black', 'white']);
 });

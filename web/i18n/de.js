@@ -815,6 +815,7 @@ const de = {
   'lobby.challenges': 'Herausforderungen',
   'lobby.incoming': 'An dich',
   'lobby.outgoing': 'Von dir',
+  'lobby.noChallenges': 'Keine.',
   'lobby.playing': 'Laufende Partien',
   'lobby.noGames': 'Gerade läuft keine Partie.',
   'lobby.ply': 'Zug {n}',

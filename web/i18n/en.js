@@ -816,6 +816,7 @@ const en = {
   'lobby.challenges': 'Challenges',
   'lobby.incoming': 'To you',
   'lobby.outgoing': 'From you',
+  'lobby.noChallenges': 'None.',
   'lobby.playing': 'Games being played',
   'lobby.noGames': 'No game is being played right now.',
   'lobby.ply': 'ply {n}',

@@ -805,6 +805,7 @@ const fr = {
   'lobby.challenges': 'Défis',
   'lobby.incoming': 'Reçus',
   'lobby.outgoing': 'Envoyés',
+  'lobby.noChallenges': 'Aucun.',
   'lobby.playing': 'Parties en cours',
   'lobby.noGames': 'Aucune partie en cours.',
   'lobby.ply': 'coup {n}',

@@ -805,6 +805,7 @@ const it = {
   'lobby.challenges': 'Sfide',
   'lobby.incoming': 'Ricevute',
   'lobby.outgoing': 'Inviate',
+  'lobby.noChallenges': 'Nessuna.',
   'lobby.playing': 'Partite in corso',
   'lobby.noGames': 'Nessuna partita in corso.',
   'lobby.ply': 'mossa {n}',

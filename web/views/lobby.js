@@ -200,8 +200,10 @@ export class LobbyView {
       h('h2', { text: t('lobby.challenges') }),
       h('h3', { text: t('lobby.incoming') }),
       h('ul', { class: 'challenge-list', id: 'challenges-in' }, ...this.challenges.in.map((c) => this.challengeRow(c, true))),
+      this.challenges.in.length ? null : h('p', { class: 'muted small', id: 'challenges-in-none', text: t('lobby.noChallenges') }),
       h('h3', { text: t('lobby.outgoing') }),
-      h('ul', { class: 'challenge-list', id: 'challenges-out' }, ...this.challenges.out.map((c) => this.challengeRow(c, false)))) : null;
+      h('ul', { class: 'challenge-list', id: 'challenges-out' }, ...this.challenges.out.map((c) => this.challengeRow(c, false))),
+      this.challenges.out.length ? null : h('p', { class: 'muted small', id: 'challenges-out-none', text: t('lobby.noChallenges') })) : null;
   }
 
   gamesSection() {
@@ -233,11 +235,11 @@ export class LobbyView {
       h('h2', { text: t('lobby.quick') }),
       ...gameNames().map((game) => h('div', { class: 'quick-row' },
         h('span', { class: 'quick-game', text: titleOf(game, lang()) }),
-        ...(QUICK[familyOf(game)] || []).map((tc) => h('button', {
+        h('div', { class: 'quick-tcs' }, ...(QUICK[familyOf(game)] || []).map((tc) => h('button', {
           class: 'btn quick-btn', type: 'button', 'data-game': game, 'data-tc': tc, disabled: !me || this.busy,
           onclick: () => this.act(() => api.quickPair({ game, time_control: tc })),
           text: tcText(tc),
-        })))));
+        }))))));
 
     const form = h('form', { class: 'card seek-form', id: 'seek-form', onsubmit: (e) => { e.preventDefault(); this.act(() => api.postSeek(this.terms())); } },
       h('h2', { text: t('lobby.newSeek') }),
