@@ -55,6 +55,33 @@ function show() {
   }
   current = new View(root, params);
   accountNav();
+  setNavOpen(false);
+}
+
+/**
+ * On narrow screens the main navigation folds into a menu button (CSS
+ * decides when the button is shown); `open` shows or hides its list.
+ */
+function setNavOpen(open) {
+  document.querySelector('.topbar').classList.toggle('nav-open', open);
+  document.getElementById('nav-toggle').setAttribute('aria-expanded', String(open));
+}
+
+function initNavToggle() {
+  const toggle = document.getElementById('nav-toggle');
+  const bar = document.querySelector('.topbar');
+  toggle.addEventListener('click', () => setNavOpen(!bar.classList.contains('nav-open')));
+  // A link followed, a click elsewhere or Escape closes it.
+  document.getElementById('nav').addEventListener('click', (ev) => { if (ev.target.closest('a')) setNavOpen(false); });
+  document.addEventListener('click', (ev) => {
+    if (bar.classList.contains('nav-open') && !ev.target.closest('#nav, #nav-toggle')) setNavOpen(false);
+  });
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape' && bar.classList.contains('nav-open')) {
+      setNavOpen(false);
+      toggle.focus();
+    }
+  });
 }
 
 function navigate(url, { replace = false } = {}) {
@@ -91,6 +118,7 @@ function relabel() {
   document.getElementById('skip-link').textContent = t('skip');
   document.getElementById('nav').setAttribute('aria-label', t('nav.main'));
   for (const a of document.querySelectorAll('#nav a')) a.textContent = t(`nav.${a.dataset.nav}`);
+  document.getElementById('nav-toggle-text').textContent = t('nav.menu');
   document.getElementById('lang-label').textContent = t('lang.label');
   const sel = document.getElementById('lang-select');
   sel.value = lang();
@@ -99,6 +127,7 @@ function relabel() {
 
 function init() {
   setNavigator(navigate);
+  initNavToggle();
   // The boards' theme and coordinates, as chosen in this browser.
   applyBoardSettings();
   const sel = document.getElementById('lang-select');

@@ -187,3 +187,48 @@ test('at 1280×800 "Start game" is on the screen without scrolling, and each lev
   await shot(page, 'layout-home-1280');
   await context.close();
 });
+
+for (const [width, height, locale] of [[390, 844, 'de-DE'], [768, 1024, 'fr-FR']]) {
+  test(`at ${width} px the navigation folds into a menu button; the bar stays one row (${locale})`, async (t) => {
+    const { page, context } = await newPage(suite.browser, { locale, width, height });
+    logErrorsAfter(t, page);
+    await page.goto(`${suite.server.url}/analysis`);
+    await page.waitForSelector('svg.board');
+    const bar = await page.locator('.topbar').boundingBox();
+    assert.ok(bar.height < 64, `one row: ${bar.height} px`);
+    assert.ok(await page.isHidden('#nav a[data-nav=archive]'), 'the links are folded away');
+    const toggle = page.locator('#nav-toggle');
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    // Its name says what it is, in the page's language (the text is hidden under 460 px but read).
+    assert.equal((await toggle.textContent()).trim(), locale === 'de-DE' ? 'Menü' : 'Menu');
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    await page.locator('#nav a[data-nav=archive]').waitFor();
+    assert.equal(await page.getAttribute('#nav a[data-nav=analysis]', 'aria-current'), 'page');
+    assert.deepEqual(await page.evaluate(overflows), []);
+    await shot(page, `layout-menu-${width}`);
+    // Escape closes it and gives the focus back to the button.
+    await page.keyboard.press('Escape');
+    assert.ok(await page.isHidden('#nav a[data-nav=archive]'));
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'nav-toggle');
+    // A click elsewhere closes it; a link followed closes it.
+    await toggle.click();
+    await page.mouse.click(width / 2, height - 20);
+    assert.ok(await page.isHidden('#nav a[data-nav=archive]'));
+    await toggle.click();
+    await page.click('#nav a[data-nav=archive]');
+    await page.waitForURL(/\/archive$/);
+    assert.ok(await page.isHidden('#nav a[data-nav=archive]'));
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    await context.close();
+  });
+}
+
+test('at 1280 px the navigation is shown in the bar and there is no menu button', async (t) => {
+  const { page, context } = await newPage(suite.browser, { locale: 'en-GB', width: 1280, height: 800 });
+  logErrorsAfter(t, page);
+  await page.goto(suite.server.url);
+  assert.ok(await page.isHidden('#nav-toggle'));
+  for (const nav of ['play', 'lobby', 'archive', 'analysis', 'puzzles', 'perfect']) assert.ok(await page.isVisible(`#nav a[data-nav=${nav}]`), nav);
+  await context.close();
+});

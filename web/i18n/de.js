@@ -7,6 +7,7 @@ const de = {
   'nav.archive': 'Archiv',
   'nav.analysis': 'Analyse',
   'nav.main': 'Hauptnavigation',
+  'nav.menu': 'Menü',
   'lang.label': 'Sprache',
   'skip': 'Zum Inhalt springen',
 

@@ -8,6 +8,7 @@ const en = {
   'nav.archive': 'Archive',
   'nav.analysis': 'Analysis',
   'nav.main': 'Main navigation',
+  'nav.menu': 'Menu',
   'lang.label': 'Language',
   'skip': 'Skip to content',
 

@@ -7,6 +7,7 @@ const fr = {
   'nav.archive': 'Archives',
   'nav.analysis': 'Analyse',
   'nav.main': 'Navigation principale',
+  'nav.menu': 'Menu',
   'lang.label': 'Langue',
   'skip': 'Aller au contenu',
   'color.white': 'Blanc',

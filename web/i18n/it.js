@@ -7,6 +7,7 @@ const it = {
   'nav.archive': 'Archivio',
   'nav.analysis': 'Analisi',
   'nav.main': 'Navigazione principale',
+  'nav.menu': 'Menu',
   'lang.label': 'Lingua',
   'skip': 'Vai al contenuto',
   'color.white': 'Bianco',
