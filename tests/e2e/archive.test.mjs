@@ -194,3 +194,28 @@ test('a record typed while the list arrives stays, with the focus, and a filter 
   assert.equal(await page.inputValue('#import-text'), '[Rules "standard"]\n\n1. d6 f4 *');
   assert.deepEqual(page.errors, []);
 });
+
+test('the archive pages through the games; the pager keeps the focus', async (t) => {
+  for (let i = 0; i < 23; i++) {
+    const r = await api(suite.server.url, 'POST', '/api/games', { game: 'muehle', kind: 'local', rules: 'standard', name: 'Pagina' });
+    assert.equal(r.status, 201);
+  }
+  const { page } = await newPage(suite.browser, { locale: 'en-GB' });
+  logErrorsAfter(t, page);
+  await page.goto(`${suite.server.url}/archive?status=all&player=Pagina`);
+  await page.waitForFunction(() => /^1–20 of 23$/.test(document.querySelector('.pager .muted')?.textContent || ''));
+  assert.equal(await page.locator('.archive-table tbody tr').count(), 20);
+  assert.ok(await page.isDisabled('#archive-prev'));
+  await page.focus('#archive-next');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('.pager .muted')?.textContent === '21–23 of 23');
+  assert.equal(await page.locator('.archive-table tbody tr').count(), 3);
+  assert.match(page.url(), /offset=20/);
+  assert.ok(await page.isDisabled('#archive-next'));
+  // On the last page "next" is disabled: the focus went to "previous", and Enter goes back.
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'archive-prev');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('.pager .muted')?.textContent === '1–20 of 23');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'archive-next');
+  assert.doesNotMatch(page.url(), /offset=/);
+});

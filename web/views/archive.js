@@ -66,7 +66,15 @@ export class ArchiveView {
    */
   drawList() {
     const box = this.root.querySelector('#archive-list');
-    if (box) box.replaceWith(this.list());
+    if (!box) return;
+    // The pager's button that was used keeps the focus; at the first or last
+    // page, where it is disabled, the other one takes it.
+    const focused = box.contains(document.activeElement) ? document.activeElement.id : null;
+    box.replaceWith(this.list());
+    if (!focused) return;
+    const other = { 'archive-prev': 'archive-next', 'archive-next': 'archive-prev' }[focused];
+    const target = [focused, other].map((id) => id && this.root.querySelector(`#${id}`)).find((el) => el && !el.disabled);
+    target?.focus();
   }
 
   /** The filters as query parameters (`&status=…&game=…`); for the page's address, with the offset and without the defaults. */
@@ -185,9 +193,9 @@ export class ArchiveView {
     }
     const total = this.data ? this.data.total : 0;
     const pager = this.data && total > 0 ? h('div', { class: 'pager' },
-      h('button', { class: 'btn', type: 'button', disabled: this.offset === 0, onclick: () => this.page(this.offset - PAGE), text: `← ${t('archive.prev')}` }),
+      h('button', { class: 'btn', type: 'button', id: 'archive-prev', disabled: this.offset === 0, onclick: () => this.page(this.offset - PAGE), text: `← ${t('archive.prev')}` }),
       h('span', { class: 'muted', text: t('archive.range', { from: this.offset + 1, to: Math.min(total, this.offset + PAGE), total }) }),
-      h('button', { class: 'btn', type: 'button', disabled: this.offset + PAGE >= total, onclick: () => this.page(this.offset + PAGE), text: `${t('archive.next')} →` })) : null;
+      h('button', { class: 'btn', type: 'button', id: 'archive-next', disabled: this.offset + PAGE >= total, onclick: () => this.page(this.offset + PAGE), text: `${t('archive.next')} →` })) : null;
 
     return h('div', { id: 'archive-list' }, body, pager);
   }
