@@ -35,7 +35,8 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
     const white = await page.$$eval('#whole-summary tbody tr:first-child td', (els) => els.map((e) => e.textContent));
     assert.equal(white[2], '1', `White's blunders: ${white}`);
     // A click on the graph shows that position in the replay.
-    await page.locator('#whole-graph').scrollIntoViewIfNeeded();
+    // In the middle of the screen: a toast at the bottom (the import's) does not take the click.
+    await page.locator('#whole-graph').evaluate((el) => el.scrollIntoView({ block: 'center' }));
     const box = await page.locator('#whole-graph').boundingBox();
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await page.waitForSelector('#move-list button.move.current[data-ply="2"]');
@@ -52,6 +53,15 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
     await other.waitForSelector('#whole-summary');
     assert.match(await other.textContent('#whole-marks'), /Weiß: Patzer\. Besser: g3-f4/);
     assert.equal(await other.locator('#whole-start').count(), 0);
+    // The summary fits its card on this screen, in English and in German (longer words).
+    for (const p of [page, other]) {
+      const over = await p.$eval('#whole-summary', (el) => {
+        const card = el.parentElement.getBoundingClientRect();
+        const r = el.getBoundingClientRect();
+        return Math.max(r.right - card.right, r.right - document.documentElement.clientWidth);
+      });
+      assert.ok(over <= 0.5, `the summary reaches ${over} px past its card`);
+    }
     assert.deepEqual(page.errors, []);
     assert.deepEqual(other.errors, []);
   });
