@@ -64,6 +64,11 @@ test('the players talk, a spectator talks in the spectators\' room; all of it as
   for (const [p, title] of [[a.page, 'Chat'], [b.page, 'Discussion'], [c.page, 'Spectators']]) {
     await p.waitForFunction((w) => document.querySelector('#chat h2')?.textContent === w, title);
   }
+  // The players see one person watching: an eye drawn and the count, named in their language.
+  await a.page.waitForFunction(() => document.querySelector('#spectators .spectator-count')?.textContent === '1');
+  assert.equal(await a.page.locator('#spectators svg.eye-icon').count(), 1);
+  assert.ok(await a.page.isVisible('#spectators'));
+  assert.equal(await a.page.getAttribute('#spectators', 'aria-label'), '1 schaut zu');
   // The spectator's room says a guest cannot write; Carla can (her input
   // shows once the page knows her login).
   await c.page.waitForSelector('#chat-input', { state: 'visible' });

@@ -826,6 +826,7 @@ const de = {
   'game.rematch.offeredBy': 'Dein Gegner bietet eine Revanche an.',
   'game.rematch.starting': 'Die Revanche beginnt …',
   'game.spectators': '{n} schauen zu',
+  'game.spectators.one': '{n} schaut zu',
   'game.invite.share': 'Spiel mit mir auf brett',
   'game.share': 'Teilen',
   'game.cancelInvite': 'Einladung zurückziehen',

@@ -827,6 +827,7 @@ const en = {
   'game.rematch.offeredBy': 'Your opponent offers a rematch.',
   'game.rematch.starting': 'The rematch starts …',
   'game.spectators': '{n} watching',
+  'game.spectators.one': '{n} watching',
   'game.invite.share': 'Play with me on brett',
   'game.share': 'Share',
   'game.cancelInvite': 'Cancel invitation',

@@ -816,6 +816,7 @@ const fr = {
   'game.rematch.offeredBy': 'Votre adversaire propose une revanche.',
   'game.rematch.starting': 'La revanche commence …',
   'game.spectators': '{n} spectateurs',
+  'game.spectators.one': '{n} spectateur',
   'game.invite.share': 'Joue avec moi sur brett',
   'game.share': 'Partager',
   'game.cancelInvite': 'Annuler l’invitation',

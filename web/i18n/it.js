@@ -816,6 +816,7 @@ const it = {
   'game.rematch.offeredBy': 'L’avversario propone la rivincita.',
   'game.rematch.starting': 'La rivincita inizia …',
   'game.spectators': '{n} spettatori',
+  'game.spectators.one': '{n} spettatore',
   'game.invite.share': 'Gioca con me su brett',
   'game.share': 'Condividi',
   'game.cancelInvite': 'Annulla l’invito',

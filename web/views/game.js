@@ -2,7 +2,7 @@
 // invite / watch links, live updates through the socket.
 
 import { h, s, mount, toast, confirmDialog, copyText } from '../dom.js';
-import { t, colorName, errorText, fmtDate } from '../i18n.js';
+import { t, tn, colorName, errorText, fmtDate } from '../i18n.js';
 import { api, GameSocket, ACCOUNT_SEAT } from '../api.js';
 import { account, accountKnown, onAccountChange } from '../account.js';
 import { ChatPanel } from '../chat.js';
@@ -17,6 +17,11 @@ import { Hints } from '../hint.js';
 import { SettingsPanel, playSound } from '../settings.js';
 import { copyRecordOf } from '../record.js';
 import { WholeAnalysis } from './whole-analysis.js';
+
+/** An eye: the people watching a game. */
+const eyeIcon = () => s('svg', { class: 'eye-icon', viewBox: '0 0 24 24', 'aria-hidden': 'true' },
+  s('path', { d: 'M2 12s3.6-6.5 10-6.5S22 12 22 12s-3.6 6.5-10 6.5S2 12 2 12z', fill: 'none', stroke: 'currentColor', 'stroke-width': 2, 'stroke-linejoin': 'round' }),
+  s('circle', { cx: 12, cy: 12, r: 3, fill: 'currentColor' }));
 
 /**
  * Takes the token out of the URL fragment (#token=…&color=…): {token, color}
@@ -1095,8 +1100,11 @@ export class GameView {
     this.renderRematch(st);
     const watching = st.spectators || 0;
     e.spectators.hidden = watching === 0;
-    e.spectators.textContent = watching ? `👁 ${watching}` : '';
-    e.spectators.title = t('game.spectators', { n: watching });
+    // An eye drawn (not an emoji: a system without an emoji font shows a box) and the count.
+    if (watching) mount(e.spectators, eyeIcon(), h('span', { class: 'spectator-count', text: String(watching) }));
+    else mount(e.spectators);
+    e.spectators.title = tn('game.spectators', watching);
+    e.spectators.setAttribute('aria-label', e.spectators.title);
     this.renderShare();
     this.renderMoves();
     this.renderReview();
