@@ -3,31 +3,17 @@
 //! the app (`POST /api/perfect/build`, pause, resume) for the local app and
 //! admins only, the disk and memory checks, and files built while the
 //! server runs found without a restart. The database folder is installed
-//! for the whole process (`engine::muehle::databases::install` is
-//! process-global, so these tests have their own test binary); each test
-//! works on rule sets of its own.
+//! for the whole process (`crate::databases`: installing is process-global,
+//! so these tests are in the `databases` test binary); each test works on
+//! rule sets of its own.
 
-use std::path::Path;
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use crate::common::{TestServer, json_answer};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use tablebase::Variant;
 
-/// The database folder, installed once; sector 3-3 of the standard rules
-/// built in it.
-fn databases() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        tablebase::build_sectors(dir.path(), Variant::STANDARD, "3-3").unwrap();
-        engine::muehle::databases::install(Some(dir.path()));
-        dir
-    })
-    .path()
-}
+use crate::databases;
 
 fn set<'a>(overview: &'a Value, game: &str, rules: &str) -> &'a Value {
     overview["sets"]
@@ -76,22 +62,30 @@ async fn the_listing_shows_installed_files_sizes_and_costs() {
     // From this machine, on a server listening on 127.0.0.1: may build.
     assert_eq!(body["may_build"], true);
 
-    let bytes = std::fs::metadata(dir.join("standard").join("3-3.tb"))
-        .unwrap()
-        .len();
+    // The folder holds the standard sectors 3-3, 3-4 and 4-3.
+    let bytes = |sector: &str| {
+        std::fs::metadata(dir.join("standard").join(format!("{sector}.tb")))
+            .unwrap()
+            .len()
+    };
+    let all_bytes = bytes("3-3") + bytes("3-4") + bytes("4-3");
     let standard = set(&body, "muehle", "standard");
     assert_eq!(standard["unit"], "stones");
-    assert_eq!(standard["installed_files"], 1);
-    assert_eq!(standard["installed_bytes"], bytes);
+    assert_eq!(standard["installed_files"], 3);
+    assert_eq!(standard["installed_bytes"], all_bytes);
     assert_eq!(standard["complete"], false);
     let three = size(standard, 3);
     assert_eq!(three["files"], 1);
     assert_eq!(three["installed"], 1);
-    assert_eq!(three["bytes_on_disk"], bytes);
+    assert_eq!(three["bytes_on_disk"], bytes("3-3"));
     assert_eq!(three["positions"], tablebase::SectorIndex::new(3, 3).size());
+    let four = size(standard, 4);
+    assert_eq!(four["files"], 4);
+    assert_eq!(four["installed"], 3);
+    assert_eq!(four["bytes_on_disk"], all_bytes);
     let nine = size(standard, 9);
     assert_eq!(nine["files"], 49);
-    assert_eq!(nine["installed"], 1);
+    assert_eq!(nine["installed"], 3);
     // The costs measured on the project's machine (docs/RESULTS.md).
     assert_eq!(nine["measured"]["seconds"], 5_700.7);
     assert_eq!(nine["measured"]["bytes"], 2_967_894_381u64);

@@ -1,29 +1,16 @@
 //! Mühle's perfect-play databases in the API: the status, the database
 //! values of an analysis and the review of a game with a blunder. The
 //! sectors 3-3, 3-4 and 4-3 are built into a temp folder and installed for
-//! the whole process (`engine::muehle::databases::install` is process-global, so
-//! these tests have their own test binary).
-
-use std::path::Path;
-use std::sync::OnceLock;
+//! the whole process (`crate::databases`: installing is process-global, so
+//! these tests are in the `databases` test binary).
 
 use crate::common::TestServer;
 use muehle::{Color, Position, RuleSet};
 use reqwest::StatusCode;
 use serde_json::json;
-use tablebase::{SectorIndex, Tablebase, Value, Variant, position_of};
+use tablebase::{SectorIndex, Tablebase, Value, position_of};
 
-/// The databases, built once and installed.
-fn databases() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        tablebase::build_sectors(dir.path(), Variant::STANDARD, "3-4").unwrap();
-        engine::muehle::databases::install(Some(dir.path()));
-        dir
-    })
-    .path()
-}
+use crate::databases;
 
 fn tb() -> &'static Tablebase {
     databases();
