@@ -129,19 +129,31 @@ test('a seek arriving while a name is typed keeps the form as it is', async (t) 
     body: JSON.stringify({ game: 'muehle', rules: 'standard', time_control: '3+2', rated: false, color: 'random' }),
   })).status);
   assert.equal(posted, 201);
-  await emma.locator('li.seek', { hasText: 'Finn' }).waitFor();
+  const finnsSeek = emma.locator('li.seek', { hasText: 'Finn' });
+  await finnsSeek.waitFor();
   await emma.keyboard.type('nn');
   assert.equal(await emma.inputValue('#challenge-name'), 'Finn');
   assert.equal(await emma.evaluate(() => document.activeElement?.id), 'challenge-name');
   assert.equal(await emma.getAttribute('#challenge-name', 'data-mark'), 'before', 'the form was not drawn anew');
   assert.equal(await emma.inputValue('#seek-tc'), '10+5');
+  // The focus on a listed seek's button stays there when another seek comes in.
+  const seekId = await finnsSeek.getAttribute('data-id');
+  await finnsSeek.locator('.accept-seek').focus();
+  const second = await finn.evaluate(async () => (await fetch('/api/lobby/seeks', {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ game: 'dame', time_control: '10+5', rated: false, color: 'random' }),
+  })).status);
+  assert.equal(second, 201);
+  await emma.waitForFunction(() => document.querySelectorAll('li.seek').length === 2);
+  assert.equal(await emma.evaluate(() => document.activeElement?.closest('li.seek')?.dataset.id), seekId);
+  assert.equal(await emma.evaluate(() => document.activeElement?.classList.contains('accept-seek')), true);
   await emma.click('#challenge-submit');
   await emma.locator('#challenges-out li.challenge', { hasText: 'Finn' }).waitFor();
   // Finn's incoming challenge arrives while his seek stays listed.
   await finn.locator('#challenges-in li.challenge', { hasText: 'Emma' }).waitFor();
   assert.equal(await finn.locator('#challenges-in-none').count(), 0);
   assert.equal(await emma.locator('#challenges-out-none').count(), 0);
-  await finn.locator('li.seek .cancel-seek').waitFor();
+  await finn.locator('li.seek .cancel-seek').first().waitFor();
 });
 
 test('quick pairing: two players choose the same game and control and meet in a game on that clock', async (t) => {

@@ -119,11 +119,17 @@ export class LobbyView {
    */
   drawLists() {
     if (this.gone) return;
+    // A button of a listed seek or challenge that has the focus keeps it
+    // (found again by its row's id and its class).
+    const active = document.activeElement;
+    const row = active?.closest?.('#lobby-seeks li[data-id], #challenges li[data-id]');
+    const again = row ? `li[data-id="${CSS.escape(row.dataset.id)}"] .${[...active.classList].filter((c) => c !== 'btn').map((c) => CSS.escape(c)).join('.')}` : null;
     for (const [id, make] of [['lobby-seeks', () => this.seeksSection()], ['challenges', () => this.challengesSection()], ['lobby-games', () => this.gamesSection()]]) {
       const box = this.root.querySelector(`#${id}`);
       const next = make();
       if (box && next) box.replaceWith(next);
     }
+    if (again) this.root.querySelector(again)?.focus();
   }
 
   /** Runs `fn` (a request) once at a time; its error goes to a toast. */
