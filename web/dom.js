@@ -44,6 +44,21 @@ export function mount(el, ...children) {
   return fill(el, null, children);
 }
 
+/**
+ * Replaces the part of a page at `selector` (in `root`) by `next`, leaving
+ * the rest (forms being filled in, their focus) as it is: what a page does
+ * when an answer for one of its lists arrives. Returns the element that had
+ * the focus inside the old part (detached now), for the caller to find its
+ * counterpart in `next`; null if none or nothing was replaced.
+ */
+export function replacePart(root, selector, next) {
+  const box = root.querySelector(selector);
+  if (!box || !next) return null;
+  const focused = box.contains(document.activeElement) ? document.activeElement : null;
+  box.replaceWith(next);
+  return focused;
+}
+
 let toastTimer = null;
 /** A short message at the bottom of the screen (also read by screen readers). */
 export function toast(text, kind = 'info') {

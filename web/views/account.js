@@ -1,7 +1,7 @@
 // The account pages: log in, register, and the account itself (its games,
 // filterable by game and result; change the password; log out; delete it).
 
-import { h, mount, toast, confirmDialog } from '../dom.js';
+import { h, mount, toast, confirmDialog, replacePart } from '../dom.js';
 import { t, fmtDate, colorName, endText, LANGUAGES, setLang } from '../i18n.js';
 import { api } from '../api.js';
 import { navigate } from '../nav.js';
@@ -186,14 +186,12 @@ export class AccountView {
    * typed in them, their focus and their place under the pointer.
    */
   drawBlocked() {
-    const box = this.root.querySelector('#account-blocked');
-    if (box) box.replaceWith(this.blockedSection());
+    replacePart(this.root, '#account-blocked', this.blockedSection());
   }
 
   /** Redraws only the account's games and their filters (see drawBlocked). */
   drawGames() {
-    const box = this.root.querySelector('#account-games');
-    if (box) box.replaceWith(this.gamesSection());
+    replacePart(this.root, '#account-games', this.gamesSection());
   }
 
   blockedSection() {

@@ -3,7 +3,7 @@
 // with reason, date; paging, open to replay, export the record, import a
 // record.
 
-import { h, mount, toast } from '../dom.js';
+import { h, mount, toast, replacePart } from '../dom.js';
 import { t, fmtDate, endText, colorName, errorText } from '../i18n.js';
 import { api } from '../api.js';
 import { navigate } from '../nav.js';
@@ -65,12 +65,9 @@ export class ArchiveView {
    * form keep what is typed in them and their focus while the list arrives.
    */
   drawList() {
-    const box = this.root.querySelector('#archive-list');
-    if (!box) return;
     // The pager's button that was used keeps the focus; at the first or last
     // page, where it is disabled, the other one takes it.
-    const focused = box.contains(document.activeElement) ? document.activeElement.id : null;
-    box.replaceWith(this.list());
+    const focused = replacePart(this.root, '#archive-list', this.list())?.id;
     if (!focused) return;
     const other = { 'archive-prev': 'archive-next', 'archive-next': 'archive-prev' }[focused];
     const target = [focused, other].map((id) => id && this.root.querySelector(`#${id}`)).find((el) => el && !el.disabled);

@@ -1,7 +1,7 @@
 // Home: create a game (kind, rules and every option, level, colour, name),
 // the games this browser plays in, links to archive and analysis.
 
-import { h, mount, toast } from '../dom.js';
+import { h, mount, toast, replacePart } from '../dom.js';
 import { t, fmtDate, colorName, endText } from '../i18n.js';
 import { api } from '../api.js';
 import { navigate } from '../nav.js';
@@ -107,7 +107,7 @@ export class HomeView {
    */
   drawSide() {
     if (this.dead) return;
-    this.root.querySelector('.home-side')?.replaceWith(this.side());
+    replacePart(this.root, '.home-side', this.side());
   }
 
   relabel() { this.render(); }

@@ -4,7 +4,7 @@
 // being played now (to watch). Seeks and challenges need an account;
 // guests see the lobby and are pointed to the login.
 
-import { h, mount, toast } from '../dom.js';
+import { h, mount, toast, replacePart } from '../dom.js';
 import { t, lang, colorName, errorText } from '../i18n.js';
 import { api, GameSocket } from '../api.js';
 import { navigate } from '../nav.js';
@@ -119,17 +119,13 @@ export class LobbyView {
    */
   drawLists() {
     if (this.gone) return;
-    // A button of a listed seek or challenge that has the focus keeps it
-    // (found again by its row's id and its class).
-    const active = document.activeElement;
-    const row = active?.closest?.('#lobby-seeks li[data-id], #challenges li[data-id]');
-    const again = row ? `li[data-id="${CSS.escape(row.dataset.id)}"] .${[...active.classList].filter((c) => c !== 'btn').map((c) => CSS.escape(c)).join('.')}` : null;
     for (const [id, make] of [['lobby-seeks', () => this.seeksSection()], ['challenges', () => this.challengesSection()], ['lobby-games', () => this.gamesSection()]]) {
-      const box = this.root.querySelector(`#${id}`);
-      const next = make();
-      if (box && next) box.replaceWith(next);
+      // A button of a listed seek or challenge that had the focus keeps it
+      // (found again by its row's id and its class).
+      const was = replacePart(this.root, `#${id}`, make());
+      const row = was?.closest('li[data-id]');
+      if (row) this.root.querySelector(`#${id} li[data-id="${CSS.escape(row.dataset.id)}"] .${[...was.classList].filter((c) => c !== 'btn').map((c) => CSS.escape(c)).join('.')}`)?.focus();
     }
-    if (again) this.root.querySelector(again)?.focus();
   }
 
   /** Runs `fn` (a request) once at a time; its error goes to a toast. */
