@@ -1748,6 +1748,33 @@ fn a_muehle_book_takes_the_positions_of_played_games() {
         assert!(book.contains(&pos), "{}", pos.fen());
         pos.play_unchecked(pos.parse_move(m).unwrap());
     }
+    // Only the positions where brett was to move (White in both records):
+    // 8 of the first game and the second game's one (a transposition).
+    let mine = dir.path().join("mine.book");
+    let mut only = args.to_vec();
+    only[5] = mine.to_str().unwrap();
+    only.extend(["--games-player", "brett"]);
+    let (ok, stdout, stderr) = brett(&only, "");
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains("9 placing positions past ply 0"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("9 positions (0 proven not to lose), 9 new"),
+        "{stdout}"
+    );
+    let mine = engine::muehle::book::Book::read(&mine).unwrap();
+    let mut pos = muehle::Position::new(muehle::RuleSet::STANDARD);
+    for m in ["e4", "f4", "d2", "d6", "b4"] {
+        assert_eq!(
+            mine.contains(&pos),
+            pos.turn() == muehle::Color::White,
+            "{}",
+            pos.fen()
+        );
+        pos.play_unchecked(pos.parse_move(m).unwrap());
+    }
     std::fs::write(&games, "[Event \"a\"]\n\n1. e4 e4 *\n").unwrap();
     let (ok, _, stderr) = brett(&args, "");
     assert!(!ok && stderr.contains("record 1"), "{stderr}");

@@ -161,6 +161,11 @@ pub enum Command {
         /// that were played).
         #[arg(long = "games", value_name = "FILE")]
         games: Vec<PathBuf>,
+        /// Mühle: of those records, only the positions where the side to
+        /// move is the player whose `White`/`Black` tag contains this text
+        /// (e.g. `brett`: the lines a player met, not its opponent's).
+        #[arg(long = "games-player", value_name = "NAME", requires = "games")]
+        games_player: Option<String>,
     },
     /// Re-encode files written by an earlier brett in the current, smaller
     /// encoding (the values are read back and compared before a file is
@@ -247,6 +252,7 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
             prove_from_ply,
             merge,
             games,
+            games_player,
             ..
         } => {
             if !merge.is_empty() {
@@ -261,7 +267,11 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
                 threads,
                 prove_from_ply,
             };
-            book(&common, &out, &options, table, minutes, &games)
+            let played = Played {
+                files: &games,
+                player: games_player.as_deref(),
+            };
+            book(&common, &out, &options, table, minutes, &played)
         }
     }
 }
@@ -273,7 +283,7 @@ fn book(
     options: &engine::muehle::book::BuildOptions,
     table: usize,
     minutes: Option<u64>,
-    games: &[PathBuf],
+    games: &Played,
 ) -> Result<()> {
     let rules = common.rules()?;
     let played = played_positions(games, &rules, options.max_ply)?;
@@ -324,7 +334,7 @@ fn book(
             "  {} placing positions past ply {} in {} game files",
             played.len(),
             options.max_ply,
-            games.len()
+            games.files.len()
         );
         engine::muehle::book::add_played(&mut book, &tb, &table, &played, options, &mut report);
     }
@@ -345,17 +355,34 @@ fn book(
     Ok(())
 }
 
+/// The game records a Mühle book takes positions from (`--games`), and
+/// whose moves (`--games-player`: only the named player's).
+struct Played<'a> {
+    files: &'a [PathBuf],
+    player: Option<&'a str>,
+}
+
+/// The value of the tag `name` in a record (`[Name "value"]`).
+fn tag<'a>(record: &'a str, name: &str) -> Option<&'a str> {
+    record.lines().find_map(|line| {
+        let rest = line.trim().strip_prefix('[')?.strip_prefix(name)?;
+        let rest = rest.strip_prefix(' ')?.trim_start().strip_prefix('"')?;
+        Some(&rest[..rest.rfind('"')?])
+    })
+}
+
 /// The placing positions past `after_ply` (stones placed) of the game
-/// records in `files`, each with the move played there (records one after another, each starting with its
-/// `[Event` tag; a match file's options line is skipped), played under
-/// `rules`.
+/// records in `games.files`, each with the move played there (records one
+/// after another, each starting with its `[Event` tag; a match file's
+/// options line is skipped), played under `rules`; with `games.player`,
+/// only where that player is to move.
 fn played_positions(
-    files: &[PathBuf],
+    games: &Played,
     rules: &muehle::RuleSet,
     after_ply: u32,
 ) -> Result<Vec<(muehle::Position, muehle::Move)>> {
     let mut out = Vec::new();
-    for file in files {
+    for file in games.files {
         let text =
             std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
         let mut blocks: Vec<&str> = Vec::new();
@@ -378,6 +405,18 @@ fn played_positions(
         for (i, block) in blocks.iter().enumerate() {
             let game = muehle::Game::from_record(block)
                 .with_context(|| format!("{}: record {}", file.display(), i + 1))?;
+            // The colours whose moves are taken.
+            let takes = |c: muehle::Color| match games.player {
+                None => true,
+                Some(name) => {
+                    let key = if c == muehle::Color::White {
+                        "White"
+                    } else {
+                        "Black"
+                    };
+                    tag(block, key).is_some_and(|p| p.contains(name))
+                }
+            };
             if game.start().rules() != rules {
                 bail!(
                     "{}: record {} is not played under the book's rules",
@@ -393,7 +432,7 @@ fn played_positions(
                 if pos.in_hand(muehle::Color::White) + pos.in_hand(muehle::Color::Black) == 0 {
                     break;
                 }
-                if placed > after_ply {
+                if placed > after_ply && takes(pos.turn()) {
                     out.push((pos, m));
                 }
                 pos.play_unchecked(m);
