@@ -95,8 +95,39 @@ enum Command {
     Admin(cli::admin::Args),
 }
 
+/// The commands that print their answer and end: when the reader of their
+/// output stops early (`brett tablebase probe … | head -1`), they end quietly
+/// as Unix tools do, instead of panicking in `println!`. (Not the commands
+/// that talk over pipes or sockets and must see a closed one as an error:
+/// the engine protocols, `match`, the server and the database commands.)
+#[cfg(unix)]
+fn end_quietly_when_the_reader_stops() {
+    // SAFETY: restores the default action of SIGPIPE (end the process);
+    // called once at the start of `main`, before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn end_quietly_when_the_reader_stops() {}
+
 fn main() -> Result<()> {
     let cli = Cli::parse();
+    if matches!(
+        cli.command,
+        Some(
+            Command::Perft(_)
+                | Command::Show(_)
+                | Command::Analyze(_)
+                | Command::Bench(_)
+                | Command::Tune(_)
+                | Command::Puzzles(_)
+                | Command::Tablebase(_)
+        )
+    ) {
+        end_quietly_when_the_reader_stops();
+    }
     engine::book::set_enabled(!cli.no_book);
     if let Some(path) = &cli.book {
         let bytes =

@@ -26,6 +26,36 @@ fn brett(args: &[&str], input: &str) -> (bool, String, String) {
     )
 }
 
+/// A command that prints its answer and ends, read by a reader that stops
+/// before it has written anything (`brett show | head -0`): it ends quietly,
+/// as Unix tools do (on a closed pipe, by SIGPIPE), with no panic message.
+#[test]
+fn a_reader_that_stops_early_ends_a_printing_command_quietly() {
+    for args in [&["show"][..], &["perft", "3"]] {
+        // A pipe whose reading end is closed before brett starts: every
+        // write of brett's to it fails.
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_brett"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("brett runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+            "{args:?}: {stderr}"
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{args:?}");
+        }
+    }
+}
+
 /// The records of a match's `--out` file, each without the comment that
 /// precedes the next record (a forfeit's or an adjudication's reason).
 fn match_records(file: &str) -> Vec<String> {
