@@ -2,13 +2,15 @@
 //! GAMES…` replays the records of match files (`brett match --out`) and
 //! counts, for brett's side (the player whose name contains "brett") past
 //! `PLY` (default 6) stones placed, the positions the book holds, by ply,
-//! and how many games met the book there at least once.
+//! and how many games met the book there at least once. `book_coverage
+//! BOOK` alone counts the book's own positions by ply, and how many of them
+//! are proven not to lose.
 use muehle::{Color, Game};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() < 3 {
-        eprintln!("usage: book_coverage BOOK GAMES… (PLY=6 in the environment to change the ply)");
+    if args.len() < 2 {
+        eprintln!("usage: book_coverage BOOK [GAMES…] (PLY=6 in the environment to change the ply)");
         std::process::exit(2);
     }
     let after: usize = std::env::var("PLY")
@@ -17,6 +19,23 @@ fn main() {
         .unwrap_or(6);
     let book = engine::muehle::book::Book::read(std::path::Path::new(&args[1]))
         .unwrap_or_else(|e| panic!("{}: {e}", args[1]));
+    if args.len() == 2 {
+        // The book's positions by ply (the stones in hand are in the key).
+        let mut by_ply = [[0u32; 2]; 18];
+        for (key, entry) in book.entries() {
+            let in_hand = ((key >> 48) & 15) + ((key >> 52) & 15);
+            let ply = 18 - in_hand as usize;
+            by_ply[ply][0] += 1;
+            by_ply[ply][1] += u32::from(entry.flags & engine::muehle::book::PROVEN != 0);
+        }
+        println!("{} positions", book.len());
+        for (ply, [n, proven]) in by_ply.iter().enumerate() {
+            if *n > 0 {
+                println!("  ply {ply}: {n} ({proven} proven)");
+            }
+        }
+        return;
+    }
     let mut by_ply = [[0u32; 2]; 18];
     let (mut games, mut met) = (0, 0);
     for file in &args[2..] {
