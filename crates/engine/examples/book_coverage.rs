@@ -10,7 +10,9 @@ use muehle::{Color, Game};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 2 {
-        eprintln!("usage: book_coverage BOOK [GAMES…] (PLY=6 in the environment to change the ply)");
+        eprintln!(
+            "usage: book_coverage BOOK [GAMES…] (PLY=6 in the environment to change the ply)"
+        );
         std::process::exit(2);
     }
     let after: usize = std::env::var("PLY")
