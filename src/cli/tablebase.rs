@@ -362,15 +362,6 @@ struct Played<'a> {
     player: Option<&'a str>,
 }
 
-/// The value of the tag `name` in a record (`[Name "value"]`).
-fn tag<'a>(record: &'a str, name: &str) -> Option<&'a str> {
-    record.lines().find_map(|line| {
-        let rest = line.trim().strip_prefix('[')?.strip_prefix(name)?;
-        let rest = rest.strip_prefix(' ')?.trim_start().strip_prefix('"')?;
-        Some(&rest[..rest.rfind('"')?])
-    })
-}
-
 /// The placing positions past `after_ply` (stones placed) of the game
 /// records in `games.files`, each with the move played there (records one
 /// after another, each starting with its `[Event` tag; a match file's
@@ -414,7 +405,7 @@ fn played_positions(
                     } else {
                         "Black"
                     };
-                    tag(block, key).is_some_and(|p| p.contains(name))
+                    game.tag(key).is_some_and(|p| p.contains(name))
                 }
             };
             if game.start().rules() != rules {
