@@ -1576,6 +1576,68 @@ fn a_stopped_match_keeps_the_records_of_its_finished_games_and_goes_on() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A match stopped by `--max-plies` (a Mühle game still going is then a
+/// draw by adjudication, e.g. placing-only games with `--max-plies 18`)
+/// goes on with `--resume`: its adjudicated records read back as draws.
+#[test]
+fn a_match_of_adjudicated_muehle_games_is_resumed() {
+    let dir = std::env::temp_dir().join(format!("brett-match-plies-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let path = dir.join("games.txt");
+    let path_arg = path.to_str().expect("utf-8");
+    let run = |games: &str, resume: bool| {
+        let mut args = vec![
+            "match",
+            "--a",
+            "level:1",
+            "--b",
+            "level:1",
+            "--games",
+            games,
+            "--max-plies",
+            "4",
+            "--movetime",
+            "1",
+            "--out",
+            path_arg,
+        ];
+        if resume {
+            args.push("--resume");
+        }
+        brett(&args, "")
+    };
+    let (ok, _, err) = run("2", false);
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&path).expect("records");
+    assert_eq!(
+        text.matches("{drawn by adjudication after 4 plies}")
+            .count(),
+        2,
+        "{text}"
+    );
+    let (ok, out, err) = run("4", true);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("2 games kept from the file, 2 to play"),
+        "{out}"
+    );
+    assert!(out.contains("wins 0 draws 4 losses 0 of 4"), "{out}");
+    let text = std::fs::read_to_string(&path).expect("records");
+    let records = match_records(&text);
+    assert_eq!(records.len(), 4, "{text}");
+    for (i, record) in records.iter().enumerate() {
+        assert!(record.contains(&format!("[Round \"{}\"]", i + 1)), "{text}");
+        assert!(record.contains("[Result \"1/2-1/2\"]"), "{record}");
+    }
+    // A record that is not ended and says no adjudication is still refused.
+    let forged = text.replacen("{drawn by adjudication after 4 plies}", "{stopped}", 1);
+    std::fs::write(&path, &forged).expect("write");
+    let (ok, _, err) = run("6", true);
+    assert!(!ok && err.contains("does not end the game"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).expect("file"), forged);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `match --threads N` gives each level player N search threads, named in
 /// the summary; 0 threads is refused with a message.
 #[test]

@@ -722,11 +722,21 @@ fn read_played(chunk: &str, variant: Setup) -> Result<Played> {
     let index = round - 1;
     let game = LiveGame::from_record(Some(variant.variant()), record)
         .map_err(|e| anyhow!("game {round}: {e}"))?;
-    let ending = game
-        .ending()
-        .ok_or_else(|| anyhow!("game {round}: the record does not end the game"))?;
+    // A game still going at --max-plies is a draw by adjudication: a Dame
+    // record says so in its Result tag, a Mühle record (whose notation has
+    // no agreed draw) in its Result tag and the leading comment the match
+    // wrote.
+    let (winner, reason, text) = match game.ending() {
+        Some(e) => (e.winner, e.reason, e.text),
+        None if comment.starts_with("drawn by adjudication after ")
+            && record.lines().any(|l| l.trim() == "[Result \"1/2-1/2\"]") =>
+        {
+            (None, "adjudication", comment.clone())
+        }
+        None => bail!("game {round}: the record does not end the game"),
+    };
     let a_white = index.is_multiple_of(2);
-    let white_score = match ending.winner {
+    let white_score = match winner {
         Some(Color::White) => 1.0,
         Some(Color::Black) => 0.0,
         None => 0.5,
@@ -739,8 +749,8 @@ fn read_played(chunk: &str, variant: Setup) -> Result<Played> {
             -1
         }
     };
-    let on_time = match ending.winner {
-        Some(w) if ending.reason == "time" => by_a(!w),
+    let on_time = match winner {
+        Some(w) if reason == "time" => by_a(!w),
         _ => 0,
     };
     let blocked = game.local().blocked_loser().map_or(0, by_a);
@@ -753,11 +763,7 @@ fn read_played(chunk: &str, variant: Setup) -> Result<Played> {
         } else {
             1.0 - white_score
         },
-        summary: if comment.is_empty() {
-            ending.text.clone()
-        } else {
-            comment
-        },
+        summary: if comment.is_empty() { text } else { comment },
         blocked,
         on_time,
     })
