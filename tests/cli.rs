@@ -521,6 +521,90 @@ fn build_dame_tables(dir: &str) -> (bool, String, String) {
 }
 
 #[test]
+fn a_dame_build_says_what_it_needs_and_refuses_what_does_not_fit() {
+    // The plan of the 10×10 tables up to 6 pieces: computed, nothing built.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path().to_str().expect("utf-8 path");
+    let (ok, out, err) = brett(
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "international",
+            "--pieces",
+            "6",
+            "--plan",
+            "--dir",
+            d,
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("6 pieces: 70 tables, 58596467685 indices"),
+        "{out}"
+    );
+    assert!(
+        out.contains("in all: 155 tables, 60484479635 indices; the largest"),
+        "{out}"
+    );
+    assert!(out.contains("memory at the peak: about "), "{out}");
+    assert_eq!(
+        std::fs::read_dir(d).expect("dir").count(),
+        0,
+        "nothing built"
+    );
+    // A build that would not fit is refused before it starts.
+    let (ok, _, err) = brett(
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "dame",
+            "--pieces",
+            "3",
+            "--memory",
+            "0.0001",
+            "--dir",
+            d,
+        ],
+        "",
+    );
+    assert!(!ok);
+    assert!(err.contains("more than --memory (0.0 GiB)"), "{err}");
+    assert!(err.contains("--plan lists what a build needs"), "{err}");
+    assert_eq!(
+        std::fs::read_dir(d).expect("dir").count(),
+        0,
+        "nothing built"
+    );
+    let (ok, _, err) = brett(
+        &[
+            "tablebase",
+            "build",
+            "--game",
+            "dame",
+            "--pieces",
+            "3",
+            "--memory",
+            "0",
+            "--dir",
+            d,
+        ],
+        "",
+    );
+    assert!(!ok);
+    assert!(
+        err.contains("--memory takes a number of GiB above 0"),
+        "{err}"
+    );
+    // Mühle's build has no plan.
+    let (ok, _, err) = brett(&["tablebase", "build", "--plan", "--dir", d], "");
+    assert!(!ok);
+    assert!(err.contains("are for the Dame databases"), "{err}");
+}
+
+#[test]
 fn dame_tablebase_commands() {
     let dir = tempfile::tempdir().expect("temp dir");
     let d = dir.path().to_str().expect("utf-8 path");

@@ -74,6 +74,15 @@ pub enum Command {
         /// need, instead of --pieces.
         #[arg(long)]
         tables: Option<String>,
+        /// Dame: build nothing; list the tables the build needs, their
+        /// indices, and the memory the builder would hold at its peak.
+        #[arg(long)]
+        plan: bool,
+        /// Dame: refuse to start a build that would hold more than this
+        /// many GiB at its peak (default: the memory available when it
+        /// starts, where the system tells it).
+        #[arg(long, value_name = "GIB")]
+        memory: Option<f64>,
     },
     /// The value of a position (moving phase) and of each of its moves.
     ///
@@ -215,10 +224,14 @@ pub fn run(mut args: Args, global_dir: Option<PathBuf>) -> Result<()> {
             quiet,
             pieces,
             tables,
+            plan,
+            memory,
             ..
         } => {
-            if pieces.is_some() || tables.is_some() {
-                bail!("--pieces and --tables are for the Dame databases (--game dame, …)");
+            if pieces.is_some() || tables.is_some() || plan || memory.is_some() {
+                bail!(
+                    "--pieces, --tables, --plan and --memory are for the Dame databases (--game dame, …)"
+                );
             }
             let targets = match sectors {
                 Some(s) => tablebase::parse_sectors(&s)?,

@@ -7,7 +7,8 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use dame::{BoardSize, Position, RuleSet};
 use tablebase::dame::{
-    DameBuildEvent, DameTablebase, Material, build_dame, dame_path, rules_tag, verify_dame,
+    DameBuildEvent, DamePlan, DameTablebase, Material, build_dame, dame_path, plan_dame, rules_tag,
+    verify_dame,
 };
 
 use super::{Command, Common};
@@ -51,6 +52,8 @@ pub(super) fn run(command: Command, rules: RuleSet) -> Result<()> {
             tables,
             up_to,
             sectors,
+            plan,
+            memory,
             ..
         } => {
             if sectors.is_some() || up_to != 9 {
@@ -70,6 +73,20 @@ pub(super) fn run(command: Command, rules: RuleSet) -> Result<()> {
                     Material::all_up_to(u32::from(n))
                 }
             };
+            let the_plan = plan_dame(&rules, &targets);
+            if plan {
+                print_plan(&rules, &the_plan);
+                return Ok(());
+            }
+            check_memory(&the_plan, memory)?;
+            if !quiet {
+                eprintln!(
+                    "{} tables, {} indices; about {:.1} GiB of memory at the peak",
+                    the_plan.tables.len(),
+                    the_plan.indices(),
+                    the_plan.peak_bytes as f64 / GIB
+                );
+            }
             build(&common, &rules, &targets, quiet)
         }
         Command::Probe { common, position } => probe(&common, &rules, &position),
@@ -82,6 +99,84 @@ pub(super) fn run(command: Command, rules: RuleSet) -> Result<()> {
             )
         }
     }
+}
+
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// `--plan`: the tables by piece count, then the whole and the peak.
+fn print_plan(rules: &RuleSet, plan: &DamePlan) {
+    println!("tables of '{}' in build order:", rules_tag(rules));
+    for t in &plan.tables {
+        let layers = if t.layers > 1 {
+            format!(" × {} layers", t.layers)
+        } else {
+            String::new()
+        };
+        println!(
+            "  {:<12} {:>14} indices{layers}",
+            t.material.to_string(),
+            t.indices
+        );
+    }
+    let mut by_pieces: std::collections::BTreeMap<u32, (usize, u64)> = Default::default();
+    for t in &plan.tables {
+        let e = by_pieces.entry(t.material.pieces()).or_default();
+        e.0 += 1;
+        e.1 += t.indices;
+    }
+    for (p, (n, indices)) in by_pieces {
+        println!("{p} pieces: {n} tables, {indices} indices");
+    }
+    let largest = plan.largest().map_or(String::from("none"), |t| {
+        format!("{} ({} indices)", t.material, t.indices)
+    });
+    println!(
+        "in all: {} tables, {} indices; the largest {largest}",
+        plan.tables.len(),
+        plan.indices()
+    );
+    println!(
+        "memory at the peak: about {:.1} GiB{}",
+        plan.peak_bytes as f64 / GIB,
+        plan.peak_at
+            .map(|m| format!(", while solving {m} (every finished table is held)"))
+            .unwrap_or_default()
+    );
+}
+
+/// The memory available now (Linux: `MemAvailable` of /proc/meminfo), in
+/// bytes; `None` where the system does not say.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Refuse a build that would not fit in `limit` GiB (default: the memory
+/// available), before it spends hours on the tables that fit.
+fn check_memory(plan: &DamePlan, limit: Option<f64>) -> Result<()> {
+    let (limit, what) = match limit {
+        Some(g) if g.is_finite() && g > 0.0 => ((g * GIB) as u64, "--memory"),
+        Some(_) => bail!("--memory takes a number of GiB above 0"),
+        None => match available_memory() {
+            Some(b) => (b, "the memory available"),
+            None => return Ok(()),
+        },
+    };
+    if plan.peak_bytes > limit {
+        bail!(
+            "this build would hold about {:.1} GiB at its peak ({}; {} tables, {} indices), more than {what} ({:.1} GiB): build fewer pieces or name the tables with --tables (--plan lists what a build needs)",
+            plan.peak_bytes as f64 / GIB,
+            plan.peak_at
+                .map(|m| format!("while solving {m}"))
+                .unwrap_or_default(),
+            plan.tables.len(),
+            plan.indices(),
+            limit as f64 / GIB
+        );
+    }
+    Ok(())
 }
 
 fn parse_tables(list: &str) -> Result<Vec<Material>> {

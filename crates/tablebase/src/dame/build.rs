@@ -200,6 +200,98 @@ pub fn build_dame(
     Ok(report)
 }
 
+/// One table of a [`DamePlan`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlannedTable {
+    /// The table.
+    pub material: Material,
+    /// Its indices (positions and unused numbers).
+    pub indices: u64,
+    /// Its value layers (the ending counter of FMJD's counted endings).
+    pub layers: usize,
+}
+
+/// What [`build_dame`] needs for some targets: every table in build
+/// order, and the memory it holds at its peak. The builder keeps every
+/// finished table in memory (2 bytes an index and layer) while it solves
+/// the next pair. A pair solved by retrograde analysis takes 5 bytes an
+/// index besides (value, move count, floor of its losses) and the
+/// positions waiting to be taken back, 8 bytes each in lists that grow by
+/// doubling: up to 0.54 of them an index were measured (8×8, 5 pieces),
+/// counted here as 7 bytes an index. A counted ending's pair takes 2
+/// bytes an index and layer and 1 besides, and 6 an index of one table
+/// while a layer is solved. A tenth is added for the allocator and the
+/// file writer: measured resident at the peak, 515 MB for the 8×8
+/// 5-piece build (planned 570 MB) and 1,037 MB for the 10×10 4-piece
+/// build (planned 1,030 MB).
+#[derive(Clone, Debug, Default)]
+pub struct DamePlan {
+    /// Every table of the closure of the targets, in build order.
+    pub tables: Vec<PlannedTable>,
+    /// The most bytes the build holds at once.
+    pub peak_bytes: u64,
+    /// The pair solved at that moment (its first table).
+    pub peak_at: Option<Material>,
+}
+
+impl DamePlan {
+    /// The indices of all tables.
+    pub fn indices(&self) -> u64 {
+        self.tables.iter().map(|t| t.indices).sum()
+    }
+
+    /// The largest table.
+    pub fn largest(&self) -> Option<PlannedTable> {
+        self.tables.iter().copied().max_by_key(|t| t.indices)
+    }
+}
+
+/// The plan of building `targets` under `rules` (nothing is built or
+/// read).
+pub fn plan_dame(rules: &RuleSet, targets: &[Material]) -> DamePlan {
+    let mut plan = DamePlan::default();
+    let mut held = 0u64;
+    let mut done: std::collections::HashSet<Material> = std::collections::HashSet::new();
+    for m in Material::closure(targets) {
+        if done.contains(&m) {
+            continue;
+        }
+        let pair: Vec<Material> = if m.symmetric() {
+            vec![m]
+        } else {
+            vec![m, m.mirror()]
+        };
+        let nl = layers(rules, m) as u64;
+        let sizes: Vec<u64> = pair
+            .iter()
+            .map(|&x| Layout::new(rules.board, x).size())
+            .collect();
+        let all: u64 = sizes.iter().sum();
+        let largest = sizes.iter().copied().max().unwrap_or(0);
+        let working = if nl > 1 {
+            all * (2 * nl + 1) + largest * 6
+        } else {
+            all * 12
+        };
+        if held + working > plan.peak_bytes {
+            plan.peak_bytes = held + working;
+            plan.peak_at = Some(m);
+        }
+        for (&x, &n) in pair.iter().zip(&sizes) {
+            done.insert(x);
+            held += n * nl * 2;
+            plan.tables.push(PlannedTable {
+                material: x,
+                indices: n,
+                layers: nl as usize,
+            });
+        }
+    }
+    plan.peak_bytes = plan.peak_bytes.max(held);
+    plan.peak_bytes += plan.peak_bytes / 10;
+    plan
+}
+
 fn missing(m: Material) -> TablebaseError {
     TablebaseError::NotCovered(format!(
         "internal: the table {m} was needed before it was built"
@@ -284,6 +376,10 @@ fn unmoves(geo: &Geometry, g: [u64; 4], out: &mut Vec<[u64; 4]>) {
 }
 
 const CANNOT_LOSE: u8 = 0x80;
+/// A position settled by the first pass: its distance, index and kind.
+type Settled = (u16, u32, u8);
+/// Indices a worker takes at a time in the first pass.
+const INIT_CHUNK: usize = 1 << 14;
 const SETTLED: u8 = 0;
 const WIN_BY_EXIT: u8 = 1;
 
@@ -312,44 +408,52 @@ fn solve_retrograde(
                 layout.material()
             )));
         }
-        let results: Result<Vec<Init>, Material> = (0..layout.size())
-            .into_par_iter()
-            .map(|i| init(rules, layout, i, tables))
-            .collect();
-        let results = results.map_err(missing)?;
-        let n = results.len();
+        // Each chunk of indices fills its part of the three arrays in
+        // place and returns the positions it settled, merged in index
+        // order (no array of results as large as the table).
+        let n = layout.size() as usize;
         let mut c = vec![UNKNOWN; n];
         let mut k = vec![0u8; n];
         let mut fl = vec![0u16; n];
-        for (i, r) in results.into_iter().enumerate() {
-            match r {
-                Init::Nothing => c[i] = NONE,
-                Init::Done(Value::Draw) => c[i] = DRAW,
-                Init::Done(v) => {
-                    c[i] = v.code();
-                    let d = match v {
-                        Value::Win(d) | Value::Loss(d) => usize::from(d),
-                        Value::Draw => 0,
-                    };
-                    push(&mut buckets, d, (s as u8, i as u32, SETTLED));
-                }
-                Init::Open { count, exit } => {
-                    k[i] = count;
-                    match exit {
-                        Some(Value::Win(d)) => {
-                            k[i] |= CANNOT_LOSE;
-                            push(
-                                &mut buckets,
-                                usize::from(d),
-                                (s as u8, i as u32, WIN_BY_EXIT),
-                            );
+        let settled: Result<Vec<Vec<Settled>>, Material> = c
+            .par_chunks_mut(INIT_CHUNK)
+            .zip(k.par_chunks_mut(INIT_CHUNK))
+            .zip(fl.par_chunks_mut(INIT_CHUNK))
+            .enumerate()
+            .map(|(chunk, ((c, k), fl))| {
+                let mut out = Vec::new();
+                for j in 0..c.len() {
+                    let i = chunk * INIT_CHUNK + j;
+                    match init(rules, layout, i as u64, tables)? {
+                        Init::Nothing => c[j] = NONE,
+                        Init::Done(Value::Draw) => c[j] = DRAW,
+                        Init::Done(v) => {
+                            c[j] = v.code();
+                            let d = match v {
+                                Value::Win(d) | Value::Loss(d) => d,
+                                Value::Draw => 0,
+                            };
+                            out.push((d, i as u32, SETTLED));
                         }
-                        Some(Value::Draw) => k[i] |= CANNOT_LOSE,
-                        Some(Value::Loss(d)) => fl[i] = d,
-                        None => {}
+                        Init::Open { count, exit } => {
+                            k[j] = count;
+                            match exit {
+                                Some(Value::Win(d)) => {
+                                    k[j] |= CANNOT_LOSE;
+                                    out.push((d, i as u32, WIN_BY_EXIT));
+                                }
+                                Some(Value::Draw) => k[j] |= CANNOT_LOSE,
+                                Some(Value::Loss(d)) => fl[j] = d,
+                                None => {}
+                            }
+                        }
                     }
                 }
-            }
+                Ok(out)
+            })
+            .collect();
+        for (d, i, kind) in settled.map_err(missing)?.into_iter().flatten() {
+            push(&mut buckets, usize::from(d), (s as u8, i, kind));
         }
         codes.push(c);
         count.push(k);

@@ -39,7 +39,9 @@ use std::sync::LazyLock;
 
 use dame::{Bitboard, BoardSize, Color, Position, RuleSet, Setup, Square};
 
-pub use build::{DameBuildEvent, DameBuildReport, TableReport, build_dame};
+pub use build::{
+    DameBuildEvent, DameBuildReport, DamePlan, PlannedTable, TableReport, build_dame, plan_dame,
+};
 pub use file::{
     DAME_FORMAT_VERSION, DEFAULT_DAME_CACHE, DameFile, DameStats, dame_cache_bytes,
     set_dame_cache_limit,
