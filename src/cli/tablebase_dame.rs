@@ -166,7 +166,7 @@ fn check_memory(plan: &DamePlan, limit: Option<f64>) -> Result<()> {
     };
     if plan.peak_bytes > limit {
         bail!(
-            "this build would hold about {:.1} GiB at its peak ({}; {} tables, {} indices), more than {what} ({:.1} GiB): build fewer pieces or name the tables with --tables (--plan lists what a build needs)",
+            "this build would hold about {:.1} GiB at its peak ({}; {} tables, {} indices), more than {what} ({:.1} GiB): build fewer pieces or name the tables with --tables (--plan lists what a build needs); the estimate errs on the high side, and --memory GIB sets the limit",
             plan.peak_bytes as f64 / GIB,
             plan.peak_at
                 .map(|m| format!("while solving {m}"))
