@@ -555,21 +555,24 @@ fn a_dame_build_says_what_it_needs_and_refuses_what_does_not_fit() {
         "nothing built"
     );
     // A build that would not fit is refused before it starts.
-    let (ok, _, err) = brett(
-        &[
-            "tablebase",
-            "build",
-            "--game",
-            "dame",
-            "--pieces",
-            "3",
-            "--memory",
-            "0.0001",
-            "--dir",
-            d,
-        ],
-        "",
-    );
+    let build_within = |memory: &str| {
+        brett(
+            &[
+                "tablebase",
+                "build",
+                "--game",
+                "dame",
+                "--pieces",
+                "3",
+                "--memory",
+                memory,
+                "--dir",
+                d,
+            ],
+            "",
+        )
+    };
+    let (ok, _, err) = build_within("0.0001");
     assert!(!ok);
     assert!(err.contains("more than --memory (0.0 GiB)"), "{err}");
     assert!(err.contains("--plan lists what a build needs"), "{err}");
@@ -578,21 +581,7 @@ fn a_dame_build_says_what_it_needs_and_refuses_what_does_not_fit() {
         0,
         "nothing built"
     );
-    let (ok, _, err) = brett(
-        &[
-            "tablebase",
-            "build",
-            "--game",
-            "dame",
-            "--pieces",
-            "3",
-            "--memory",
-            "0",
-            "--dir",
-            d,
-        ],
-        "",
-    );
+    let (ok, _, err) = build_within("0");
     assert!(!ok);
     assert!(
         err.contains("--memory takes a number of GiB above 0"),

@@ -124,11 +124,7 @@ pub fn build_dame(
         if tables.contains_key(&m) {
             continue;
         }
-        let pair: Vec<Material> = if m.symmetric() {
-            vec![m]
-        } else {
-            vec![m, m.mirror()]
-        };
+        let pair = pair_of(m);
         // Resume: a pair whose files all open is read back.
         let found: Option<Vec<(Material, DameFile)>> = pair
             .iter()
@@ -258,11 +254,7 @@ pub fn plan_dame(rules: &RuleSet, targets: &[Material]) -> DamePlan {
         if done.contains(&m) {
             continue;
         }
-        let pair: Vec<Material> = if m.symmetric() {
-            vec![m]
-        } else {
-            vec![m, m.mirror()]
-        };
+        let pair = pair_of(m);
         let nl = layers(rules, m) as u64;
         let sizes: Vec<u64> = pair
             .iter()
@@ -292,6 +284,16 @@ pub fn plan_dame(rules: &RuleSet, targets: &[Material]) -> DamePlan {
     plan.peak_bytes = plan.peak_bytes.max(held);
     plan.peak_bytes += plan.peak_bytes / 10;
     plan
+}
+
+/// The tables solved together: a material and its mirror (one table when
+/// it is its own mirror).
+fn pair_of(m: Material) -> Vec<Material> {
+    if m.symmetric() {
+        vec![m]
+    } else {
+        vec![m, m.mirror()]
+    }
 }
 
 fn missing(m: Material) -> TablebaseError {
