@@ -504,20 +504,23 @@ fn assert_only_move_keeps(out: &str, mv: &str) {
 
 /// `brett tablebase build --game dame --pieces 3` into `dir`.
 fn build_dame_tables(dir: &str) -> (bool, String, String) {
-    brett(
-        &[
-            "tablebase",
-            "build",
-            "--game",
-            "dame",
-            "--pieces",
-            "3",
-            "--dir",
-            dir,
-            "--quiet",
-        ],
-        "",
-    )
+    build_dame_tables_with(dir, &["--quiet"])
+}
+
+/// The same build with further options.
+fn build_dame_tables_with(dir: &str, extra: &[&str]) -> (bool, String, String) {
+    let mut args = vec![
+        "tablebase",
+        "build",
+        "--game",
+        "dame",
+        "--pieces",
+        "3",
+        "--dir",
+        dir,
+    ];
+    args.extend_from_slice(extra);
+    brett(&args, "")
 }
 
 #[test]
@@ -555,23 +558,7 @@ fn a_dame_build_says_what_it_needs_and_refuses_what_does_not_fit() {
         "nothing built"
     );
     // A build that would not fit is refused before it starts.
-    let build_within = |memory: &str| {
-        brett(
-            &[
-                "tablebase",
-                "build",
-                "--game",
-                "dame",
-                "--pieces",
-                "3",
-                "--memory",
-                memory,
-                "--dir",
-                d,
-            ],
-            "",
-        )
-    };
+    let build_within = |memory: &str| build_dame_tables_with(d, &["--memory", memory]);
     let (ok, _, err) = build_within("0.0001");
     assert!(!ok);
     assert!(err.contains("more than --memory (0.0 GiB)"), "{err}");
