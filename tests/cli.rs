@@ -2056,20 +2056,7 @@ fn dame_labels_take_the_databases_values() {
     let dir = tempfile::tempdir().expect("tmp");
     let db = dir.path().join("db");
     let db_arg = db.to_str().expect("utf-8");
-    let (ok, _, err) = brett(
-        &[
-            "tablebase",
-            "build",
-            "--game",
-            "dame",
-            "--pieces",
-            "3",
-            "--dir",
-            db_arg,
-            "--quiet",
-        ],
-        "",
-    );
+    let (ok, _, err) = build_dame_tables(db_arg);
     assert!(ok, "{err}");
     let make = |file: &std::path::Path, databases: bool| {
         let mut args = vec![];
