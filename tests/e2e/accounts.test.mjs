@@ -103,8 +103,10 @@ test('an account’s game follows it to another device and is played there throu
   assert.equal(await b.page.getAttribute(`.account-games tr[data-id="${id}"]`, 'data-outcome'), 'ongoing');
   // "My games" on the home page too, though this browser never saw the game.
   await b.page.goto(suite.server.url);
+  // The list is drawn again when the game's state has come in (its badge, and the "your
+  // move" card above the list): a click before that may land while the link is replaced.
   const link = b.page.locator(`.my-games a[href="/game/${id}"]`);
-  await link.waitFor();
+  await b.page.locator(`.my-games a[href="/game/${id}"] .badge`).waitFor();
   await link.click();
   await b.page.waitForURL(new RegExp(`/game/${id}$`));
   assert.equal(await b.page.evaluate((g) => localStorage.getItem(`brett.seats.${g}`), id), null);
