@@ -13,6 +13,11 @@ const MAX_PLY: usize = 128;
 const MAX_QDEPTH: i32 = 12;
 /// Extensions (critical positions, single replies) on one path.
 const MAX_EXTENSIONS: u8 = 2;
+/// Extensions on one path, counting singular extensions.
+const MAX_SINGULAR_EXTENSIONS: u8 = 4;
+/// The least depth at which a node checks whether its table move is
+/// singular.
+const SINGULAR_DEPTH: i32 = 8;
 
 /// What the engine reports after each completed depth (one per line in
 /// multi-PV mode).
@@ -816,6 +821,53 @@ impl<'a, G: Game> Searcher<'a, G> {
             };
         }
 
+        // Singular extension: when the table's move beats every other move
+        // by a margin (they all fail low against its score less the
+        // margin, in a search of half the depth), the table's move is
+        // searched a ply deeper. When another move also reaches that
+        // bound and it is above beta, two moves cut here (multi-cut).
+        let mut singular = None;
+        if G::SINGULAR_MARGIN > 0
+            && depth >= SINGULAR_DEPTH
+            && extensions < MAX_SINGULAR_EXTENSIONS
+            && moves.len() > 1
+            && let Some(e) = entry
+            && let Some(ti) = e.move_index
+            && usize::from(ti) < moves.len()
+            && e.depth >= depth - 3
+            && matches!(e.bound, Bound::Lower | Bound::Exact)
+            && score_from_tt(e.score, ply).abs() < MATE_BOUND
+        {
+            let sbeta = score_from_tt(e.score, ply) - G::SINGULAR_MARGIN * depth;
+            let sdepth = (depth - 1) / 2;
+            let mut all_low = true;
+            for (i, &m) in moves.iter().enumerate() {
+                if i == usize::from(ti) {
+                    continue;
+                }
+                let child = pos.play(m);
+                self.path.push(child.hash());
+                let s = -self.search(&child, sdepth, -sbeta, -sbeta + 1, ply + 1, false);
+                self.path.pop();
+                if self.stopped {
+                    self.move_bufs[ply] = moves;
+                    self.score_bufs[ply] = scores;
+                    return 0;
+                }
+                if s >= sbeta {
+                    all_low = false;
+                    break;
+                }
+            }
+            if all_low {
+                singular = Some(ti);
+            } else if !pv_node && sbeta >= beta {
+                self.move_bufs[ply] = moves;
+                self.score_bufs[ply] = scores;
+                return sbeta;
+            }
+        }
+
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_index: Option<u16> = None;
@@ -836,7 +888,11 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             self.path.push(child.hash());
             let mut score;
-            if n == 0 {
+            if singular == Some(pick as u16) {
+                self.extensions[ply] += 1;
+                score = -self.search(&child, child_depth + 1, -beta, -alpha, ply + 1, pv_node);
+                self.extensions[ply] -= 1;
+            } else if n == 0 {
                 score = -self.search(&child, child_depth, -beta, -alpha, ply + 1, pv_node);
             } else {
                 let mut reduction = 0;

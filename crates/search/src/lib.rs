@@ -144,6 +144,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// meaningless). 0: off.
     const REVERSE_FUTILITY: i32 = 0;
 
+    /// Singular extensions: the margin per ply of depth by which the
+    /// table's move must beat every other move to be searched a ply
+    /// deeper. 0: off.
+    const SINGULAR_MARGIN: i32 = 0;
+
     /// Late-move reductions growing with the logarithms of depth and move
     /// number (instead of the fixed 1–3 plies).
     const LOG_REDUCTIONS: bool = false;

@@ -453,3 +453,88 @@ fn a_timed_search_asks_for_the_quiet_tactics_on_the_principal_variation_only() {
         "the other horizons do not: {by_nodes} calls by nodes, {with_depth} with a depth limit"
     );
 }
+
+/// Tic-tac-toe with singular extensions (the search's own test game has
+/// them off): the same positions, moves and evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Singular(Ttt);
+
+impl Game for Singular {
+    type Move = u8;
+    const HISTORY_SIZE: usize = 9;
+    const SINGULAR_MARGIN: i32 = 1;
+
+    fn legal_moves(&self, moves: &mut Vec<u8>) {
+        self.0.legal_moves(moves);
+    }
+    fn play(&self, mv: u8) -> Singular {
+        Singular(self.0.play(mv))
+    }
+    fn hash(&self) -> u64 {
+        self.0.hash()
+    }
+    fn status(&self) -> Status {
+        self.0.status()
+    }
+    fn evaluate(&self) -> i32 {
+        self.0.evaluate()
+    }
+    fn side_to_move(&self) -> usize {
+        self.0.side_to_move()
+    }
+    fn reversible_plies(&self) -> u32 {
+        0
+    }
+    fn is_noisy(&self, _mv: u8) -> bool {
+        false
+    }
+    fn order_hint(&self, _mv: u8) -> i32 {
+        0
+    }
+    fn history_index(&self, mv: u8) -> usize {
+        mv as usize
+    }
+}
+
+#[test]
+fn singular_extensions_change_the_tree_and_keep_every_true_value() {
+    let engine = Engine::new(1, 1);
+    let stop = AtomicBool::new(false);
+    let run = |p: &Singular| {
+        engine.clear();
+        engine.search(p, &[], Limits::depth(12), 1, &stop, &mut |_| {})
+    };
+    // They run: the same search from the start visits other nodes.
+    let with = run(&Singular(Ttt::new()));
+    let without = search(&Ttt::new(), Limits::depth(12));
+    assert_eq!(with.score, Score::Cp(0));
+    assert_ne!(with.nodes, without.nodes, "no singular extension was made");
+    // And they cut nothing they should not: every value stays exact.
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![Ttt::new()];
+    let mut wrong = Vec::new();
+    while let Some(p) = stack.pop() {
+        if !seen.insert(p) || p.status() != Status::Ongoing {
+            continue;
+        }
+        let (v, plies) = minimax(&p);
+        let expected = match v {
+            1 => Score::Mate((plies + 1) / 2),
+            -1 => Score::Mate(-(plies / 2)),
+            _ => Score::Cp(0),
+        };
+        let r = run(&Singular(p));
+        if r.score != expected {
+            wrong.push(format!("{p:?}: expected {expected:?}, got {:?}", r.score));
+        }
+        let mut moves = Vec::new();
+        p.legal_moves(&mut moves);
+        stack.extend(moves.into_iter().map(|m| p.play(m)));
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} wrong, e.g. {:?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(3)]
+    );
+}

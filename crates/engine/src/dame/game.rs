@@ -74,11 +74,17 @@ const DAME_CONTEMPT: i32 = 15;
 /// Late-move reductions by the logarithms of depth and move number.
 const DAME_LOG_REDUCTIONS: bool = true;
 
+/// Singular extensions: the table's move is searched a ply deeper when it
+/// beats every other move by this margin per ply of depth (hundredths of
+/// a man).
+const DAME_SINGULAR_MARGIN: i32 = 2;
+
 impl Game for DameState {
     type Move = Move;
     const HISTORY_SIZE: usize = 64 * 64;
     const REVERSE_FUTILITY: i32 = DAME_REVERSE_FUTILITY;
     const LOG_REDUCTIONS: bool = DAME_LOG_REDUCTIONS;
+    const SINGULAR_MARGIN: i32 = DAME_SINGULAR_MARGIN;
     const CONTEMPT: i32 = DAME_CONTEMPT;
 
     /// None in an ended position: `strict_moves_into` writes none when
