@@ -483,16 +483,16 @@ impl Game for Singular {
         self.0.side_to_move()
     }
     fn reversible_plies(&self) -> u32 {
-        0
+        self.0.reversible_plies()
     }
-    fn is_noisy(&self, _mv: u8) -> bool {
-        false
+    fn is_noisy(&self, mv: u8) -> bool {
+        self.0.is_noisy(mv)
     }
-    fn order_hint(&self, _mv: u8) -> i32 {
-        0
+    fn order_hint(&self, mv: u8) -> i32 {
+        self.0.order_hint(mv)
     }
     fn history_index(&self, mv: u8) -> usize {
-        mv as usize
+        self.0.history_index(mv)
     }
 }
 
