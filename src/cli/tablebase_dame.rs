@@ -139,7 +139,9 @@ fn print_plan(rules: &RuleSet, plan: &DamePlan) {
         "memory at the peak: about {:.1} GiB{}",
         plan.peak_bytes as f64 / GIB,
         plan.peak_at
-            .map(|m| format!(", while solving {m} (every finished table is held)"))
+            .map(|m| format!(
+                ", while solving {m} (with the tables its captures and promotions lead to)"
+            ))
             .unwrap_or_default()
     );
 }

@@ -564,14 +564,22 @@ impl Container {
 
     /// Every value, block after block.
     pub(crate) fn all(&self) -> Result<Vec<u16>, TablebaseError> {
-        let parts: Result<Vec<Box<[u16]>>, TablebaseError> = (0..self.blocks)
-            .into_par_iter()
-            .map(|b| self.block(b))
-            .collect();
-        let mut out = Vec::with_capacity(self.values as usize);
-        for p in parts? {
-            out.extend_from_slice(&p);
-        }
+        // Each block is decoded into its place: the values are held once.
+        let mut out = vec![0u16; self.values as usize];
+        out.par_chunks_mut(self.block_len)
+            .enumerate()
+            .try_for_each(|(b, dst)| {
+                let part = self.block(b as u64)?;
+                if part.len() != dst.len() {
+                    return Err(self.corrupt(format!(
+                        "block {b} holds {} values, not {}",
+                        part.len(),
+                        dst.len()
+                    )));
+                }
+                dst.copy_from_slice(&part);
+                Ok(())
+            })?;
         Ok(out)
     }
 }

@@ -5,6 +5,7 @@
 //! The cache tests count what the whole process holds: each is a test binary of its own
 //! (`dame_cache`, `wdl`).
 
+mod dame_build;
 mod dame_plain;
 mod files;
 mod plain;

@@ -118,14 +118,11 @@ pub fn build_dame(
     })?;
     let start = Instant::now();
     let mut report = DameBuildReport::default();
+    // Only the tables the pair being solved leads to are held; the others
+    // are on disk, read back when a later pair needs them.
     let mut tables: Tables = HashMap::new();
-    let order = Material::closure(targets);
-    for &m in &order {
-        if tables.contains_key(&m) {
-            continue;
-        }
-        let pair = pair_of(m);
-        // Resume: a pair whose files all open is read back.
+    for pair in pairs_in_order(targets) {
+        // Resume: a pair whose files all open is done.
         let found: Option<Vec<(Material, DameFile)>> = pair
             .iter()
             .map(|&x| {
@@ -136,7 +133,6 @@ pub fn build_dame(
             .collect();
         if let Some(files) = found {
             for (x, f) in files {
-                let codes = f.all_codes(rules.board)?;
                 let r = TableReport {
                     material: x,
                     stats: f.stats(),
@@ -146,16 +142,20 @@ pub fn build_dame(
                 };
                 progress(DameBuildEvent::Done(&r));
                 report.tables.push(r);
-                tables.insert(
-                    x,
-                    Table {
-                        layout: Layout::new(rules.board, x),
-                        layers: f.layers(),
-                        codes,
-                    },
-                );
             }
             continue;
+        }
+        let needs = needs_of(&pair);
+        tables.retain(|m, _| needs.contains(m));
+        for &x in &needs {
+            if let std::collections::hash_map::Entry::Vacant(slot) = tables.entry(x) {
+                let f = DameFile::open(&dame_path(dir, rules, x), rules, x)?;
+                slot.insert(Table {
+                    layout: Layout::new(rules.board, x),
+                    layers: f.layers(),
+                    codes: f.raw_codes()?,
+                });
+            }
         }
         let t0 = Instant::now();
         let size: u64 = pair
@@ -163,7 +163,7 @@ pub fn build_dame(
             .map(|&x| Layout::new(rules.board, x).size())
             .sum();
         progress(DameBuildEvent::Solving(&pair, size));
-        let solved = if layers(rules, m) > 1 {
+        let solved = if layers(rules, pair[0]) > 1 {
             solve_layered(rules, &pair, &tables)?
         } else {
             solve_retrograde(rules, &pair, &tables)?
@@ -182,6 +182,7 @@ pub fn build_dame(
             };
             progress(DameBuildEvent::Done(&r));
             report.tables.push(r);
+            // Kept while the next pairs may need it (read back otherwise).
             tables.insert(
                 x,
                 Table {
@@ -208,20 +209,17 @@ pub struct PlannedTable {
 }
 
 /// What [`build_dame`] needs for some targets: every table in build
-/// order, and the memory it holds at its peak. The builder keeps every
-/// finished table in memory (2 bytes an index and layer) while it solves
-/// the next pair. A pair solved by retrograde analysis takes 5 bytes an
-/// index besides (value, move count, floor of its losses) and the
-/// positions waiting to be taken back, 8 bytes each in lists that grow by
-/// doubling: up to 0.54 of them an index were measured (8×8, 5 pieces),
-/// counted here as 7 bytes an index. A counted ending's pair takes 2
-/// bytes an index and layer and 1 besides, and 6 an index of one table
-/// while a layer is solved. A tenth is added for the allocator and the
-/// file writer: measured resident at the peak, 515 MB for the 8×8
-/// 5-piece build (planned 570 MB) and 1,037 MB for the 10×10 4-piece
-/// build (planned 1,030 MB). Pairs of kings have fewer positions waiting:
-/// the 10×10 6-piece tables of kings and of `KKKKM-K` held 9.8 GiB
-/// (planned 16.0 GiB).
+/// order, and the memory it holds at its peak. While it solves a pair the
+/// builder holds the finished tables the pair's captures and promotions
+/// lead to (2 bytes an index and layer); the others stay on disk, read
+/// back when a later pair needs them. A pair solved by retrograde analysis
+/// takes 3 bytes an index besides (the value, or what the exits are worth
+/// while it is not settled, and a move count) and the positions of one
+/// block of 4 M indices settled at the distance being taken back. A counted ending's pair takes 2 bytes an
+/// index and layer and 1 besides, and 6 an index of one table while a
+/// layer is solved. A tenth is added for the allocator and the
+/// file writer. The model was checked against the resident memory of
+/// builds (docs/TABLEBASE.md).
 #[derive(Clone, Debug, Default)]
 pub struct DamePlan {
     /// Every table of the closure of the targets, in build order.
@@ -248,14 +246,9 @@ impl DamePlan {
 /// read).
 pub fn plan_dame(rules: &RuleSet, targets: &[Material]) -> DamePlan {
     let mut plan = DamePlan::default();
-    let mut held = 0u64;
-    let mut done: std::collections::HashSet<Material> = std::collections::HashSet::new();
-    for m in Material::closure(targets) {
-        if done.contains(&m) {
-            continue;
-        }
-        let pair = pair_of(m);
-        let nl = layers(rules, m) as u64;
+    let bytes_of = |x: Material| Layout::new(rules.board, x).size() * layers(rules, x) as u64 * 2;
+    for pair in pairs_in_order(targets) {
+        let nl = layers(rules, pair[0]) as u64;
         let sizes: Vec<u64> = pair
             .iter()
             .map(|&x| Layout::new(rules.board, x).size())
@@ -265,15 +258,14 @@ pub fn plan_dame(rules: &RuleSet, targets: &[Material]) -> DamePlan {
         let working = if nl > 1 {
             all * (2 * nl + 1) + largest * 6
         } else {
-            all * 12
+            all * 3 + SCAN_BLOCK as u64 * 4
         };
+        let held: u64 = needs_of(&pair).into_iter().map(bytes_of).sum();
         if held + working > plan.peak_bytes {
             plan.peak_bytes = held + working;
-            plan.peak_at = Some(m);
+            plan.peak_at = Some(pair[0]);
         }
         for (&x, &n) in pair.iter().zip(&sizes) {
-            done.insert(x);
-            held += n * nl * 2;
             plan.tables.push(PlannedTable {
                 material: x,
                 indices: n,
@@ -281,7 +273,6 @@ pub fn plan_dame(rules: &RuleSet, targets: &[Material]) -> DamePlan {
             });
         }
     }
-    plan.peak_bytes = plan.peak_bytes.max(held);
     plan.peak_bytes += plan.peak_bytes / 10;
     plan
 }
@@ -294,6 +285,36 @@ fn pair_of(m: Material) -> Vec<Material> {
     } else {
         vec![m, m.mirror()]
     }
+}
+
+/// The pairs `targets` need, in build order: every capture and promotion
+/// leads to a pair before.
+fn pairs_in_order(targets: &[Material]) -> Vec<Vec<Material>> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for m in Material::closure(targets) {
+        if seen.insert(m) {
+            let pair = pair_of(m);
+            seen.extend(pair.iter().copied());
+            out.push(pair);
+        }
+    }
+    out
+}
+
+/// The finished tables a pair's captures and promotions can lead to
+/// ([`Material::successors`]): what the builder holds while it solves the
+/// pair.
+fn needs_of(pair: &[Material]) -> Vec<Material> {
+    let mut out = Vec::new();
+    for m in pair {
+        for x in m.successors() {
+            if !pair.contains(&x) && !out.contains(&x) {
+                out.push(x);
+            }
+        }
+    }
+    out
 }
 
 fn missing(m: Material) -> TablebaseError {
@@ -380,13 +401,50 @@ fn unmoves(geo: &Geometry, g: [u64; 4], out: &mut Vec<[u64; 4]>) {
 }
 
 const CANNOT_LOSE: u8 = 0x80;
-/// A position settled by the first pass: its distance, index and kind.
-type Settled = (u16, u32, u8);
 /// Indices a worker takes at a time in the first pass.
 const INIT_CHUNK: usize = 1 << 14;
-const SETTLED: u8 = 0;
-const WIN_BY_EXIT: u8 = 1;
+/// Indices scanned at once for the positions settled at a distance, in
+/// pieces of `SCAN_PIECE`.
+const SCAN_BLOCK: usize = 1 << 22;
+const SCAN_PIECE: usize = 1 << 12;
+/// While a pair is solved, a position not settled yet keeps what its exits
+/// (captures, promotions) are worth in its value's place: `EXIT_WINS | d`,
+/// an exit wins in `d` (settled then, unless a quiet move wins sooner);
+/// `EXITS_LOSE + d`, its exits lose, the slowest in `d` (its loss takes at
+/// least as long); [`UNKNOWN`], neither. Settled values are below both.
+const EXIT_WINS: u16 = 0x8000;
+const EXITS_LOSE: u16 = 0xC000;
+/// The longest distance the solver holds (plies).
+const MAX_DISTANCE: u16 = 0x3FF0;
 
+/// Whether a position of a pair being solved is not settled yet.
+#[inline]
+fn open(c: u16) -> bool {
+    c >= EXIT_WINS && c != NONE && c != DRAW
+}
+
+/// Positions settled, and positions whose exit wins, at each distance.
+type Counts = (Vec<u64>, Vec<u64>);
+
+/// One more position settled at `level`.
+fn count_at(levels: &mut Vec<u64>, level: usize) {
+    if levels.len() <= level {
+        levels.resize(level + 1, 0);
+    }
+    levels[level] += 1;
+}
+
+fn too_long(m: Material) -> TablebaseError {
+    TablebaseError::NotCovered(format!(
+        "the table {m} has a win longer than {MAX_DISTANCE} plies"
+    ))
+}
+
+/// Retrograde analysis of a pair in 3 bytes an index: the value (or, not
+/// settled yet, what its exits are worth) and the count of quiet moves not
+/// yet known to lose. The positions settled at a distance are found by
+/// scanning the values a block at a time: no list of positions waiting is
+/// kept.
 fn solve_retrograde(
     rules: &RuleSet,
     pair: &[Material],
@@ -397,120 +455,193 @@ fn solve_retrograde(
     let partner = |s: usize| if pair.len() == 1 { 0 } else { 1 - s };
     let mut codes: Vec<Vec<u16>> = Vec::new();
     let mut count: Vec<Vec<u8>> = Vec::new();
-    let mut floor: Vec<Vec<u16>> = Vec::new();
-    let mut buckets: Vec<Vec<(u8, u32, u8)>> = Vec::new();
-    let push = |buckets: &mut Vec<Vec<(u8, u32, u8)>>, level: usize, entry| {
-        if buckets.len() <= level {
-            buckets.resize_with(level + 1, Vec::new);
-        }
-        buckets[level].push(entry);
-    };
-    for (s, layout) in layouts.iter().enumerate() {
+    // Positions settled at each distance, and positions whose exit wins
+    // at each distance.
+    let mut settled: Vec<u64> = Vec::new();
+    let mut exit_wins: Vec<u64> = Vec::new();
+    for layout in &layouts {
         if layout.size() >= u64::from(u32::MAX) {
             return Err(TablebaseError::NotCovered(format!(
                 "the table {} has too many indices",
                 layout.material()
             )));
         }
-        // Each chunk of indices fills its part of the three arrays in
-        // place and returns the positions it settled, merged in index
-        // order (no array of results as large as the table).
+        // Each chunk of indices fills its part of the arrays in place and
+        // counts what it settled.
         let n = layout.size() as usize;
         let mut c = vec![UNKNOWN; n];
         let mut k = vec![0u8; n];
-        let mut fl = vec![0u16; n];
-        let settled: Result<Vec<Vec<Settled>>, Material> = c
+        let counted: Result<Vec<Counts>, Material> = c
             .par_chunks_mut(INIT_CHUNK)
             .zip(k.par_chunks_mut(INIT_CHUNK))
-            .zip(fl.par_chunks_mut(INIT_CHUNK))
             .enumerate()
-            .map(|(chunk, ((c, k), fl))| {
-                let mut out = Vec::new();
+            .map(|(chunk, (c, k))| {
+                let (mut done, mut exits) = (Vec::new(), Vec::new());
                 for j in 0..c.len() {
                     let i = chunk * INIT_CHUNK + j;
+                    let too_far = |d: u16| {
+                        if d > MAX_DISTANCE {
+                            Err(layout.material())
+                        } else {
+                            Ok(usize::from(d))
+                        }
+                    };
                     match init(rules, layout, i as u64, tables)? {
                         Init::Nothing => c[j] = NONE,
                         Init::Done(Value::Draw) => c[j] = DRAW,
-                        Init::Done(v) => {
+                        Init::Done(v @ (Value::Win(d) | Value::Loss(d))) => {
+                            count_at(&mut done, too_far(d)?);
                             c[j] = v.code();
-                            let d = match v {
-                                Value::Win(d) | Value::Loss(d) => d,
-                                Value::Draw => 0,
-                            };
-                            out.push((d, i as u32, SETTLED));
                         }
                         Init::Open { count, exit } => {
                             k[j] = count;
                             match exit {
                                 Some(Value::Win(d)) => {
+                                    count_at(&mut exits, too_far(d)?);
                                     k[j] |= CANNOT_LOSE;
-                                    out.push((d, i as u32, WIN_BY_EXIT));
+                                    c[j] = EXIT_WINS | d;
                                 }
                                 Some(Value::Draw) => k[j] |= CANNOT_LOSE,
-                                Some(Value::Loss(d)) => fl[j] = d,
+                                Some(Value::Loss(d)) => c[j] = EXITS_LOSE + too_far(d)? as u16,
                                 None => {}
                             }
                         }
                     }
                 }
-                Ok(out)
+                Ok((done, exits))
             })
             .collect();
-        for (d, i, kind) in settled.map_err(missing)?.into_iter().flatten() {
-            push(&mut buckets, usize::from(d), (s as u8, i, kind));
+        // A distance too long is reported as the table's own material.
+        let counted = counted.map_err(|m| {
+            if m == layout.material() {
+                too_long(m)
+            } else {
+                missing(m)
+            }
+        })?;
+        for (done, exits) in counted {
+            for (into, from) in [(&mut settled, done), (&mut exit_wins, exits)] {
+                if into.len() < from.len() {
+                    into.resize(from.len(), 0);
+                }
+                for (a, b) in into.iter_mut().zip(from) {
+                    *a += b;
+                }
+            }
         }
         codes.push(c);
         count.push(k);
-        floor.push(fl);
     }
     let mut preds = Vec::with_capacity(64);
+    let mut frontier: Vec<u32> = Vec::new();
     let mut level = 0;
-    while level < buckets.len() {
-        let bucket = std::mem::take(&mut buckets[level]);
-        for (s, idx, kind) in bucket {
-            let (s, idx) = (usize::from(s), idx as usize);
-            if kind == WIN_BY_EXIT {
-                if codes[s][idx] != UNKNOWN {
-                    continue;
-                }
-                codes[s][idx] = Value::Win(level as u16).code();
+    while level < settled.len().max(exit_wins.len()) {
+        if level + 1 > usize::from(MAX_DISTANCE) {
+            return Err(too_long(pair[0]));
+        }
+        // Exits that win at this distance, where no quiet move won sooner.
+        if exit_wins.get(level).is_some_and(|&n| n > 0) {
+            let win = Value::Win(level as u16).code();
+            let due = EXIT_WINS | level as u16;
+            let newly: u64 = codes
+                .iter_mut()
+                .map(|c| {
+                    c.par_iter_mut()
+                        .map(|c| {
+                            if *c == due {
+                                *c = win;
+                                1
+                            } else {
+                                0
+                            }
+                        })
+                        .sum::<u64>()
+                })
+                .sum();
+            if settled.len() <= level {
+                settled.resize(level + 1, 0);
             }
-            let v = Value::from_code(codes[s][idx]);
-            let Some(g) = layouts[s].groups(idx as u64) else {
-                continue;
-            };
-            unmoves(geo, g, &mut preds);
-            let ps = partner(s);
-            for &pg in &preds {
-                let p = layouts[ps].index(pg) as usize;
-                if codes[ps][p] != UNKNOWN {
-                    continue;
-                }
-                match v {
-                    Value::Loss(_) => {
-                        codes[ps][p] = Value::Win(level as u16 + 1).code();
-                        push(&mut buckets, level + 1, (ps as u8, p as u32, SETTLED));
-                    }
-                    Value::Win(_) => {
-                        count[ps][p] -= 1;
-                        if count[ps][p] == 0 {
-                            let d = (level + 1).max(usize::from(floor[ps][p]));
-                            codes[ps][p] = Value::Loss(d as u16).code();
-                            push(&mut buckets, d, (ps as u8, p as u32, SETTLED));
+            settled[level] += newly;
+        }
+        if settled.get(level).is_some_and(|&n| n > 0) {
+            for s in 0..layouts.len() {
+                let ps = partner(s);
+                let n = codes[s].len();
+                let mut start = 0;
+                while start < n {
+                    let end = (start + SCAN_BLOCK).min(n);
+                    // The block's positions settled at this distance. Taking
+                    // their moves back settles positions farther away only,
+                    // so the block is scanned once.
+                    // (A settled code of distance d is 2d − 1 or 2d; each
+                    // piece is first tested as a whole, which the compiler
+                    // does many codes at a time.)
+                    let (lo, hi) = ((2 * level).saturating_sub(1) as u16, (2 * level) as u16);
+                    frontier.clear();
+                    frontier.par_extend(
+                        codes[s][start..end]
+                            .par_chunks(SCAN_PIECE)
+                            .enumerate()
+                            .flat_map_iter(|(k, piece)| {
+                                let hits: u32 = piece
+                                    .iter()
+                                    .map(|&c| u32::from((c == lo) | (c == hi)))
+                                    .sum();
+                                let piece = if hits > 0 { piece } else { &piece[..0] };
+                                let base = start + k * SCAN_PIECE;
+                                piece
+                                    .iter()
+                                    .enumerate()
+                                    .filter(move |&(_, &c)| c == lo || c == hi)
+                                    .map(move |(j, _)| (base + j) as u32)
+                            }),
+                    );
+                    for &idx in &frontier {
+                        let v = Value::from_code(codes[s][idx as usize]);
+                        let Some(g) = layouts[s].groups(u64::from(idx)) else {
+                            continue;
+                        };
+                        unmoves(geo, g, &mut preds);
+                        for &pg in &preds {
+                            let p = layouts[ps].index(pg) as usize;
+                            let c = codes[ps][p];
+                            if !open(c) {
+                                continue;
+                            }
+                            match v {
+                                Value::Loss(_) => {
+                                    codes[ps][p] = Value::Win(level as u16 + 1).code();
+                                    count_at(&mut settled, level + 1);
+                                }
+                                Value::Win(_) => {
+                                    count[ps][p] -= 1;
+                                    if count[ps][p] == 0 {
+                                        let floor = if c >= EXITS_LOSE && c != UNKNOWN {
+                                            usize::from(c - EXITS_LOSE)
+                                        } else {
+                                            0
+                                        };
+                                        let d = (level + 1).max(floor);
+                                        codes[ps][p] = Value::Loss(d as u16).code();
+                                        count_at(&mut settled, d);
+                                    }
+                                }
+                                Value::Draw => {}
+                            }
                         }
                     }
-                    Value::Draw => {}
+                    start = end;
                 }
             }
         }
         level += 1;
     }
     for c in &mut codes {
-        for x in c.iter_mut() {
-            if *x == UNKNOWN {
+        c.par_iter_mut().for_each(|x| {
+            if open(*x) {
                 *x = DRAW;
             }
-        }
+        });
     }
     Ok(codes)
 }

@@ -280,6 +280,13 @@ impl DameFile {
             .code(index * self.layers as u64 + layer.min(self.layers - 1) as u64)
     }
 
+    /// All codes (index by index, layer by layer) as the file holds them:
+    /// an index without a position holds a value no probe reads. What the
+    /// builder holds of a finished table.
+    pub(crate) fn raw_codes(&self) -> Result<Vec<u16>, TablebaseError> {
+        self.file.all()
+    }
+
     /// All codes (index by index, layer by layer), indices without a
     /// position marked as such.
     pub(crate) fn all_codes(&self, board: dame::BoardSize) -> Result<Vec<u16>, TablebaseError> {
