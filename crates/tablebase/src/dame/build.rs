@@ -215,11 +215,11 @@ pub struct PlannedTable {
 /// back when a later pair needs them. A pair solved by retrograde analysis
 /// takes 3 bytes an index besides (the value, or what the exits are worth
 /// while it is not settled, and a move count) and the positions of one
-/// block of 4 M indices settled at the distance being taken back. A counted ending's pair takes 2 bytes an
-/// index and layer and 1 besides, and 6 an index of one table while a
-/// layer is solved. A tenth is added for the allocator and the
-/// file writer. The model was checked against the resident memory of
-/// builds (docs/TABLEBASE.md).
+/// block of 4 M indices settled at the distance being taken back. A
+/// counted ending's pair takes 2 bytes an index and layer and 1 besides,
+/// and 6 an index of one table while a layer is solved. A tenth is added
+/// for the allocator and the file writer. The model was checked against
+/// the resident memory of builds (docs/TABLEBASE.md).
 #[derive(Clone, Debug, Default)]
 pub struct DamePlan {
     /// Every table of the closure of the targets, in build order.
@@ -471,7 +471,7 @@ fn solve_retrograde(
         let n = layout.size() as usize;
         let mut c = vec![UNKNOWN; n];
         let mut k = vec![0u8; n];
-        let counted: Result<Vec<Counts>, Material> = c
+        let counted: Result<Vec<Counts>, TablebaseError> = c
             .par_chunks_mut(INIT_CHUNK)
             .zip(k.par_chunks_mut(INIT_CHUNK))
             .enumerate()
@@ -481,12 +481,12 @@ fn solve_retrograde(
                     let i = chunk * INIT_CHUNK + j;
                     let too_far = |d: u16| {
                         if d > MAX_DISTANCE {
-                            Err(layout.material())
+                            Err(too_long(layout.material()))
                         } else {
                             Ok(usize::from(d))
                         }
                     };
-                    match init(rules, layout, i as u64, tables)? {
+                    match init(rules, layout, i as u64, tables).map_err(missing)? {
                         Init::Nothing => c[j] = NONE,
                         Init::Done(Value::Draw) => c[j] = DRAW,
                         Init::Done(v @ (Value::Win(d) | Value::Loss(d))) => {
@@ -511,15 +511,7 @@ fn solve_retrograde(
                 Ok((done, exits))
             })
             .collect();
-        // A distance too long is reported as the table's own material.
-        let counted = counted.map_err(|m| {
-            if m == layout.material() {
-                too_long(m)
-            } else {
-                missing(m)
-            }
-        })?;
-        for (done, exits) in counted {
+        for (done, exits) in counted? {
             for (into, from) in [(&mut settled, done), (&mut exit_wins, exits)] {
                 if into.len() < from.len() {
                     into.resize(from.len(), 0);
